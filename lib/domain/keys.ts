@@ -1,0 +1,150 @@
+import { randomBase62, sha256Hex, constantTimeEqual } from '@/lib/crypto';
+import { db, type Tx } from '@/lib/db';
+import { ApiError } from '@/lib/http/errors';
+import type { ApiKey, Tenant, Provider, ProviderKey, KeyMode } from '@/lib/generated/prisma/client';
+import { ALL_PERMISSIONS, type Permission } from '@/lib/domain/permissions';
+
+/**
+ * Credential formats: cv_live_ / cv_test_ (tenant keys), cv_prov_ (provider keys), whsec_
+ * (webhook secrets); 40 random base62 characters each (~238 bits). API and provider keys are
+ * stored as SHA-256 hashes: they are long random secrets, so a fast hash is safe and keeps the
+ * lookup one indexed query.
+ */
+const SECRET_LENGTH = 40;
+export const KEY_PATTERN = /^cv_(live|test|prov)_[0-9A-Za-z]{32,64}$/;
+
+export type KeyKind = 'live' | 'test' | 'prov';
+
+export interface GeneratedKey {
+  plaintext: string;
+  hash: string;
+  hint: string;
+}
+
+export function generateKey(kind: KeyKind): GeneratedKey {
+  const plaintext = `cv_${kind}_${randomBase62(SECRET_LENGTH)}`;
+  return { plaintext, hash: hashKey(plaintext), hint: plaintext.slice(-4) };
+}
+
+export function generateWebhookSecret(): string {
+  return `whsec_${randomBase62(SECRET_LENGTH)}`;
+}
+
+export function hashKey(plaintext: string): string {
+  return sha256Hex(plaintext);
+}
+
+export function keyKindOf(raw: string): KeyKind | null {
+  const m = KEY_PATTERN.exec(raw);
+  return m ? (m[1] as KeyKind) : null;
+}
+
+const unauthenticated = (message: string) => new ApiError('UNAUTHENTICATED', message);
+
+function isUsable(key: { revokedAt: Date | null; expiresAt: Date | null }, now: Date): boolean {
+  return !key.revokedAt && (!key.expiresAt || key.expiresAt.getTime() > now.getTime());
+}
+
+export interface TenantCredential {
+  apiKey: ApiKey;
+  tenant: Tenant;
+}
+
+/** Verifies an x-api-key value. Every failure is the same 401 so nothing is learnt by probing. */
+export async function authenticateApiKey(raw: string | null, now = new Date()): Promise<TenantCredential> {
+  if (!raw) throw unauthenticated('Missing API key: send it in the x-api-key header.');
+  const kind = keyKindOf(raw);
+  if (kind === 'prov') throw unauthenticated('A provider key is not accepted here: use a tenant API key (x-api-key).');
+  if (!kind) throw unauthenticated('Malformed API key.');
+  const hash = hashKey(raw);
+  const apiKey = await db().apiKey.findUnique({ where: { keyHash: hash }, include: { tenant: true } });
+  if (!apiKey || !constantTimeEqual(apiKey.keyHash, hash) || !isUsable(apiKey, now)) {
+    throw unauthenticated('Invalid, expired or revoked API key.');
+  }
+  // A key's mode and its tenant's mode always agree; a mismatch is treated as an unknown key.
+  if ((apiKey.mode === 'TEST') !== apiKey.tenant.isTestMode || (kind === 'test') !== (apiKey.mode === 'TEST')) {
+    throw unauthenticated('Invalid, expired or revoked API key.');
+  }
+  touchLastUsed('apiKey', apiKey.id, now);
+  const { tenant, ...key } = apiKey;
+  return { apiKey: key as ApiKey, tenant };
+}
+
+export interface ProviderCredential {
+  providerKey: ProviderKey;
+  provider: Provider;
+}
+
+export async function authenticateProviderKey(raw: string | null, now = new Date()): Promise<ProviderCredential> {
+  if (!raw) throw unauthenticated('Missing provider key: send it in the x-provider-key header.');
+  const kind = keyKindOf(raw);
+  if (kind && kind !== 'prov') throw unauthenticated('A tenant API key is not accepted here: use a provider key (x-provider-key).');
+  if (!kind) throw unauthenticated('Malformed provider key.');
+  const hash = hashKey(raw);
+  const providerKey = await db().providerKey.findUnique({ where: { keyHash: hash }, include: { provider: true } });
+  if (!providerKey || !constantTimeEqual(providerKey.keyHash, hash) || !isUsable(providerKey, now)) {
+    throw unauthenticated('Invalid, expired or revoked provider key.');
+  }
+  touchLastUsed('providerKey', providerKey.id, now);
+  const { provider, ...key } = providerKey;
+  return { providerKey: key as ProviderKey, provider };
+}
+
+export function hasPermission(key: Pick<ApiKey, 'permissions'>, needed: Permission): boolean {
+  // tenant.manage implies tenant.read; *.write implies *.read.
+  const implied = needed.endsWith('.read') ? [needed, needed.replace(/\.read$/, needed === 'tenant.read' ? '.manage' : '.write')] : [needed];
+  return implied.some((p) => key.permissions.includes(p));
+}
+
+// lastUsedAt is written at most once a minute per key, off the request path, so a busy key
+// costs one UPDATE a minute instead of one per request.
+const LAST_USED_INTERVAL_MS = 60_000;
+const lastWritten = new Map<string, number>();
+
+function touchLastUsed(model: 'apiKey' | 'providerKey', id: string, now: Date): void {
+  const mapKey = `${model}:${id}`;
+  const previous = lastWritten.get(mapKey);
+  if (previous !== undefined && now.getTime() - previous < LAST_USED_INTERVAL_MS) return;
+  lastWritten.set(mapKey, now.getTime());
+  const update =
+    model === 'apiKey'
+      ? db().apiKey.update({ where: { id }, data: { lastUsedAt: now } })
+      : db().providerKey.update({ where: { id }, data: { lastUsedAt: now } });
+  update.catch(() => lastWritten.delete(mapKey));
+}
+
+export async function createApiKey(
+  tx: Tx,
+  tenant: Pick<Tenant, 'id' | 'isTestMode'>,
+  opts: { name?: string | null; permissions?: Permission[] } = {},
+): Promise<{ apiKey: ApiKey; plainTextKey: string }> {
+  const mode: KeyMode = tenant.isTestMode ? 'TEST' : 'LIVE';
+  const generated = generateKey(tenant.isTestMode ? 'test' : 'live');
+  const apiKey = await tx.apiKey.create({
+    data: {
+      tenantId: tenant.id,
+      name: opts.name ?? null,
+      mode,
+      keyHash: generated.hash,
+      keyHint: generated.hint,
+      permissions: opts.permissions ?? ALL_PERMISSIONS,
+    },
+  });
+  return { apiKey, plainTextKey: generated.plaintext };
+}
+
+/** The public view of a key: never the hash, only the last four characters. */
+export function apiKeyView(key: ApiKey, now = new Date()) {
+  return {
+    id: key.id,
+    name: key.name,
+    mode: key.mode.toLowerCase(),
+    hint: `cv_${key.mode === 'TEST' ? 'test' : 'live'}_…${key.keyHint}`,
+    permissions: key.permissions,
+    status: key.revokedAt ? 'revoked' : key.expiresAt && key.expiresAt <= now ? 'expired' : key.expiresAt ? 'expiring' : 'active',
+    expiresAt: key.expiresAt?.toISOString() ?? null,
+    revokedAt: key.revokedAt?.toISOString() ?? null,
+    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+    createdAt: key.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,75 @@
+import type { Tenant } from '@/lib/generated/prisma/client';
+import type { Tx } from '@/lib/db';
+import { encryptSecret } from '@/lib/crypto';
+import { createApiKey, generateKey, generateWebhookSecret } from '@/lib/domain/keys';
+import { resolveLimits, type EntitlementOverrides, type PlanName } from '@/lib/domain/plans';
+import type { Permission } from '@/lib/domain/permissions';
+
+/** What a tenant (or its provider) may see of a tenant: never a secret, only whether one exists. */
+export function tenantView(tenant: Tenant, now = new Date()) {
+  const overlapActive = !!tenant.webhookSecretPreviousExpiresAt && tenant.webhookSecretPreviousExpiresAt > now;
+  return {
+    id: tenant.id,
+    name: tenant.name,
+    status: tenant.status,
+    isTestMode: tenant.isTestMode,
+    plan: tenant.plan,
+    entitlementOverrides: (tenant.entitlementOverrides as EntitlementOverrides | null) ?? {},
+    resolvedLimits: resolveLimits(tenant.plan, tenant.entitlementOverrides),
+    webhook: {
+      url: tenant.webhookUrl,
+      events: (tenant.webhookEvents as string[] | null) ?? null,
+      secretConfigured: !!tenant.webhookSecretEncrypted,
+      previousSecretExpiresAt: overlapActive ? tenant.webhookSecretPreviousExpiresAt!.toISOString() : null,
+    },
+    frameAncestors: tenant.frameAncestors,
+    joinWindowMinutes: tenant.joinWindowMinutes,
+    emptyRoomTimeoutMinutes: tenant.emptyRoomTimeoutMinutes,
+    providerId: tenant.providerId,
+    createdAt: tenant.createdAt.toISOString(),
+    updatedAt: tenant.updatedAt.toISOString(),
+  };
+}
+export type TenantView = ReturnType<typeof tenantView>;
+
+export interface ProvisionTenantInput {
+  name: string;
+  providerId?: string | null;
+  plan?: PlanName;
+  isTestMode?: boolean;
+  entitlementOverrides?: EntitlementOverrides;
+  webhookUrl?: string | null;
+  webhookEvents?: string[] | null;
+  frameAncestors?: string[];
+  keyPermissions?: Permission[];
+}
+
+/**
+ * Creates a tenant with its first API key and webhook secret. The plaintexts are returned once,
+ * here, and never again.
+ */
+export async function provisionTenant(tx: Tx, input: ProvisionTenantInput) {
+  const webhookSecret = generateWebhookSecret();
+  const tenant = await tx.tenant.create({
+    data: {
+      name: input.name,
+      providerId: input.providerId ?? null,
+      plan: input.plan ?? (input.isTestMode ? 'sandbox' : 'starter'),
+      isTestMode: input.isTestMode ?? false,
+      entitlementOverrides: input.entitlementOverrides ?? undefined,
+      webhookUrl: input.webhookUrl ?? null,
+      webhookEvents: input.webhookEvents ?? undefined,
+      webhookSecretEncrypted: encryptSecret(webhookSecret),
+      frameAncestors: input.frameAncestors ?? [],
+    },
+  });
+  const { apiKey, plainTextKey } = await createApiKey(tx, tenant, { name: 'Default key', permissions: input.keyPermissions });
+  return { tenant, apiKey, plainTextKey, webhookSecret };
+}
+
+export async function createProviderWithKey(tx: Tx, name: string) {
+  const provider = await tx.provider.create({ data: { name } });
+  const key = generateKey('prov');
+  await tx.providerKey.create({ data: { providerId: provider.id, keyHash: key.hash, keyHint: key.hint } });
+  return { provider, plainTextKey: key.plaintext };
+}

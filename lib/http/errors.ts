@@ -1,0 +1,57 @@
+/**
+ * The error catalogue (../shared/notes/design.md). Domain code throws ApiError with a code;
+ * the route wrapper turns it into the one envelope. The status follows from the code.
+ */
+export const ERROR_STATUS = {
+  VALIDATION_FAILED: 400,
+  INVALID_JSON: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  TENANT_SUSPENDED: 403,
+  TEST_MODE_MEDIA_DISABLED: 403,
+  FEATURE_DISABLED: 403,
+  PLAN_LIMIT_REACHED: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  ROOM_FULL: 409,
+  INVALID_STATE: 409,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  ROOM_LOCKED: 423,
+  TOO_EARLY: 425,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  MEDIA_LAYER_UNAVAILABLE: 502,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorDetail {
+  field?: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const notFound = (what = 'Resource') => new ApiError('NOT_FOUND', `${what} not found.`);
+export const invalidState = (message: string) => new ApiError('INVALID_STATE', message);
+export const forbidden = (message: string) => new ApiError('FORBIDDEN', message);
+export const validationFailed = (field: string, message: string) =>
+  new ApiError('VALIDATION_FAILED', `${field}: ${message}`, [{ field, message }]);
+
+export interface ErrorEnvelope {
+  error: { code: ErrorCode; message: string; details?: ErrorDetail[]; requestId: string };
+}

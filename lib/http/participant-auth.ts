@@ -1,0 +1,52 @@
+import { db } from '@/lib/db';
+import { ApiError } from '@/lib/http/errors';
+import { mediaFor } from '@/lib/domain/media';
+import type { Participant, Room, Tenant } from '@/lib/generated/prisma/client';
+
+export interface ParticipantCredential {
+  participant: Participant;
+  room: Room;
+  tenant: Tenant;
+}
+
+const refused = (message = 'Invalid or expired participant token.') => new ApiError('UNAUTHENTICATED', message);
+
+/**
+ * Authorization: Bearer <participant token>. The token's signature, expiry and room are checked
+ * with the media layer's verifier; the participant's role comes from OUR database, never from
+ * the token's self-editable metadata.
+ */
+export async function authenticateParticipant(header: string | null): Promise<ParticipantCredential> {
+  const token = /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1];
+  if (!token) throw refused('Missing participant token: send Authorization: Bearer <token>.');
+  // The identity (sub) picks the tenant whose media credentials must have signed the token.
+  const identity = unverifiedSubject(token);
+  if (!identity) throw refused();
+  const participant = await db().participant.findUnique({ where: { mediaIdentity: identity }, include: { room: { include: { tenant: true } } } });
+  if (!participant) throw refused();
+  const { room, ...rest } = participant;
+  const { tenant, ...roomOnly } = room;
+  let verified;
+  try {
+    verified = await mediaFor(tenant).verifyParticipantToken(token);
+  } catch {
+    throw refused();
+  }
+  if (verified.identity !== identity) throw refused();
+  if (tenant.status === 'SUSPENDED') throw new ApiError('TENANT_SUSPENDED', 'This tenant is suspended.');
+  if (participant.connectionState === 'REMOVED' || participant.connectionState === 'DENIED') {
+    throw new ApiError('FORBIDDEN', 'This participant was removed from the room.');
+  }
+  return { participant: rest as Participant, room: roomOnly as Room, tenant };
+}
+
+function unverifiedSubject(jwt: string): string | null {
+  const payload = jwt.split('.')[1];
+  if (!payload) return null;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sub?: unknown };
+    return typeof claims.sub === 'string' ? claims.sub : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,56 @@
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import Redis from 'ioredis';
+import { config } from '@/lib/config';
+import { ApiError } from '@/lib/http/errors';
+import { requestContext } from '@/lib/http/context';
+
+/**
+ * Per-credential request rate (per second). Memory store by default; with REDIS_URL every app
+ * instance shares one budget per key. Every guarded response carries x-ratelimit-* headers.
+ */
+export const PROVIDER_REQUESTS_PER_SECOND = 100;
+
+const limiters = new Map<number, RateLimiterAbstract>();
+let redis: Redis | undefined;
+
+function limiterFor(points: number): RateLimiterAbstract {
+  let limiter = limiters.get(points);
+  if (!limiter) {
+    const { REDIS_URL } = config();
+    if (REDIS_URL) {
+      redis ??= new Redis(REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+      limiter = new RateLimiterRedis({ storeClient: redis, points, duration: 1, keyPrefix: `convene:rl:${points}` });
+    } else {
+      limiter = new RateLimiterMemory({ points, duration: 1 });
+    }
+    limiters.set(points, limiter);
+  }
+  return limiter;
+}
+
+function setHeaders(limit: number, res: RateLimiterRes) {
+  const ctx = requestContext();
+  if (!ctx) return;
+  ctx.responseHeaders['x-ratelimit-limit'] = String(limit);
+  ctx.responseHeaders['x-ratelimit-remaining'] = String(Math.max(0, res.remainingPoints));
+  ctx.responseHeaders['x-ratelimit-reset'] = String(Math.ceil(res.msBeforeNext / 1000));
+}
+
+export async function consumeRateLimit(credentialKey: string, perSecond: number): Promise<void> {
+  try {
+    setHeaders(perSecond, await limiterFor(perSecond).consume(credentialKey));
+  } catch (err) {
+    if (!(err instanceof RateLimiterRes)) throw err; // store failure: surfaces as a 500 we log
+    setHeaders(perSecond, err);
+    const retryAfter = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
+    const ctx = requestContext();
+    if (ctx) ctx.responseHeaders['retry-after'] = String(retryAfter);
+    throw new ApiError('RATE_LIMITED', `Too many requests: this key allows ${perSecond} per second. Retry after ${retryAfter} s.`);
+  }
+}
+
+export async function closeRateLimitStore(): Promise<void> {
+  limiters.clear();
+  await redis?.quit().catch(() => undefined);
+  redis = undefined;
+}

