@@ -6,7 +6,7 @@ import { readRawBody, parseJsonBody, validate, queryObject } from '@/lib/http/bo
 import { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyClaim } from '@/lib/http/idempotency';
 import { consumeRateLimit, PROVIDER_REQUESTS_PER_SECOND } from '@/lib/http/rate-limit';
 import { authenticateApiKey, authenticateProviderKey, hasPermission, type TenantCredential, type ProviderCredential } from '@/lib/domain/keys';
-import { authenticateParticipant, type ParticipantCredential } from '@/lib/http/participant-auth';
+import type { ParticipantCredential } from '@/lib/http/participant-auth';
 import { resolveLimits } from '@/lib/domain/plans';
 import type { Permission } from '@/lib/domain/permissions';
 import { recordApiRequest } from '@/lib/domain/usage';
@@ -135,6 +135,8 @@ async function authenticate(spec: AuthSpec, req: Request, ctx: RequestContext) {
       return credential;
     }
     case 'participant': {
+      // Loaded on first use: only participant-token endpoints need the media layer's verifier.
+      const { authenticateParticipant } = await import('@/lib/http/participant-auth');
       const credential = await authenticateParticipant(req.headers.get('authorization'));
       ctx.tenantId = credential.tenant.id;
       return credential;
