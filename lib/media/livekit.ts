@@ -1,0 +1,172 @@
+import {
+  AccessToken,
+  DataPacket_Kind,
+  RoomServiceClient,
+  TokenVerifier,
+  TrackSource,
+  TrackType,
+  WebhookReceiver,
+  type ParticipantInfo,
+} from 'livekit-server-sdk';
+import { metrics } from '@/lib/metrics';
+import {
+  MediaAuthError,
+  MediaLayerError,
+  type MediaCredentials,
+  type MediaLayer,
+  type MediaParticipant,
+  type ParticipantGrants,
+  type PublishSource,
+} from '@/lib/media/types';
+
+const SOURCES: Record<PublishSource, TrackSource> = {
+  camera: TrackSource.CAMERA,
+  microphone: TrackSource.MICROPHONE,
+  screen_share: TrackSource.SCREEN_SHARE,
+  screen_share_audio: TrackSource.SCREEN_SHARE_AUDIO,
+};
+
+const toDate = (seconds: bigint | number | undefined) => (seconds ? new Date(Number(seconds) * 1000) : null);
+
+function participantOf(p: ParticipantInfo): MediaParticipant {
+  return {
+    identity: p.identity,
+    sid: p.sid,
+    name: p.name,
+    metadata: p.metadata,
+    joinedAt: toDate(p.joinedAt),
+    tracks: p.tracks.map((t) => ({
+      sid: t.sid,
+      type: t.type === TrackType.AUDIO ? 'AUDIO' : t.type === TrackType.VIDEO ? 'VIDEO' : 'DATA',
+      source: TrackSource[t.source] ?? 'UNKNOWN',
+      muted: t.muted,
+    })),
+  };
+}
+
+function permissionOf(grants: ParticipantGrants) {
+  return {
+    canPublish: grants.canPublish,
+    canSubscribe: grants.canSubscribe,
+    canPublishData: grants.canPublishData,
+    canPublishSources: grants.canPublishSources?.map((s) => SOURCES[s]) ?? [],
+  };
+}
+
+/** The LiveKit implementation: the only one in the product; tests run it against a fake server. */
+export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLayer {
+  const { url, apiKey, apiSecret } = credentials;
+  const host = url.replace(/^ws/, 'http');
+  const rooms = new RoomServiceClient(host, apiKey, apiSecret);
+  const verifier = new TokenVerifier(apiKey, apiSecret);
+  const receiver = new WebhookReceiver(apiKey, apiSecret);
+
+  // Every server call: timed for metrics, failures wrapped so the API can answer 502.
+  async function call<T>(method: string, fn: () => Promise<T>): Promise<T> {
+    const stop = metrics().mediaDuration.startTimer({ method });
+    try {
+      const result = await fn();
+      stop({ outcome: 'ok' });
+      return result;
+    } catch (err) {
+      stop({ outcome: 'error' });
+      const e = err as { message?: string; status?: number; code?: string };
+      throw new MediaLayerError(`Media layer ${method} failed: ${e.message ?? String(err)}`, e.status, e.code, { cause: err });
+    }
+  }
+
+  const layer: MediaLayer = {
+    url,
+    async deleteRoom(name) {
+      try {
+        await call('deleteRoom', () => rooms.deleteRoom(name));
+      } catch (err) {
+        if (!(err instanceof MediaLayerError && err.isNotFound)) throw err; // already gone is fine
+      }
+    },
+    async listRooms(names) {
+      const list = await call('listRooms', () => rooms.listRooms(names));
+      return list.map((r) => ({ name: r.name, sid: r.sid, numParticipants: r.numParticipants, metadata: r.metadata, createdAt: toDate(r.creationTime) }));
+    },
+    async listParticipants(room) {
+      return (await call('listParticipants', () => rooms.listParticipants(room))).map(participantOf);
+    },
+    async removeParticipant(room, identity) {
+      await call('removeParticipant', () => rooms.removeParticipant(room, identity));
+    },
+    async updateParticipant(room, identity, update) {
+      await call('updateParticipant', () =>
+        rooms.updateParticipant(room, identity, {
+          metadata: update.metadata,
+          permission: update.grants ? permissionOf(update.grants) : undefined,
+        }),
+      );
+    },
+    async muteAllAudio(room, exceptIdentities) {
+      const participants = await layer.listParticipants(room);
+      let muted = 0;
+      for (const p of participants) {
+        if (exceptIdentities.has(p.identity)) continue;
+        for (const t of p.tracks) {
+          if (t.type !== 'AUDIO' || t.muted) continue;
+          await call('mutePublishedTrack', () => rooms.mutePublishedTrack(room, p.identity, t.sid, true));
+          muted++;
+        }
+      }
+      return muted;
+    },
+    async moveParticipant(room, identity, destinationRoom) {
+      await call('moveParticipant', () => rooms.moveParticipant(room, identity, destinationRoom));
+    },
+    async sendData(room, payload, opts) {
+      const data = new TextEncoder().encode(JSON.stringify(payload));
+      await call('sendData', () =>
+        rooms.sendData(room, data, DataPacket_Kind.RELIABLE, { topic: opts.topic, destinationIdentities: opts.destinationIdentities }),
+      );
+    },
+    async mintParticipantToken(request) {
+      const token = new AccessToken(apiKey, apiSecret, {
+        identity: request.identity,
+        name: request.name,
+        ttl: request.ttlSeconds,
+        metadata: request.metadata,
+      });
+      token.addGrant({
+        roomJoin: true,
+        room: request.roomName,
+        canPublish: request.grants.canPublish,
+        canSubscribe: request.grants.canSubscribe,
+        canPublishData: request.grants.canPublishData,
+        canPublishSources: request.grants.canPublishSources?.map((s) => SOURCES[s]),
+        canUpdateOwnMetadata: false,
+      });
+      return token.toJwt();
+    },
+    async verifyParticipantToken(token) {
+      const claims = await verifier.verify(token);
+      if (!claims.sub || !claims.video?.room || !claims.video.roomJoin) throw new MediaAuthError('Not a participant token');
+      return {
+        identity: claims.sub,
+        roomName: claims.video.room,
+        metadata: claims.metadata ?? '',
+        expiresAt: new Date(((claims as { exp?: number }).exp ?? 0) * 1000),
+      };
+    },
+    async receiveWebhook(rawBody, authorization) {
+      let event;
+      try {
+        event = await receiver.receive(rawBody, authorization ?? undefined);
+      } catch (err) {
+        throw new MediaAuthError(err instanceof Error ? err.message : 'invalid media webhook');
+      }
+      return {
+        id: event.id,
+        event: event.event,
+        createdAt: toDate(event.createdAt),
+        room: event.room ? { name: event.room.name, sid: event.room.sid } : undefined,
+        participant: event.participant ? { identity: event.participant.identity, sid: event.participant.sid, joinedAt: toDate(event.participant.joinedAt) } : undefined,
+      };
+    },
+  };
+  return layer;
+}

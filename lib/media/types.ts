@@ -1,0 +1,104 @@
+/**
+ * The one interface Convene uses to reach the media layer. Plain JSON-safe data in and out
+ * (the SDK's protobuf objects carry bigint fields that JSON.stringify rejects).
+ */
+export interface MediaCredentials {
+  url: string;
+  apiKey: string;
+  apiSecret: string;
+}
+
+export interface MediaRoom {
+  name: string;
+  sid: string;
+  numParticipants: number;
+  metadata: string;
+  createdAt: Date | null;
+}
+
+export interface MediaTrack {
+  sid: string;
+  type: 'AUDIO' | 'VIDEO' | 'DATA';
+  source: string;
+  muted: boolean;
+}
+
+export interface MediaParticipant {
+  identity: string;
+  sid: string;
+  name: string;
+  metadata: string;
+  joinedAt: Date | null;
+  tracks: MediaTrack[];
+}
+
+export type PublishSource = 'camera' | 'microphone' | 'screen_share' | 'screen_share_audio';
+
+export interface ParticipantGrants {
+  canPublish: boolean;
+  canSubscribe: boolean;
+  canPublishData: boolean;
+  canPublishSources?: PublishSource[];
+}
+
+export interface ParticipantTokenRequest {
+  identity: string;
+  name: string;
+  roomName: string;
+  ttlSeconds: number;
+  /** JSON string; broadcast to every participant, so never private. */
+  metadata: string;
+  grants: ParticipantGrants;
+}
+
+export interface VerifiedParticipantToken {
+  identity: string;
+  roomName: string;
+  metadata: string;
+  expiresAt: Date;
+}
+
+export interface MediaWebhookEvent {
+  id: string;
+  event: string;
+  createdAt: Date | null;
+  room?: { name: string; sid: string };
+  participant?: { identity: string; sid: string; joinedAt: Date | null };
+}
+
+export interface MediaLayer {
+  readonly url: string;
+  deleteRoom(name: string): Promise<void>;
+  listRooms(names?: string[]): Promise<MediaRoom[]>;
+  listParticipants(room: string): Promise<MediaParticipant[]>;
+  removeParticipant(room: string, identity: string): Promise<void>;
+  updateParticipant(room: string, identity: string, update: { metadata?: string; grants?: ParticipantGrants }): Promise<void>;
+  /** Mutes every unmuted audio track of everyone but `exceptIdentities`; returns how many. */
+  muteAllAudio(room: string, exceptIdentities: ReadonlySet<string>): Promise<number>;
+  moveParticipant(room: string, identity: string, destinationRoom: string): Promise<void>;
+  sendData(room: string, payload: unknown, opts: { topic: string; destinationIdentities?: string[] }): Promise<void>;
+  mintParticipantToken(request: ParticipantTokenRequest): Promise<string>;
+  verifyParticipantToken(token: string): Promise<VerifiedParticipantToken>;
+  receiveWebhook(rawBody: string, authorization: string | null): Promise<MediaWebhookEvent>;
+}
+
+/** The media layer failed or refused a call: the API answers 502 MEDIA_LAYER_UNAVAILABLE. */
+export class MediaLayerError extends Error {
+  override name = 'MediaLayerError';
+  constructor(
+    message: string,
+    readonly status?: number,
+    readonly code?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+  get isNotFound(): boolean {
+    return this.status === 404 || this.code === 'not_found';
+  }
+}
+
+/** A media-layer webhook whose signature does not verify. */
+export class MediaAuthError extends Error {
+  override name = 'MediaAuthError';
+}
