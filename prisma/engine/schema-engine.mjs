@@ -203,7 +203,16 @@ async function runRpc() {
       await engine.devDiagnostic({ migrationsList: params.migrationsList });
     }
     if (method === 'devDiagnostic') diagnosed = true;
-    const result = await engine[method](params ?? {});
+    let result;
+    try {
+      result = await engine[method](params ?? {});
+    } catch (err) {
+      // Applying migrations drops the engine's hold on the shadow database; run the
+      // diagnostic again to re-establish it, then retry once.
+      if (!/shadow DB must be provided/.test(errorMessage(err)) || !params?.migrationsList) throw err;
+      await engine.devDiagnostic({ migrationsList: params.migrationsList });
+      result = await engine[method](params);
+    }
     if (method === 'diff' && result && typeof result.stdout === 'string') {
       await printToCli(result.stdout);
       return { exitCode: result.exitCode };

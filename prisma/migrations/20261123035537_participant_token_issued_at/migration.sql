@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Participant" ADD COLUMN     "tokenIssuedAt" TIMESTAMP(3);
