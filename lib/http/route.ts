@@ -115,19 +115,8 @@ async function authenticate(spec: AuthSpec, req: Request, ctx: RequestContext) {
   switch (spec.kind) {
     case 'none':
       return null;
-    case 'tenant': {
-      const credential = await authenticateApiKey(req.headers.get('x-api-key'));
-      ctx.tenantId = credential.tenant.id;
-      await consumeRateLimit(`key:${credential.apiKey.id}`, resolveLimits(credential.tenant.plan, credential.tenant.entitlementOverrides).apiRequestsPerSecond);
-      recordApiRequest(credential.tenant.id);
-      if (credential.tenant.status === 'SUSPENDED') {
-        throw new ApiError('TENANT_SUSPENDED', 'This tenant is suspended. Contact your provider.');
-      }
-      if (!hasPermission(credential.apiKey, spec.permission)) {
-        throw new ApiError('FORBIDDEN', `This API key lacks the ${spec.permission} permission.`);
-      }
-      return credential;
-    }
+    case 'tenant':
+      return authenticateTenant(req, spec.permission, ctx);
     case 'provider': {
       const credential = await authenticateProviderKey(req.headers.get('x-provider-key'));
       ctx.providerId = credential.provider.id;
@@ -142,6 +131,21 @@ async function authenticate(spec: AuthSpec, req: Request, ctx: RequestContext) {
       return credential;
     }
   }
+}
+
+/** The tenant-key guard: key, rate limit, suspension, permission. Exported for endpoints with two credential kinds. */
+export async function authenticateTenant(req: Request, permission: Permission, ctx = requestContext()): Promise<TenantCredential> {
+  const credential = await authenticateApiKey(req.headers.get('x-api-key'));
+  if (ctx) ctx.tenantId = credential.tenant.id;
+  await consumeRateLimit(`key:${credential.apiKey.id}`, resolveLimits(credential.tenant.plan, credential.tenant.entitlementOverrides).apiRequestsPerSecond);
+  recordApiRequest(credential.tenant.id);
+  if (credential.tenant.status === 'SUSPENDED') {
+    throw new ApiError('TENANT_SUSPENDED', 'This tenant is suspended. Contact your provider.');
+  }
+  if (!hasPermission(credential.apiKey, permission)) {
+    throw new ApiError('FORBIDDEN', `This API key lacks the ${permission} permission.`);
+  }
+  return credential;
 }
 
 /** Replaces each param value in the path with [name], so logs and metrics group by route. */

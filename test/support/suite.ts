@@ -1,11 +1,14 @@
 import { afterAll, beforeAll } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './db';
+import { startFakeLiveKit, type FakeLiveKit } from './fake-livekit';
 import { apiClient, baseTestEnv, startApp, type Api, type AppProcess } from './app';
 import { resetConfigForTests } from '@/lib/config';
 import { disconnectDb, db } from '@/lib/db';
 import { createProviderWithKey, provisionTenant, type ProvisionTenantInput } from '@/lib/domain/tenants';
 
 export interface Suite {
+  /** The fake LiveKit server the app talks to. */
+  media: FakeLiveKit;
   database: TestDatabase;
   app: AppProcess;
   api: Api;
@@ -14,13 +17,15 @@ export interface Suite {
 
 /**
  * One isolated environment per test file: its own database, its own app process over HTTP,
+ * its own fake media layer,
  * and this process pointed at the same database so tests can seed and inspect rows directly.
  */
 export function useSuite(opts: { env?: () => Record<string, string> | Promise<Record<string, string>> } = {}): Suite {
   const suite = {} as Suite;
   beforeAll(async () => {
+    suite.media = await startFakeLiveKit();
     suite.database = await createTestDatabase();
-    suite.env = baseTestEnv(suite.database.url, (await opts.env?.()) ?? {});
+    suite.env = baseTestEnv(suite.database.url, { ...suite.media.env(), ...((await opts.env?.()) ?? {}) });
     Object.assign(process.env, suite.env);
     resetConfigForTests();
     await disconnectDb();
@@ -29,6 +34,7 @@ export function useSuite(opts: { env?: () => Record<string, string> | Promise<Re
   }, 60_000);
   afterAll(async () => {
     await suite.app?.stop();
+    await suite.media?.close();
     await disconnectDb();
     await suite.database?.drop();
   }, 60_000);

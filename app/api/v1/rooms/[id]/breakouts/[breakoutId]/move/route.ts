@@ -1,0 +1,7 @@
+import { route, auth } from '@/lib/http/route';
+import { moveToBreakout } from '@/lib/domain/breakouts';
+import { breakoutMoveInput } from '@/lib/domain/rooms.schemas';
+
+export const POST = route({ auth: auth.tenant('rooms.write'), body: breakoutMoveInput }, ({ auth, params, body }) =>
+  moveToBreakout(auth.tenant, params.id, params.breakoutId, body),
+);

@@ -1,0 +1,5 @@
+import { route, auth } from '@/lib/http/route';
+import { joinRoom } from '@/lib/domain/participants';
+import { joinInput } from '@/lib/domain/rooms.schemas';
+
+export const POST = route({ auth: auth.tenant('rooms.write'), body: joinInput }, ({ auth, params, body }) => joinRoom(auth.tenant, params.id, body));

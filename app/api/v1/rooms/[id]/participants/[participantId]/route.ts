@@ -1,0 +1,9 @@
+import { route, auth } from '@/lib/http/route';
+import { getParticipant, updateParticipant } from '@/lib/domain/participants';
+import { participantUpdateInput } from '@/lib/domain/rooms.schemas';
+
+export const GET = route({ auth: auth.tenant('rooms.read') }, ({ auth, params }) => getParticipant(auth.tenant, params.id, params.participantId));
+
+export const PATCH = route({ auth: auth.tenant('rooms.write'), body: participantUpdateInput }, ({ auth, params, body }) =>
+  updateParticipant(auth.tenant, params.id, params.participantId, body),
+);

@@ -1,0 +1,80 @@
+import type { Breakout, Tenant } from '@/lib/generated/prisma/client';
+import { db } from '@/lib/db';
+import { invalidState, notFound } from '@/lib/http/errors';
+import { mediaFor } from '@/lib/domain/media';
+import { findRoom, newMediaRoomName, participantView } from '@/lib/domain/rooms';
+import { findParticipant, requireModerator } from '@/lib/domain/participants';
+
+/**
+ * Breakouts: each is a media-layer room of its own, linked to its parent room. Participants keep
+ * their seat (and their participant row) in the parent room while in a breakout.
+ */
+export function breakoutView(b: Breakout) {
+  return {
+    id: b.id,
+    roomId: b.roomId,
+    name: b.name,
+    mediaRoomName: b.mediaRoomName,
+    status: b.status,
+    createdByExternalId: b.createdByExternalId,
+    createdAt: b.createdAt.toISOString(),
+    closedAt: b.closedAt?.toISOString() ?? null,
+  };
+}
+
+export async function createBreakout(tenant: Tenant, roomId: string, input: { name: string; createdByExternalId: string }) {
+  const room = await findRoom(tenant.id, roomId);
+  if (room.status === 'ENDED') throw invalidState('The room has ended.');
+  await requireModerator(room.id, input.createdByExternalId);
+  const breakout = await db().breakout.create({
+    data: { roomId: room.id, tenantId: tenant.id, name: input.name, mediaRoomName: newMediaRoomName(), createdByExternalId: input.createdByExternalId },
+  });
+  return breakoutView(breakout);
+}
+
+export async function listBreakouts(tenant: Tenant, roomId: string) {
+  await findRoom(tenant.id, roomId);
+  const rows = await db().breakout.findMany({ where: { roomId, tenantId: tenant.id }, orderBy: { createdAt: 'asc' } });
+  return { data: rows.map(breakoutView), nextCursor: null };
+}
+
+async function findBreakout(tenantId: string, roomId: string, breakoutId: string) {
+  const breakout = await db().breakout.findFirst({ where: { id: breakoutId, roomId, tenantId } });
+  if (!breakout) throw notFound('Breakout');
+  return breakout;
+}
+
+/**
+ * Closing a breakout moves everyone still in it back to the main room (media layer first) and
+ * deletes its media room.
+ */
+export async function closeBreakout(tenant: Tenant, roomId: string, breakoutId: string, actingExternalUserId: string) {
+  const room = await findRoom(tenant.id, roomId);
+  await requireModerator(room.id, actingExternalUserId);
+  const breakout = await findBreakout(tenant.id, roomId, breakoutId);
+  if (breakout.status === 'CLOSED') return breakoutView(breakout);
+  const media = mediaFor(tenant);
+  const inside = await db().participant.findMany({ where: { breakoutId: breakout.id, connectionState: 'CONNECTED' } });
+  for (const p of inside) await media.moveParticipant(breakout.mediaRoomName, p.mediaIdentity, room.mediaRoomName);
+  await media.deleteRoom(breakout.mediaRoomName);
+  const [closed] = await db().$transaction([
+    db().breakout.update({ where: { id: breakout.id }, data: { status: 'CLOSED', closedAt: new Date() } }),
+    db().participant.updateMany({ where: { breakoutId: breakout.id }, data: { breakoutId: null } }),
+  ]);
+  return breakoutView(closed);
+}
+
+/** Moves one connected participant into an open breakout (moderator action). */
+export async function moveToBreakout(tenant: Tenant, roomId: string, breakoutId: string, input: { actingExternalUserId: string; participantId: string }) {
+  const room = await findRoom(tenant.id, roomId);
+  await requireModerator(room.id, input.actingExternalUserId);
+  const breakout = await findBreakout(tenant.id, roomId, breakoutId);
+  if (breakout.status !== 'OPEN') throw invalidState('The breakout is closed.');
+  const participant = await findParticipant(tenant.id, roomId, input.participantId);
+  if (participant.connectionState !== 'CONNECTED') throw invalidState(`Participant is ${participant.connectionState}; only a connected participant can be moved.`);
+  if (participant.breakoutId === breakout.id) return { participant: participantView(participant), breakout: breakoutView(breakout) };
+  const from = participant.breakoutId ? (await findBreakout(tenant.id, roomId, participant.breakoutId)).mediaRoomName : room.mediaRoomName;
+  await mediaFor(tenant).moveParticipant(from, participant.mediaIdentity, breakout.mediaRoomName);
+  const moved = await db().participant.update({ where: { id: participant.id }, data: { breakoutId: breakout.id } });
+  return { participant: participantView(moved), breakout: breakoutView(breakout) };
+}

@@ -1,0 +1,351 @@
+import type { Participant, ParticipantRole, Room, Tenant } from '@/lib/generated/prisma/client';
+import type { z } from 'zod';
+import { db, Prisma, type Tx } from '@/lib/db';
+import { config } from '@/lib/config';
+import { constantTimeEqual, randomBase62, sha256Hex } from '@/lib/crypto';
+import { ApiError, forbidden, invalidState, notFound } from '@/lib/http/errors';
+import { pageArgs, toPage } from '@/lib/http/pagination';
+import { resolveLimits } from '@/lib/domain/plans';
+import { mediaFor } from '@/lib/domain/media';
+import { emitEvent } from '@/lib/events/outbox';
+import { findRoom, participantView, reopenRoomIn, roomFacts, roomView } from '@/lib/domain/rooms';
+import type { JoinInput, ParticipantUpdateInput, participantListQuery } from '@/lib/domain/rooms.schemas';
+import { MediaLayerError, type ParticipantGrants, type PublishSource } from '@/lib/media';
+
+const isMediaNotFound = (err: unknown) => err instanceof MediaLayerError && err.isNotFound;
+
+export const DEFAULT_TOKEN_TTL_SECONDS = 6 * 60 * 60;
+/** A participant handed a token holds a seat this long without connecting; then it is freed. */
+export const UNCONNECTED_SEAT_HOLD_MS = 10 * 60 * 1000;
+
+const MODERATOR_ROLES: ParticipantRole[] = ['HOST', 'MODERATOR'];
+export const isModeratorRole = (role: ParticipantRole) => MODERATOR_ROLES.includes(role);
+
+/** Permissions a role starts with; PATCH may change them afterwards. */
+export function defaultPermissions(role: ParticipantRole) {
+  return {
+    canPublish: role !== 'VIEWER',
+    canSubscribe: true,
+    canPublishData: true,
+    canScreenShare: role !== 'VIEWER',
+    canRecord: role === 'HOST',
+  };
+}
+
+export function grantsFor(participant: Participant, room: Room): ParticipantGrants {
+  const sources: PublishSource[] = [];
+  if (participant.canPublish) {
+    sources.push('camera', 'microphone');
+    if (participant.canScreenShare && room.enableScreenShare) sources.push('screen_share', 'screen_share_audio');
+  }
+  return {
+    canPublish: participant.canPublish && sources.length > 0,
+    canSubscribe: participant.canSubscribe,
+    canPublishData: participant.canPublishData && room.enableChat,
+    canPublishSources: sources,
+  };
+}
+
+/** The metadata claim: non-personal room facts plus who this participant is (spec: token claims). */
+export function tokenMetadata(participant: Participant, room: Room): string {
+  const facts = roomFacts(room);
+  return JSON.stringify({
+    metaVersion: facts.metaVersion,
+    roomId: facts.roomId,
+    roomName: facts.roomName,
+    externalUserId: participant.externalUserId,
+    role: participant.role,
+    externalRole: participant.externalRole,
+    enableE2EE: facts.enableE2EE,
+    enableRecording: facts.enableRecording,
+    autoRecord: facts.autoRecord,
+    enableAiFeatures: facts.enableAiFeatures,
+    enableChat: facts.enableChat,
+    enableWaitingRoom: facts.enableWaitingRoom,
+  });
+}
+
+export async function mintToken(tenant: Tenant, room: Room, participant: Participant, ttlSeconds = DEFAULT_TOKEN_TTL_SECONDS) {
+  const media = mediaFor(tenant);
+  const token = await media.mintParticipantToken({
+    identity: participant.mediaIdentity,
+    name: participant.displayName,
+    roomName: participant.breakoutId ? await breakoutMediaRoom(participant.breakoutId, room) : room.mediaRoomName,
+    ttlSeconds,
+    metadata: tokenMetadata(participant, room),
+    grants: grantsFor(participant, room),
+  });
+  const joinUrl = `${config().PUBLIC_BASE_URL}/join?token=${encodeURIComponent(token)}&url=${encodeURIComponent(media.url)}`;
+  return { token, mediaUrl: media.url, joinUrl };
+}
+
+async function breakoutMediaRoom(breakoutId: string, room: Room) {
+  const breakout = await db().breakout.findFirst({ where: { id: breakoutId, roomId: room.id, status: 'OPEN' } });
+  return breakout?.mediaRoomName ?? room.mediaRoomName;
+}
+
+/** Seats taken: approved participants that are connected, or were handed a token recently. */
+async function seatsTaken(tx: Tx, roomId: string, excludeId: string | undefined, now: Date) {
+  return tx.participant.count({
+    where: {
+      roomId,
+      isApproved: true,
+      ...(excludeId ? { id: { not: excludeId } } : {}),
+      OR: [
+        { connectionState: 'CONNECTED' },
+        { connectionState: 'PENDING', tokenIssuedAt: { gt: new Date(now.getTime() - UNCONNECTED_SEAT_HOLD_MS) } },
+      ],
+    },
+  });
+}
+
+async function assertSeatAvailable(tx: Tx, tenant: Tenant, room: Room, excludeId: string | undefined, now: Date) {
+  const cap = Math.min(room.maxParticipants, resolveLimits(tenant.plan, tenant.entitlementOverrides).maxParticipantsPerRoom);
+  if ((await seatsTaken(tx, room.id, excludeId, now)) >= cap) {
+    throw new ApiError('ROOM_FULL', `The room is full (${cap} participants).`);
+  }
+}
+
+async function lockRoom(tx: Tx, tenantId: string, roomId: string): Promise<Room> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Room" WHERE id = ${roomId} AND "tenantId" = ${tenantId} FOR UPDATE`;
+  if (rows.length === 0) throw notFound('Room');
+  return tx.room.findUniqueOrThrow({ where: { id: roomId } });
+}
+
+function newAdmissionSecret() {
+  const secret = `adm_${randomBase62(32)}`;
+  return { secret, hash: sha256Hex(secret) };
+}
+
+export function admissionUrl(roomId: string, participantId: string, secret: string) {
+  // The secret travels in the fragment, so it never reaches a server log.
+  return `${config().PUBLIC_BASE_URL}/join/waiting?room=${encodeURIComponent(roomId)}&participant=${encodeURIComponent(participantId)}#${secret}`;
+}
+
+/**
+ * Join: the room lock, the seat cap and the waiting room hold under concurrency because the room
+ * row is locked for the whole decision. HOST and MODERATOR bypass the lock and the waiting room.
+ * The media layer is not called: the token is signed locally and LiveKit creates the room on
+ * first connect.
+ */
+export async function joinRoom(tenant: Tenant, roomId: string, input: JoinInput, now = new Date()) {
+  const outcome = await db().$transaction(async (tx) => {
+    let room = await lockRoom(tx, tenant.id, roomId);
+    const privileged = isModeratorRole(input.role);
+    if (room.scheduledAt && !privileged) {
+      const opensAt = new Date(room.scheduledAt.getTime() - tenant.joinWindowMinutes * 60_000);
+      if (now < opensAt) throw new ApiError('TOO_EARLY', `This room opens for joining at ${opensAt.toISOString()}.`);
+    }
+    if (room.isLocked && !privileged) throw new ApiError('ROOM_LOCKED', 'The room is locked.');
+    if (room.status === 'ENDED') room = await reopenRoomIn(tx, room);
+
+    const existing = await tx.participant.findUnique({ where: { roomId_externalUserId: { roomId: room.id, externalUserId: input.externalUserId } } });
+    if (existing?.connectionState === 'DENIED' || existing?.connectionState === 'REMOVED') {
+      throw forbidden('This participant was refused entry to the room.');
+    }
+    const profile = {
+      displayName: input.displayName,
+      role: input.role,
+      ...(input.avatarUrl !== undefined ? { avatarUrl: input.avatarUrl } : {}),
+      ...(input.externalRole !== undefined ? { externalRole: input.externalRole } : {}),
+      ...(input.externalMetadata !== undefined ? { externalMetadata: (input.externalMetadata as Prisma.InputJsonValue | null) ?? Prisma.DbNull } : {}),
+    };
+    const mustWait = room.enableWaitingRoom && !privileged && !(existing?.isApproved ?? false);
+    if (mustWait) {
+      const { secret, hash } = newAdmissionSecret();
+      const firstPark = existing?.connectionState !== 'WAITING';
+      const participant = existing
+        ? await tx.participant.update({
+            where: { id: existing.id },
+            data: { ...profile, connectionState: 'WAITING', isApproved: false, admissionSecretHash: hash },
+          })
+        : await tx.participant.create({
+            data: {
+              ...profile,
+              ...defaultPermissions(input.role),
+              roomId: room.id,
+              tenantId: tenant.id,
+              externalUserId: input.externalUserId,
+              mediaIdentity: `p_${randomBase62(20)}`,
+              isApproved: false,
+              connectionState: 'WAITING',
+              admissionSecretHash: hash,
+            },
+          });
+      if (firstPark) {
+        await emitEvent(tx, tenant.id, 'participant.waiting', { roomId: room.id, participantId: participant.id, externalUserId: participant.externalUserId });
+      }
+      return { room, participant, waiting: true as const, admission: admissionUrl(room.id, participant.id, secret) };
+    }
+
+    await assertSeatAvailable(tx, tenant, room, existing?.id, now);
+    const participant = existing
+      ? await tx.participant.update({
+          where: { id: existing.id },
+          data: {
+            ...profile,
+            ...(existing.role !== input.role ? defaultPermissions(input.role) : {}),
+            rejoinCount: { increment: 1 },
+            tokenIssuedAt: now,
+            connectionState: existing.connectionState === 'CONNECTED' ? 'CONNECTED' : 'PENDING',
+          },
+        })
+      : await tx.participant.create({
+          data: {
+            ...profile,
+            ...defaultPermissions(input.role),
+            roomId: room.id,
+            tenantId: tenant.id,
+            externalUserId: input.externalUserId,
+            mediaIdentity: `p_${randomBase62(20)}`,
+            isApproved: true,
+            connectionState: 'PENDING',
+            tokenIssuedAt: now,
+          },
+        });
+    return { room, participant, waiting: false as const };
+  });
+
+  if (outcome.waiting) {
+    return {
+      token: null,
+      mediaUrl: null,
+      joinUrl: null,
+      waitingForApproval: true,
+      admissionUrl: outcome.admission,
+      participant: participantView(outcome.participant),
+      room: roomView(outcome.room),
+    };
+  }
+  const credentials = await mintToken(tenant, outcome.room, outcome.participant, input.ttlSeconds);
+  return { ...credentials, waitingForApproval: false, participant: participantView(outcome.participant), room: roomView(outcome.room) };
+}
+
+export async function findParticipant(tenantId: string, roomId: string, participantId: string, tx: Tx = db()) {
+  const participant = await tx.participant.findFirst({ where: { id: participantId, roomId, tenantId } });
+  if (!participant) throw notFound('Participant');
+  return participant;
+}
+
+/** Moderator actions: the acting user must be a HOST or MODERATOR of the room in OUR database. */
+export async function requireModerator(roomId: string, externalUserId: string, tx: Tx = db()) {
+  const actor = await tx.participant.findUnique({ where: { roomId_externalUserId: { roomId, externalUserId } } });
+  if (!actor || !isModeratorRole(actor.role) || actor.connectionState === 'REMOVED' || actor.connectionState === 'DENIED') {
+    throw forbidden('The acting user is not a host or moderator of this room.');
+  }
+  return actor;
+}
+
+export async function approveParticipant(tenant: Tenant, roomId: string, participantId: string, actingExternalUserId: string, now = new Date()) {
+  const participant = await db().$transaction(async (tx) => {
+    const room = await lockRoom(tx, tenant.id, roomId);
+    await requireModerator(room.id, actingExternalUserId, tx);
+    const p = await findParticipant(tenant.id, room.id, participantId, tx);
+    if (p.connectionState !== 'WAITING') throw invalidState(`Participant is ${p.connectionState}, not WAITING.`);
+    await assertSeatAvailable(tx, tenant, room, p.id, now);
+    return tx.participant.update({
+      where: { id: p.id },
+      data: { isApproved: true, approvedBy: actingExternalUserId, connectionState: 'PENDING', tokenIssuedAt: now },
+    });
+  });
+  return participantView(participant);
+}
+
+export async function denyParticipant(tenant: Tenant, roomId: string, participantId: string, actingExternalUserId: string) {
+  const participant = await db().$transaction(async (tx) => {
+    const room = await lockRoom(tx, tenant.id, roomId);
+    await requireModerator(room.id, actingExternalUserId, tx);
+    const p = await findParticipant(tenant.id, room.id, participantId, tx);
+    if (p.connectionState !== 'WAITING') throw invalidState(`Participant is ${p.connectionState}, not WAITING.`);
+    return tx.participant.update({ where: { id: p.id }, data: { isApproved: false, approvedBy: actingExternalUserId, connectionState: 'DENIED', admissionSecretHash: null } });
+  });
+  return participantView(participant);
+}
+
+/**
+ * The admission poll. Authorised by the tenant key or by the participant's own admission secret
+ * (what the hosted waiting page holds). Returns a fresh token once approved.
+ */
+export async function admissionStatus(tenant: Tenant | null, roomId: string, participantId: string, admissionSecret: string | null) {
+  const participant = await db().participant.findFirst({
+    where: { id: participantId, roomId, ...(tenant ? { tenantId: tenant.id } : {}) },
+    include: { room: { include: { tenant: true } } },
+  });
+  if (!participant) throw notFound('Participant');
+  if (!tenant) {
+    const valid = !!admissionSecret && !!participant.admissionSecretHash && constantTimeEqual(sha256Hex(admissionSecret), participant.admissionSecretHash);
+    if (!valid) throw notFound('Participant'); // never confirm the id exists to a wrong secret
+  }
+  const { room, ...rest } = participant;
+  const status = participant.connectionState === 'WAITING' ? 'waiting' : participant.connectionState === 'DENIED' ? 'denied' : participant.isApproved ? 'approved' : 'waiting';
+  if (status !== 'approved') return { status, token: null, mediaUrl: null, joinUrl: null, participant: participantView(rest as Participant) };
+  const credentials = await mintToken(room.tenant, room, rest as Participant);
+  return { status, ...credentials, participant: participantView(rest as Participant) };
+}
+
+export async function getParticipant(tenant: Tenant, roomId: string, participantId: string) {
+  await findRoom(tenant.id, roomId);
+  return participantView(await findParticipant(tenant.id, roomId, participantId));
+}
+
+export async function listParticipants(tenant: Tenant, roomId: string, query: z.infer<typeof participantListQuery>) {
+  await findRoom(tenant.id, roomId);
+  const page = pageArgs(query);
+  const rows = await db().participant.findMany({
+    where: { roomId, tenantId: tenant.id, ...(query.connectionState ? { connectionState: query.connectionState } : {}), ...page.where },
+    orderBy: page.orderBy,
+    take: page.take,
+  });
+  return toPage(rows, query, participantView);
+}
+
+/**
+ * Role and permission changes. A connected participant's new grants and metadata are pushed to
+ * the media layer first; if that fails nothing is written.
+ */
+export async function updateParticipant(tenant: Tenant, roomId: string, participantId: string, input: ParticipantUpdateInput) {
+  const room = await findRoom(tenant.id, roomId);
+  const current = await findParticipant(tenant.id, roomId, participantId);
+  const next: Participant = { ...current, ...input };
+  if (current.connectionState === 'CONNECTED') {
+    await mediaFor(tenant).updateParticipant(room.mediaRoomName, current.mediaIdentity, {
+      metadata: tokenMetadata(next, room),
+      grants: grantsFor(next, room),
+    });
+  }
+  return participantView(await db().participant.update({ where: { id: current.id }, data: input }));
+}
+
+/** Kick: disconnects the participant in the media layer, then marks it REMOVED (it cannot rejoin). */
+export async function removeParticipant(tenant: Tenant, roomId: string, participantId: string) {
+  const room = await findRoom(tenant.id, roomId);
+  const participant = await findParticipant(tenant.id, roomId, participantId);
+  if (participant.connectionState === 'REMOVED') return participantView(participant);
+  if (participant.connectionState === 'CONNECTED') {
+    try {
+      await mediaFor(tenant).removeParticipant(participant.breakoutId ? await breakoutMediaRoom(participant.breakoutId, room) : room.mediaRoomName, participant.mediaIdentity);
+    } catch (err) {
+      if (!isMediaNotFound(err)) throw err;
+    }
+  }
+  const now = new Date();
+  const updated = await db().participant.update({
+    where: { id: participant.id },
+    data: { connectionState: 'REMOVED', isApproved: false, admissionSecretHash: null, ...(participant.connectionState === 'CONNECTED' ? { leftAt: now } : {}) },
+  });
+  return participantView(updated);
+}
+
+/** Mutes every non-moderator's audio in the media layer. Acting user: HOST or MODERATOR. */
+export async function muteAll(tenant: Tenant, roomId: string, actingExternalUserId: string) {
+  const room = await findRoom(tenant.id, roomId);
+  await requireModerator(room.id, actingExternalUserId);
+  const moderators = await db().participant.findMany({ where: { roomId: room.id, role: { in: MODERATOR_ROLES } }, select: { mediaIdentity: true } });
+  let mutedTracks = 0;
+  try {
+    mutedTracks = await mediaFor(tenant).muteAllAudio(room.mediaRoomName, new Set(moderators.map((m) => m.mediaIdentity)));
+  } catch (err) {
+    if (!isMediaNotFound(err)) throw err; // nobody has connected yet: nothing to mute
+  }
+  return { roomId: room.id, mutedTracks };
+}

@@ -1,0 +1,299 @@
+import type { Participant, Room, Tenant } from '@/lib/generated/prisma/client';
+import { db, Prisma, type Tx } from '@/lib/db';
+import { randomBase62 } from '@/lib/crypto';
+import { ApiError, notFound, validationFailed } from '@/lib/http/errors';
+import { pageArgs, toPage } from '@/lib/http/pagination';
+import { resolveLimits } from '@/lib/domain/plans';
+import { mediaFor } from '@/lib/domain/media';
+import { emitEvent } from '@/lib/events/outbox';
+import type { RoomCreateInput, RoomUpdateInput, roomListQuery } from '@/lib/domain/rooms.schemas';
+import type { z } from 'zod';
+
+/** Rooms: the durable handle a tenant keeps. Statuses: WAITING → ACTIVE → ENDED (→ WAITING on reopen). */
+export const DEFAULT_MAX_PARTICIPANTS = 100;
+export const META_VERSION = 1;
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+export function participantView(p: Participant) {
+  return {
+    id: p.id,
+    roomId: p.roomId,
+    externalUserId: p.externalUserId,
+    displayName: p.displayName,
+    avatarUrl: p.avatarUrl,
+    mediaIdentity: p.mediaIdentity,
+    mediaSid: p.mediaSid,
+    role: p.role,
+    canPublish: p.canPublish,
+    canSubscribe: p.canSubscribe,
+    canPublishData: p.canPublishData,
+    canScreenShare: p.canScreenShare,
+    canRecord: p.canRecord,
+    isApproved: p.isApproved,
+    approvedBy: p.approvedBy,
+    connectionState: p.connectionState,
+    joinedAt: iso(p.joinedAt),
+    leftAt: iso(p.leftAt),
+    duration: p.duration,
+    rejoinCount: p.rejoinCount,
+    externalRole: p.externalRole,
+    externalMetadata: p.externalMetadata,
+    breakoutId: p.breakoutId,
+    createdAt: p.createdAt.toISOString(),
+    updatedAt: p.updatedAt.toISOString(),
+  };
+}
+export type ParticipantView = ReturnType<typeof participantView>;
+
+export function roomView(room: Room, participants?: Participant[]) {
+  return {
+    id: room.id,
+    tenantId: room.tenantId,
+    name: room.name,
+    slug: room.slug,
+    mediaRoomName: room.mediaRoomName,
+    type: room.type,
+    maxParticipants: room.maxParticipants,
+    enableRecording: room.enableRecording,
+    enableChat: room.enableChat,
+    enableScreenShare: room.enableScreenShare,
+    enableWaitingRoom: room.enableWaitingRoom,
+    enableE2EE: room.enableE2EE,
+    enableAiFeatures: room.enableAiFeatures,
+    allowPublicJoin: room.allowPublicJoin,
+    recordingPreset: room.recordingPreset,
+    isLocked: room.isLocked,
+    autoRecord: room.autoRecord,
+    status: room.status,
+    scheduledAt: iso(room.scheduledAt),
+    startedAt: iso(room.startedAt),
+    autoEndAt: iso(room.autoEndAt),
+    endedAt: iso(room.endedAt),
+    duration: room.duration,
+    mediaSid: room.mediaSid,
+    activeParticipants: room.activeParticipants,
+    reopenCount: room.reopenCount,
+    createdByExternalId: room.createdByExternalId,
+    externalId: room.externalId,
+    externalType: room.externalType,
+    externalMetadata: room.externalMetadata,
+    createdAt: room.createdAt.toISOString(),
+    updatedAt: room.updatedAt.toISOString(),
+    ...(participants ? { participants: participants.map(participantView) } : {}),
+  };
+}
+
+/** The non-private room facts: what the token's metadata claim carries and /info serves. */
+export function roomFacts(room: Room) {
+  return {
+    metaVersion: META_VERSION,
+    roomId: room.id,
+    roomName: room.name,
+    enableE2EE: room.enableE2EE,
+    enableRecording: room.enableRecording,
+    autoRecord: room.autoRecord,
+    enableAiFeatures: room.enableAiFeatures,
+    enableChat: room.enableChat,
+    enableWaitingRoom: room.enableWaitingRoom,
+  };
+}
+
+export async function roomInfo(roomId: string) {
+  const room = await db().room.findUnique({ where: { id: roomId } });
+  if (!room) throw notFound('Room');
+  return {
+    id: room.id,
+    name: room.name,
+    type: room.type,
+    status: room.status,
+    enableScreenShare: room.enableScreenShare,
+    isLocked: room.isLocked,
+    scheduledAt: iso(room.scheduledAt),
+    ...roomFacts(room),
+  };
+}
+
+function slugify(name: string): string {
+  const base = name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48);
+  return `${base || 'room'}-${randomBase62(6).toLowerCase()}`;
+}
+
+export function newMediaRoomName(): string {
+  return `cv_${randomBase62(20)}`;
+}
+
+function checkSchedule(scheduledAt: Date | null | undefined, autoEndAt: Date | null | undefined, now: Date) {
+  if (autoEndAt && autoEndAt <= now) throw validationFailed('autoEndAt', 'must be in the future');
+  if (autoEndAt && scheduledAt && autoEndAt <= scheduledAt) throw validationFailed('autoEndAt', 'must be after scheduledAt');
+}
+
+/** Serialises room creation per tenant so the concurrent-room limit cannot be raced past. */
+async function lockTenant(tx: Tx, tenantId: string) {
+  await tx.$queryRaw`SELECT id FROM "Tenant" WHERE id = ${tenantId} FOR UPDATE`;
+}
+
+export async function assertRoomCapacityWithinPlan(tenant: Tenant, maxParticipants: number) {
+  const limit = resolveLimits(tenant.plan, tenant.entitlementOverrides).maxParticipantsPerRoom;
+  if (maxParticipants > limit) {
+    throw new ApiError('PLAN_LIMIT_REACHED', `maxParticipants ${maxParticipants} exceeds your plan's ${limit} participants per room.`);
+  }
+}
+
+export async function createRoom(tenant: Tenant, input: RoomCreateInput, opts: { type?: Room['type']; tx?: Tx } = {}, now = new Date()) {
+  const limits = resolveLimits(tenant.plan, tenant.entitlementOverrides);
+  const maxParticipants = input.maxParticipants ?? Math.min(DEFAULT_MAX_PARTICIPANTS, limits.maxParticipantsPerRoom);
+  await assertRoomCapacityWithinPlan(tenant, maxParticipants);
+  checkSchedule(input.scheduledAt, input.autoEndAt, now);
+  if (input.enableE2EE && input.enableAiFeatures) {
+    // Captions need the media layer to read audio, which end-to-end encryption prevents.
+    throw validationFailed('enableAiFeatures', 'cannot be combined with enableE2EE');
+  }
+  const name = input.name ?? 'Meeting';
+  const create = async (tx: Tx) => {
+    await lockTenant(tx, tenant.id);
+    const open = await tx.room.count({ where: { tenantId: tenant.id, status: { in: ['WAITING', 'ACTIVE'] } } });
+    if (open >= limits.concurrentLiveRooms) {
+      throw new ApiError('PLAN_LIMIT_REACHED', `Your plan allows ${limits.concurrentLiveRooms} open rooms at once; end a room first.`);
+    }
+    return tx.room.create({
+      data: {
+        tenantId: tenant.id,
+        name,
+        slug: slugify(name),
+        mediaRoomName: newMediaRoomName(),
+        type: opts.type ?? input.type ?? (input.scheduledAt ? 'SCHEDULED' : 'INSTANT'),
+        maxParticipants,
+        enableRecording: input.enableRecording,
+        enableChat: input.enableChat,
+        enableScreenShare: input.enableScreenShare,
+        enableWaitingRoom: input.enableWaitingRoom,
+        enableE2EE: input.enableE2EE,
+        enableAiFeatures: input.enableAiFeatures,
+        allowPublicJoin: input.allowPublicJoin,
+        recordingPreset: input.recordingPreset ?? null,
+        autoRecord: input.autoRecord,
+        scheduledAt: input.scheduledAt ?? null,
+        autoEndAt: input.autoEndAt ?? null,
+        createdByExternalId: input.createdByExternalId,
+        externalId: input.externalId ?? null,
+        externalType: input.externalType ?? null,
+        externalMetadata: (input.externalMetadata as Prisma.InputJsonValue | null | undefined) ?? undefined,
+      },
+    });
+  };
+  return opts.tx ? create(opts.tx) : db().$transaction(create);
+}
+
+export async function findRoom(tenantId: string, roomId: string, tx: Tx = db()) {
+  const room = await tx.room.findFirst({ where: { id: roomId, tenantId } });
+  if (!room) throw notFound('Room');
+  return room;
+}
+
+export async function getRoom(tenant: Tenant, roomId: string) {
+  const room = await db().room.findFirst({
+    where: { id: roomId, tenantId: tenant.id },
+    include: { participants: { orderBy: { createdAt: 'asc' } } },
+  });
+  if (!room) throw notFound('Room');
+  return roomView(room, room.participants);
+}
+
+export async function listRooms(tenant: Tenant, query: z.infer<typeof roomListQuery>) {
+  const page = pageArgs(query);
+  const rows = await db().room.findMany({
+    where: {
+      tenantId: tenant.id,
+      ...(query.status ? { status: query.status } : {}),
+      ...(query.externalId ? { externalId: query.externalId } : {}),
+      ...(query.externalType ? { externalType: query.externalType } : {}),
+      ...page.where,
+    },
+    orderBy: page.orderBy,
+    take: page.take,
+  });
+  return toPage(rows, query, (r) => roomView(r));
+}
+
+export async function updateRoom(tenant: Tenant, roomId: string, input: RoomUpdateInput, now = new Date()) {
+  const room = await findRoom(tenant.id, roomId);
+  if (input.maxParticipants !== undefined) await assertRoomCapacityWithinPlan(tenant, input.maxParticipants);
+  checkSchedule(input.scheduledAt === undefined ? room.scheduledAt : input.scheduledAt, input.autoEndAt, now);
+  const e2ee = input.enableE2EE ?? room.enableE2EE;
+  const ai = input.enableAiFeatures ?? room.enableAiFeatures;
+  if (e2ee && ai) throw validationFailed(input.enableAiFeatures ? 'enableAiFeatures' : 'enableE2EE', 'enableAiFeatures cannot be combined with enableE2EE');
+  const { externalMetadata, ...rest } = input;
+  const updated = await db().room.update({
+    where: { id: room.id },
+    data: { ...rest, ...(externalMetadata !== undefined ? { externalMetadata: (externalMetadata as Prisma.InputJsonValue | null) ?? Prisma.DbNull } : {}) },
+  });
+  return roomView(updated);
+}
+
+/**
+ * Ends a room: the media room is deleted first (a media failure leaves the room as it was),
+ * then the room is ENDED and connected participants disconnected. Ending an ended room is a
+ * no-op, so room.finished is emitted exactly once per end.
+ */
+export async function endRoom(tenant: Tenant, roomId: string, now = new Date()) {
+  const room = await findRoom(tenant.id, roomId);
+  if (room.status === 'ENDED') return roomView(room);
+  await mediaFor(tenant).deleteRoom(room.mediaRoomName);
+  const ended = await finishRoom(room.id, now);
+  return roomView(ended ?? (await findRoom(tenant.id, roomId)));
+}
+
+/** The ENDED transition, shared by the end endpoint, media webhooks and lifecycle jobs. Null if already ended. */
+export async function finishRoom(roomId: string, now = new Date(), tx?: Tx): Promise<Room | null> {
+  const run = async (t: Tx) => {
+    const [locked] = await t.$queryRaw<{ status: string }[]>`SELECT status FROM "Room" WHERE id = ${roomId} FOR UPDATE`;
+    if (!locked || locked.status === 'ENDED') return null;
+    const room = await t.room.findUniqueOrThrow({ where: { id: roomId } });
+    const duration = room.startedAt ? Math.max(0, Math.round((now.getTime() - room.startedAt.getTime()) / 1000)) : null;
+    const ended = await t.room.update({ where: { id: roomId }, data: { status: 'ENDED', endedAt: now, duration, activeParticipants: 0 } });
+    const connected = await t.participant.findMany({ where: { roomId, connectionState: 'CONNECTED' } });
+    for (const p of connected) {
+      await t.participant.update({
+        where: { id: p.id },
+        data: { connectionState: 'DISCONNECTED', leftAt: now, duration: (p.duration ?? 0) + secondsSince(p.joinedAt, now) },
+      });
+    }
+    await emitEvent(t, room.tenantId, 'room.finished', {
+      roomId: room.id,
+      mediaRoomName: room.mediaRoomName,
+      status: 'ENDED',
+      startedAt: iso(room.startedAt),
+      endedAt: now.toISOString(),
+      duration,
+    });
+    return ended;
+  };
+  return tx ? run(tx) : db().$transaction(run);
+}
+
+export function secondsSince(from: Date | null, now: Date): number {
+  return from ? Math.max(0, Math.round((now.getTime() - from.getTime()) / 1000)) : 0;
+}
+
+/** ENDED → WAITING. Used by POST reopen and by a join on an ended room. */
+export async function reopenRoomIn(tx: Tx, room: Room): Promise<Room> {
+  return tx.room.update({
+    where: { id: room.id },
+    data: { status: 'WAITING', reopenCount: { increment: 1 }, endedAt: null, startedAt: null, duration: null, activeParticipants: 0 },
+  });
+}
+
+export async function reopenRoom(tenant: Tenant, roomId: string) {
+  return db().$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM "Room" WHERE id = ${roomId} AND "tenantId" = ${tenant.id} FOR UPDATE`;
+    const room = await findRoom(tenant.id, roomId, tx);
+    if (room.status !== 'ENDED') throw new ApiError('INVALID_STATE', `Room is ${room.status}; only an ENDED room can be reopened.`);
+    return roomView(await reopenRoomIn(tx, room));
+  });
+}

@@ -1,0 +1,264 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TokenVerifier } from 'livekit-server-sdk';
+import { useSuite, seedTenant } from '../support/suite';
+import { db } from '@/lib/db';
+
+const suite = useSuite();
+type Seeded = Awaited<ReturnType<typeof seedTenant>>;
+let acme: Seeded;
+let other: Seeded;
+
+beforeAll(async () => {
+  acme = await seedTenant({ name: 'Acme', plan: 'growth', entitlementOverrides: { apiRequestsPerSecond: 1000 } });
+  other = await seedTenant({ name: 'Other' });
+});
+
+const createRoom = (body: Record<string, unknown> = {}, key = acme.key) =>
+  suite.api('POST', '/api/v1/rooms', { key, body: { createdByExternalId: 'u_owner', name: 'Standup', ...body } });
+const join = (roomId: string, body: Record<string, unknown>, key = acme.key) =>
+  suite.api('POST', `/api/v1/rooms/${roomId}/join`, { key, body: { displayName: 'Ada', ...body } });
+
+describe('rooms', () => {
+  it('creates a room with defaults and every accepted field', async () => {
+    const res = await createRoom({
+      maxParticipants: 25,
+      enableRecording: true,
+      enableWaitingRoom: false,
+      enableChat: false,
+      recordingPreset: 'speaker',
+      autoRecord: true,
+      externalId: 'crm-1',
+      externalType: 'deal',
+      externalMetadata: { owner: 7 },
+      scheduledAt: '2030-01-01T10:00:00Z',
+      autoEndAt: '2030-01-01T11:00:00Z',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      name: 'Standup',
+      type: 'SCHEDULED',
+      status: 'WAITING',
+      maxParticipants: 25,
+      enableRecording: true,
+      enableChat: false,
+      enableScreenShare: true,
+      isLocked: false,
+      autoRecord: true,
+      reopenCount: 0,
+      activeParticipants: 0,
+      externalMetadata: { owner: 7 },
+      scheduledAt: '2030-01-01T10:00:00.000Z',
+      createdByExternalId: 'u_owner',
+      tenantId: acme.tenant.id,
+    });
+    expect(res.body.mediaRoomName).toMatch(/^cv_/);
+    expect(res.body.slug).toMatch(/^standup-/);
+  });
+
+  it('refuses bad input with VALIDATION_FAILED naming the field', async () => {
+    const missing = await suite.api('POST', '/api/v1/rooms', { key: acme.key, body: { name: 'x' } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.code).toBe('VALIDATION_FAILED');
+    expect(missing.body.error.details[0].field).toBe('createdByExternalId');
+    const wrongType = await createRoom({ maxParticipants: 'ten', enableChat: 'yes' });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['enableChat', 'maxParticipants']);
+    expect((await createRoom({ autoEndAt: '2000-01-01T00:00:00Z' })).body.error.code).toBe('VALIDATION_FAILED');
+    expect((await createRoom({ enableE2EE: true, enableAiFeatures: true })).body.error.code).toBe('VALIDATION_FAILED');
+    expect((await createRoom({ name: 'x'.repeat(201) })).status).toBe(400);
+  });
+
+  it('malformed JSON, wrong content type and oversize bodies are 400 / 415 / 413', async () => {
+    const bad = await suite.api('POST', '/api/v1/rooms', { key: acme.key, rawBody: '{"name":', headers: { 'content-type': 'application/json' } });
+    expect([bad.status, bad.body.error.code]).toEqual([400, 'INVALID_JSON']);
+    const form = await suite.api('POST', '/api/v1/rooms', { key: acme.key, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect([form.status, form.body.error.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+    const big = await createRoom({ externalMetadata: { blob: 'x'.repeat(70_000) } });
+    expect([big.status, big.body.error.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
+    expect(await db().room.count({ where: { tenantId: acme.tenant.id, name: 'x' } })).toBe(0);
+  });
+
+  it('enforces the plan: maxParticipants above the plan and too many open rooms are PLAN_LIMIT_REACHED', async () => {
+    expect((await createRoom({ maxParticipants: 201 })).body.error.code).toBe('PLAN_LIMIT_REACHED');
+    const small = await seedTenant({ entitlementOverrides: { concurrentLiveRooms: 2 } });
+    expect((await createRoom({}, small.key)).status).toBe(201);
+    expect((await createRoom({}, small.key)).status).toBe(201);
+    const third = await createRoom({}, small.key);
+    expect([third.status, third.body.error.code]).toEqual([403, 'PLAN_LIMIT_REACHED']);
+  });
+
+  it('lists rooms newest first with filters and cursor pagination', async () => {
+    const t = await seedTenant({ plan: 'growth' });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await createRoom({ externalId: i % 2 ? 'odd' : 'even' }, t.key)).body.id);
+    const first = await suite.api('GET', '/api/v1/rooms?limit=2', { key: t.key });
+    expect(first.body.data.map((r: { id: string }) => r.id)).toEqual([ids[4], ids[3]]);
+    const second = await suite.api('GET', `/api/v1/rooms?limit=2&cursor=${first.body.nextCursor}`, { key: t.key });
+    expect(second.body.data.map((r: { id: string }) => r.id)).toEqual([ids[2], ids[1]]);
+    const third = await suite.api('GET', `/api/v1/rooms?limit=2&cursor=${second.body.nextCursor}`, { key: t.key });
+    expect(third.body).toMatchObject({ data: [{ id: ids[0] }], nextCursor: null });
+    const odd = await suite.api('GET', '/api/v1/rooms?externalId=odd', { key: t.key });
+    expect(odd.body.data.map((r: { id: string }) => r.id)).toEqual([ids[3], ids[1]]);
+    expect((await suite.api('GET', '/api/v1/rooms?status=BOGUS', { key: t.key })).status).toBe(400);
+    expect((await suite.api('GET', '/api/v1/rooms?limit=500', { key: t.key })).status).toBe(400);
+  });
+
+  it('gets, patches and locks a room; another tenant gets 404 everywhere', async () => {
+    const room = (await createRoom()).body;
+    const got = await suite.api('GET', `/api/v1/rooms/${room.id}`, { key: acme.key });
+    expect(got.body).toMatchObject({ id: room.id, participants: [] });
+    const patched = await suite.api('PATCH', `/api/v1/rooms/${room.id}`, { key: acme.key, body: { isLocked: true, name: 'Renamed', enableChat: false } });
+    expect(patched.body).toMatchObject({ isLocked: true, name: 'Renamed', enableChat: false });
+    for (const [method, path, body] of [
+      ['GET', `/api/v1/rooms/${room.id}`],
+      ['PATCH', `/api/v1/rooms/${room.id}`, { isLocked: false }],
+      ['POST', `/api/v1/rooms/${room.id}/join`, { externalUserId: 'x', displayName: 'X' }],
+      ['POST', `/api/v1/rooms/${room.id}/end`],
+      ['POST', `/api/v1/rooms/${room.id}/reopen`],
+      ['POST', `/api/v1/rooms/${room.id}/mute-all`, { actingExternalUserId: 'x' }],
+      ['GET', `/api/v1/rooms/${room.id}/participants`],
+      ['GET', `/api/v1/rooms/${room.id}/breakouts`],
+      ['POST', `/api/v1/rooms/${room.id}/breakouts`, { name: 'b', createdByExternalId: 'x' }],
+    ] as const) {
+      const res = await suite.api(method, path, { key: other.key, body });
+      expect([path, res.status, res.body.error?.code]).toEqual([path, 404, 'NOT_FOUND']);
+    }
+    expect((await suite.api('GET', '/api/v1/rooms/does-not-exist', { key: acme.key })).status).toBe(404);
+  });
+
+  it('serves /info without a credential and without private fields', async () => {
+    const room = (await createRoom({ enableE2EE: true, externalMetadata: { secret: 'crm' } })).body;
+    await join(room.id, { externalUserId: 'u1' });
+    const info = await suite.api('GET', `/api/v1/rooms/${room.id}/info`);
+    expect(info.status).toBe(200);
+    expect(info.body).toMatchObject({ id: room.id, roomId: room.id, roomName: 'Standup', metaVersion: 1, enableE2EE: true, enableChat: true, enableWaitingRoom: false });
+    expect(info.text).not.toMatch(/crm|externalMetadata|participants|tenantId|u1/);
+    expect((await suite.api('GET', '/api/v1/rooms/nope/info')).status).toBe(404);
+  });
+});
+
+describe('join', () => {
+  it('mints a LiveKit token with role grants and the metadata claim, and a join URL', async () => {
+    const room = (await createRoom({ enableScreenShare: true })).body;
+    const res = await join(room.id, { externalUserId: 'u_host', displayName: 'Grace', role: 'HOST', externalRole: 'teacher', avatarUrl: 'https://img.example.com/g.png' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ waitingForApproval: false, mediaUrl: suite.media.url, participant: { role: 'HOST', connectionState: 'PENDING', rejoinCount: 0, externalRole: 'teacher' }, room: { id: room.id } });
+    const claims = await new TokenVerifier(suite.media.apiKey, suite.media.apiSecret).verify(res.body.token);
+    expect(claims.sub).toBe(res.body.participant.mediaIdentity);
+    expect(claims.sub).not.toContain('u_host');
+    expect(claims.name).toBe('Grace');
+    expect(claims.video).toMatchObject({ roomJoin: true, room: room.mediaRoomName, canPublish: true, canSubscribe: true, canPublishData: true });
+    expect(claims.video!.canPublishSources).toEqual(['camera', 'microphone', 'screen_share', 'screen_share_audio']);
+    expect(JSON.parse(claims.metadata!)).toEqual({
+      metaVersion: 1, roomId: room.id, roomName: 'Standup', externalUserId: 'u_host', role: 'HOST', externalRole: 'teacher',
+      enableE2EE: false, enableRecording: false, autoRecord: false, enableAiFeatures: false, enableChat: true, enableWaitingRoom: false,
+    });
+    const ttl = (claims as { exp: number }).exp - Math.floor(Date.now() / 1000);
+    expect(ttl).toBeGreaterThan(6 * 3600 - 60);
+    expect(ttl).toBeLessThanOrEqual(6 * 3600);
+    const url = new URL(res.body.joinUrl);
+    expect(url.pathname).toBe('/join');
+    expect(url.searchParams.get('token')).toBe(res.body.token);
+    expect(url.searchParams.get('url')).toBe(suite.media.url);
+  });
+
+  it('a viewer cannot publish; ttlSeconds shortens the token; chat off removes data publishing', async () => {
+    const room = (await createRoom({ enableChat: false })).body;
+    const res = await join(room.id, { externalUserId: 'u_view', role: 'VIEWER', ttlSeconds: 120 });
+    const claims = await new TokenVerifier(suite.media.apiKey, suite.media.apiSecret).verify(res.body.token);
+    expect(claims.video).toMatchObject({ canPublish: false, canPublishData: false });
+    expect((claims as { exp: number }).exp - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(120);
+    expect(res.body.participant.role).toBe('VIEWER');
+  });
+
+  it('defaults the role to ATTENDEE and refuses bad roles and missing fields', async () => {
+    const room = (await createRoom()).body;
+    expect((await join(room.id, { externalUserId: 'u_a' })).body.participant.role).toBe('ATTENDEE');
+    const badRole = await join(room.id, { externalUserId: 'u_b', role: 'ADMIN' });
+    expect([badRole.status, badRole.body.error.code, badRole.body.error.details[0].field]).toEqual([400, 'VALIDATION_FAILED', 'role']);
+    expect((await join(room.id, { displayName: 'no id' })).body.error.details[0].field).toBe('externalUserId');
+    expect((await join(room.id, { externalUserId: 'x', ttlSeconds: 10 })).status).toBe(400);
+    expect((await join('missing-room', { externalUserId: 'x' })).status).toBe(404);
+  });
+
+  it('a rejoin reuses the participant and counts it', async () => {
+    const room = (await createRoom()).body;
+    const first = await join(room.id, { externalUserId: 'u_re', displayName: 'One' });
+    const second = await join(room.id, { externalUserId: 'u_re', displayName: 'Two' });
+    expect(second.body.participant.id).toBe(first.body.participant.id);
+    expect(second.body.participant).toMatchObject({ rejoinCount: 1, displayName: 'Two' });
+    expect(await db().participant.count({ where: { roomId: room.id } })).toBe(1);
+  });
+
+  it('a locked room refuses attendees with 423 but admits hosts', async () => {
+    const room = (await createRoom()).body;
+    await suite.api('PATCH', `/api/v1/rooms/${room.id}`, { key: acme.key, body: { isLocked: true } });
+    const refused = await join(room.id, { externalUserId: 'u_l' });
+    expect([refused.status, refused.body.error.code]).toEqual([423, 'ROOM_LOCKED']);
+    expect((await join(room.id, { externalUserId: 'u_h', role: 'HOST' })).status).toBe(200);
+    expect(await db().participant.count({ where: { roomId: room.id } })).toBe(1);
+  });
+
+  it('200 simultaneous joins into a room for 10 admit exactly 10', async () => {
+    const room = (await createRoom({ maxParticipants: 10 })).body;
+    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => join(room.id, { externalUserId: `racer_${i}` })));
+    const admitted = results.filter((r) => r.status === 200);
+    const full = results.filter((r) => r.status === 409);
+    expect(admitted).toHaveLength(10);
+    expect(full).toHaveLength(190);
+    expect(full.every((r) => r.body.error.code === 'ROOM_FULL')).toBe(true);
+    expect(await db().participant.count({ where: { roomId: room.id } })).toBe(10);
+  }, 60_000);
+
+  it('a participant who left frees the seat; one who never connected frees it after the hold', async () => {
+    const room = (await createRoom({ maxParticipants: 1 })).body;
+    const a = await join(room.id, { externalUserId: 'u_1' });
+    expect((await join(room.id, { externalUserId: 'u_2' })).body.error.code).toBe('ROOM_FULL');
+    await db().participant.update({ where: { id: a.body.participant.id }, data: { connectionState: 'DISCONNECTED' } });
+    expect((await join(room.id, { externalUserId: 'u_2' })).status).toBe(200);
+    const b = await db().participant.findFirstOrThrow({ where: { roomId: room.id, externalUserId: 'u_2' } });
+    await db().participant.update({ where: { id: b.id }, data: { tokenIssuedAt: new Date(Date.now() - 11 * 60_000) } });
+    expect((await join(room.id, { externalUserId: 'u_3' })).status).toBe(200);
+  });
+
+  it('a join on an ENDED room re-opens it; POST reopen likewise; reopen of an open room is 409', async () => {
+    const room = (await createRoom()).body;
+    expect((await suite.api('POST', `/api/v1/rooms/${room.id}/reopen`, { key: acme.key })).body.error.code).toBe('INVALID_STATE');
+    const ended = await suite.api('POST', `/api/v1/rooms/${room.id}/end`, { key: acme.key });
+    expect(ended.body).toMatchObject({ status: 'ENDED' });
+    expect(ended.body.endedAt).not.toBeNull();
+    const rejoined = await join(room.id, { externalUserId: 'u_back' });
+    expect(rejoined.body.room).toMatchObject({ status: 'WAITING', reopenCount: 1, endedAt: null });
+    await suite.api('POST', `/api/v1/rooms/${room.id}/end`, { key: acme.key });
+    const reopened = await suite.api('POST', `/api/v1/rooms/${room.id}/reopen`, { key: acme.key });
+    expect(reopened.body).toMatchObject({ status: 'WAITING', reopenCount: 2 });
+  });
+
+  it('ending deletes the media room, disconnects participants and emits room.finished once', async () => {
+    const room = (await createRoom()).body;
+    const p = await join(room.id, { externalUserId: 'u_conn' });
+    await db().participant.update({ where: { id: p.body.participant.id }, data: { connectionState: 'CONNECTED', joinedAt: new Date(Date.now() - 5000) } });
+    suite.media.addParticipant(room.mediaRoomName, { identity: p.body.participant.mediaIdentity });
+    await suite.api('POST', `/api/v1/rooms/${room.id}/end`, { key: acme.key });
+    await suite.api('POST', `/api/v1/rooms/${room.id}/end`, { key: acme.key });
+    expect(suite.media.rooms.has(room.mediaRoomName)).toBe(false);
+    const participant = await db().participant.findUniqueOrThrow({ where: { id: p.body.participant.id } });
+    expect(participant.connectionState).toBe('DISCONNECTED');
+    expect(participant.duration).toBeGreaterThanOrEqual(4);
+    const events = await db().event.findMany({ where: { tenantId: acme.tenant.id, name: 'room.finished' } });
+    expect(events.filter((e) => (e.data as { roomId: string }).roomId === room.id)).toHaveLength(1);
+  });
+
+  it('with the media layer down, ending is 502 and the room is unchanged', async () => {
+    const room = (await createRoom()).body;
+    suite.media.addParticipant(room.mediaRoomName, { identity: 'someone' });
+    suite.media.setDown(true);
+    try {
+      const res = await suite.api('POST', `/api/v1/rooms/${room.id}/end`, { key: acme.key });
+      expect([res.status, res.body.error.code]).toEqual([502, 'MEDIA_LAYER_UNAVAILABLE']);
+    } finally {
+      suite.media.setDown(false);
+    }
+    expect((await db().room.findUniqueOrThrow({ where: { id: room.id } })).status).toBe('WAITING');
+  });
+});
