@@ -1,5 +1,6 @@
 import {
   AccessToken,
+  EgressStatus,
   DataPacket_Kind,
   RoomServiceClient,
   TokenVerifier,
@@ -25,6 +26,9 @@ const SOURCES: Record<PublishSource, TrackSource> = {
   screen_share: TrackSource.SCREEN_SHARE,
   screen_share_audio: TrackSource.SCREEN_SHARE_AUDIO,
 };
+
+// IngressState.Status values (not re-exported by the server SDK).
+const INGRESS_STATES = ['ENDPOINT_INACTIVE', 'ENDPOINT_BUFFERING', 'ENDPOINT_PUBLISHING', 'ENDPOINT_ERROR', 'ENDPOINT_COMPLETE'];
 
 const toDate = (seconds: bigint | number | undefined) => (seconds ? new Date(Number(seconds) * 1000) : null);
 
@@ -165,6 +169,12 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
         createdAt: toDate(event.createdAt),
         room: event.room ? { name: event.room.name, sid: event.room.sid } : undefined,
         participant: event.participant ? { identity: event.participant.identity, sid: event.participant.sid, joinedAt: toDate(event.participant.joinedAt) } : undefined,
+        egress: event.egressInfo
+          ? { egressId: event.egressInfo.egressId, roomName: event.egressInfo.roomName, status: EgressStatus[event.egressInfo.status] ?? 'UNKNOWN', error: event.egressInfo.error }
+          : undefined,
+        ingress: event.ingressInfo
+          ? { ingressId: event.ingressInfo.ingressId, roomName: event.ingressInfo.roomName, status: INGRESS_STATES[event.ingressInfo.state?.status ?? 0] ?? 'UNKNOWN' }
+          : undefined,
       };
     },
   };

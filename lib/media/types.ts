@@ -64,6 +64,8 @@ export interface MediaWebhookEvent {
   createdAt: Date | null;
   room?: { name: string; sid: string };
   participant?: { identity: string; sid: string; joinedAt: Date | null };
+  egress?: { egressId: string; roomName: string; status: string; error: string };
+  ingress?: { ingressId: string; roomName: string; status: string };
 }
 
 export interface MediaLayer {

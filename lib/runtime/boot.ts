@@ -1,6 +1,8 @@
 import { config } from '@/lib/config';
 import { flushUsage } from '@/lib/domain/usage';
 import { log } from '@/lib/log';
+import { startDeliveryRunner, startInngestDispatcher } from '@/lib/events/runner';
+import { inngestConfigured } from '@/lib/events/inngest';
 
 /**
  * Starts what runs beside the HTTP server in every app process: the queue workers (webhook
@@ -16,7 +18,8 @@ export async function boot(): Promise<void> {
   booted = true;
   const c = config();
   if (c.QUEUE_WORKERS) {
-    // Background services register here as they are built (webhook runner, lifecycle jobs).
+    const runner = inngestConfigured() ? await startInngestDispatcher() : await startDeliveryRunner();
+    stoppers.push(() => runner.stop());
   }
   stoppers.push(flushUsage);
   log.info({ queueWorkers: c.QUEUE_WORKERS }, 'convene booted');

@@ -1,0 +1,5 @@
+import { route, auth } from '@/lib/http/route';
+import { listDeliveries } from '@/lib/domain/webhooks';
+import { deliveryListQuery } from '@/lib/domain/webhooks.schemas';
+
+export const GET = route({ auth: auth.tenant('tenant.read'), query: deliveryListQuery }, ({ auth, query }) => listDeliveries(auth.tenant, query));

@@ -1,0 +1,115 @@
+import { db, Prisma, type Tx } from '@/lib/db';
+import { config } from '@/lib/config';
+import { ApiError } from '@/lib/http/errors';
+import { mediaFor } from '@/lib/domain/media';
+import { finishRoom, secondsSince } from '@/lib/domain/rooms';
+import { emitEvent } from '@/lib/events/outbox';
+import { currentRunner } from '@/lib/events/runner';
+import type { MediaLayer, MediaWebhookEvent } from '@/lib/media';
+
+/**
+ * Media-layer webhooks in: verified on the raw body, applied to our rooms and participants, and
+ * relayed to the owning tenant as our own events. Track-level events are acknowledged and
+ * ignored. Each media event id is processed once (duplicates from the media layer are no-ops).
+ */
+const HANDLED = new Set(['room_started', 'room_finished', 'participant_joined', 'participant_left', 'egress_started', 'egress_ended', 'ingress_started', 'ingress_ended']);
+
+/** The signing key is the JWT's issuer: the platform's media project, or a tenant's own. */
+async function verifierFor(authorization: string | null): Promise<MediaLayer> {
+  const payload = authorization?.split('.')[1];
+  let issuer: string | undefined;
+  try {
+    issuer = payload ? (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { iss?: string }).iss : undefined;
+  } catch {
+    issuer = undefined;
+  }
+  if (issuer && issuer !== config().LIVEKIT_API_KEY) {
+    const tenant = await db().tenant.findFirst({ where: { mediaApiKey: issuer } });
+    if (tenant) return mediaFor(tenant);
+  }
+  return mediaFor({ mediaUrl: null, mediaApiKey: null, mediaApiSecretEncrypted: null });
+}
+
+export async function receiveMediaWebhook(rawBody: string, authorization: string | null) {
+  let event: MediaWebhookEvent;
+  try {
+    event = await (await verifierFor(authorization)).receiveWebhook(rawBody, authorization);
+  } catch {
+    throw new ApiError('UNAUTHENTICATED', 'Media webhook signature did not verify.');
+  }
+  if (!HANDLED.has(event.event)) return { received: true, handled: false };
+  const handled = await db().$transaction(async (tx) => {
+    try {
+      await tx.mediaWebhookReceipt.create({ data: { id: event.id || `${event.event}:${event.createdAt?.getTime()}`, event: event.event } });
+    } catch (err) {
+      if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') return false; // duplicate delivery
+      throw err;
+    }
+    await apply(tx, event);
+    return true;
+  });
+  if (handled) currentRunner()?.wake();
+  return { received: true, handled };
+}
+
+async function apply(tx: Tx, event: MediaWebhookEvent) {
+  const at = event.createdAt ?? new Date();
+  const roomName = event.room?.name ?? event.egress?.roomName ?? event.ingress?.roomName;
+  if (!roomName) return;
+  const room = await tx.room.findUnique({ where: { mediaRoomName: roomName } });
+  if (!room) return; // a breakout's media room, or one we do not know: nothing to relay
+  switch (event.event) {
+    case 'room_started': {
+      if (room.status === 'ENDED') return;
+      const started = await tx.room.update({ where: { id: room.id }, data: { status: 'ACTIVE', startedAt: room.startedAt ?? at, mediaSid: event.room?.sid ?? room.mediaSid } });
+      await emitEvent(tx, room.tenantId, 'room.started', { roomId: room.id, mediaRoomName: room.mediaRoomName, status: 'ACTIVE', startedAt: started.startedAt!.toISOString() });
+      return;
+    }
+    case 'room_finished':
+      await finishRoom(room.id, at, tx);
+      return;
+    case 'participant_joined':
+    case 'participant_left': {
+      const identity = event.participant?.identity;
+      const participant = identity ? await tx.participant.findUnique({ where: { mediaIdentity: identity } }) : null;
+      if (!participant || participant.roomId !== room.id) return;
+      const joined = event.event === 'participant_joined';
+      const joinedAt = event.participant?.joinedAt ?? at;
+      const updated = await tx.participant.update({
+        where: { id: participant.id },
+        data: joined
+          ? { connectionState: 'CONNECTED', joinedAt, leftAt: null, mediaSid: event.participant?.sid ?? participant.mediaSid }
+          : { connectionState: participant.connectionState === 'REMOVED' ? 'REMOVED' : 'DISCONNECTED', leftAt: at, duration: (participant.duration ?? 0) + secondsSince(participant.joinedAt, at) },
+      });
+      const active = await tx.participant.count({ where: { roomId: room.id, connectionState: 'CONNECTED' } });
+      await tx.room.update({
+        where: { id: room.id },
+        data: { activeParticipants: active, ...(joined && room.status === 'WAITING' ? { status: 'ACTIVE', startedAt: room.startedAt ?? at } : {}) },
+      });
+      await emitEvent(tx, room.tenantId, joined ? 'participant.joined' : 'participant.left', {
+        roomId: room.id,
+        participantId: updated.id,
+        externalUserId: updated.externalUserId,
+        role: updated.role,
+        ...(joined ? { joinedAt: joinedAt.toISOString() } : { leftAt: at.toISOString(), duration: updated.duration }),
+      });
+      return;
+    }
+    case 'egress_started':
+    case 'egress_ended':
+      await emitEvent(tx, room.tenantId, event.event === 'egress_started' ? 'egress.started' : 'egress.ended', {
+        roomId: room.id,
+        egressId: event.egress?.egressId ?? null,
+        status: event.egress?.status ?? null,
+      });
+      return;
+    case 'ingress_started':
+    case 'ingress_ended':
+      await emitEvent(tx, room.tenantId, event.event === 'ingress_started' ? 'ingress.started' : 'ingress.ended', {
+        roomId: room.id,
+        ingressId: event.ingress?.ingressId ?? null,
+        status: event.ingress?.status ?? null,
+      });
+      return;
+  }
+}

@@ -1,0 +1,107 @@
+import type { Event, Tenant, WebhookDelivery } from '@/lib/generated/prisma/client';
+import { db } from '@/lib/db';
+import { config } from '@/lib/config';
+import { decryptSecret } from '@/lib/crypto';
+import { signatureHeader } from '@/lib/events/signature';
+import { postJson } from '@/lib/net/post';
+import { metrics } from '@/lib/metrics';
+
+/** Response bodies are kept up to this many bytes in the attempt log. */
+export const RESPONSE_BODY_LIMIT = 4096;
+
+/** Envelope v2, serialised once so the signed bytes are the sent bytes. */
+export function envelopeBody(event: Pick<Event, 'id' | 'name' | 'occurredAt' | 'data'>): string {
+  return JSON.stringify({ version: 2, id: event.id, event: event.name, occurredAt: event.occurredAt.toISOString(), data: event.data });
+}
+
+/** The secrets that sign right now: the current one, and the previous one during a rotation overlap. */
+export function activeSecrets(tenant: Pick<Tenant, 'webhookSecretEncrypted' | 'webhookSecretPreviousEncrypted' | 'webhookSecretPreviousExpiresAt'>, now = new Date()): string[] {
+  const secrets: string[] = [];
+  if (tenant.webhookSecretEncrypted) secrets.push(decryptSecret(tenant.webhookSecretEncrypted));
+  if (tenant.webhookSecretPreviousEncrypted && tenant.webhookSecretPreviousExpiresAt && tenant.webhookSecretPreviousExpiresAt > now) {
+    secrets.push(decryptSecret(tenant.webhookSecretPreviousEncrypted));
+  }
+  return secrets;
+}
+
+export function deliveryHeaders(event: Pick<Event, 'id' | 'name' | 'occurredAt'>, body: string, secrets: string[]): Record<string, string> {
+  const timestamp = event.occurredAt.toISOString();
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'Convene-Webhooks/2',
+    'x-webhook-event': event.name,
+    'x-webhook-id': event.id,
+    'x-webhook-timestamp': timestamp,
+    'x-webhook-version': '2',
+    'x-webhook-signature': signatureHeader(secrets, timestamp, body),
+  };
+}
+
+/** Delay after attempt n (1-based) before attempt n+1: base · 2^(n-1) — 5, 10, 20, 40, 80 s by default. */
+export function backoffMs(attempt: number, baseMs = config().WEBHOOK_BACKOFF_BASE_MS): number {
+  return baseMs * 2 ** (attempt - 1);
+}
+
+export type AttemptOutcome = 'delivered' | 'retrying' | 'failed' | 'skipped';
+
+/**
+ * One HTTP attempt of one delivery: the single code path both runners (pg-boss and Inngest)
+ * drive. `attempt` is the 1-based number this job was created for; a job for an attempt that
+ * already happened (a duplicate, or a delivery already finished) does nothing.
+ */
+export async function attemptDelivery(deliveryId: string, attempt: number): Promise<AttemptOutcome> {
+  const c = config();
+  const delivery = await db().webhookDelivery.findUnique({ where: { id: deliveryId }, include: { event: true, tenant: true } });
+  if (!delivery || delivery.status === 'DELIVERED' || delivery.status === 'FAILED' || delivery.attemptCount !== attempt - 1) return 'skipped';
+
+  const body = envelopeBody(delivery.event);
+  const headers = deliveryHeaders(delivery.event, body, activeSecrets(delivery.tenant));
+  const result = await postJson(delivery.url, headers, body, {
+    timeoutMs: c.WEBHOOK_TIMEOUT_MS,
+    allowPrivate: c.WEBHOOK_ALLOW_INSECURE_URLS,
+    maxResponseBytes: RESPONSE_BODY_LIMIT,
+  });
+  const ok = result.status !== null && result.status >= 200 && result.status < 300;
+  const willRetry = !ok && attempt < c.WEBHOOK_MAX_ATTEMPTS;
+  const now = new Date();
+  const nextRetryAt = willRetry ? new Date(now.getTime() + backoffMs(attempt)) : null;
+  const error = ok ? null : (result.error ?? `receiver answered ${result.status}`);
+
+  const outcome: AttemptOutcome = ok ? 'delivered' : willRetry ? 'retrying' : 'failed';
+  // Conditional on the attempt count, so a duplicate job racing this one cannot log twice.
+  const updated = await db().$transaction(async (tx) => {
+    const claimed = await tx.webhookDelivery.updateMany({
+      where: { id: delivery.id, attemptCount: attempt - 1 },
+      data: {
+        attemptCount: attempt,
+        status: ok ? 'DELIVERED' : willRetry ? 'RETRYING' : 'FAILED',
+        deliveredAt: ok ? now : null,
+        nextAttemptAt: nextRetryAt,
+        leasedUntil: null,
+        lastError: error,
+      },
+    });
+    if (claimed.count === 0) return false;
+    await tx.webhookAttempt.create({
+      data: {
+        deliveryId: delivery.id,
+        attemptNumber: attempt,
+        requestUrl: delivery.url,
+        requestHeaders: headers,
+        requestBody: body,
+        responseStatus: result.status,
+        responseBody: result.body,
+        error,
+        durationMs: result.durationMs,
+        willRetry,
+        nextRetryAt,
+      },
+    });
+    return true;
+  });
+  if (!updated) return 'skipped';
+  metrics().webhookDeliveries.inc({ outcome });
+  return outcome;
+}
+
+export type DeliveryWithAttempts = WebhookDelivery & { attempts: { attemptNumber: number }[] };

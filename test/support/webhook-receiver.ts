@@ -1,0 +1,47 @@
+import http from 'node:http';
+
+export interface ReceivedWebhook {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+/** What the receiver does with the n-th request (0-based): answer a status, hang, or reset. */
+export type Behaviour = (n: number) => { status: number; body?: string } | 'hang' | 'reset';
+
+/** A real HTTP receiver on loopback that records every delivery it gets. */
+export async function startWebhookReceiver(behaviour: Behaviour = () => ({ status: 200, body: 'ok' })) {
+  const received: ReceivedWebhook[] = [];
+  let current = behaviour;
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const n = received.length;
+      received.push({ headers: req.headers, body, at: Date.now() });
+      const action = current(n);
+      if (action === 'hang') return; // never answers: the sender's timeout must fire
+      if (action === 'reset') return req.socket.destroy();
+      res.writeHead(action.status, { 'content-type': 'text/plain' }).end(action.body ?? '');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`;
+  return {
+    url,
+    received,
+    setBehaviour(b: Behaviour) {
+      current = b;
+    },
+    async waitFor(count: number, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (received.length < count) {
+        if (Date.now() > deadline) throw new Error(`expected ${count} deliveries, got ${received.length}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return received;
+    },
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}
+export type WebhookReceiver = Awaited<ReturnType<typeof startWebhookReceiver>>;
