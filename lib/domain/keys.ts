@@ -148,3 +148,48 @@ export function apiKeyView(key: ApiKey, now = new Date()) {
     createdAt: key.createdAt.toISOString(),
   };
 }
+
+export async function listApiKeys(tenantId: string) {
+  const keys = await db().apiKey.findMany({ where: { tenantId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  const now = new Date();
+  return { data: keys.map((k) => apiKeyView(k, now)), nextCursor: null };
+}
+
+export async function createTenantApiKey(tenant: Pick<Tenant, 'id' | 'isTestMode'>, input: { name?: string; permissions?: Permission[] }) {
+  const { apiKey, plainTextKey } = await db().$transaction((tx) => createApiKey(tx, tenant, input));
+  return { ...apiKeyView(apiKey), plainTextKey };
+}
+
+async function findKey(tenantId: string, keyId: string) {
+  const key = await db().apiKey.findFirst({ where: { id: keyId, tenantId } });
+  if (!key) throw new ApiError('NOT_FOUND', 'API key not found.');
+  return key;
+}
+
+/** Revocation is immediate. A key that is already revoked answers 404, like a second DELETE. */
+export async function revokeApiKey(tenantId: string, keyId: string) {
+  const key = await findKey(tenantId, keyId);
+  if (key.revokedAt) throw new ApiError('NOT_FOUND', 'API key not found.');
+  return apiKeyView(await db().apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } }));
+}
+
+/**
+ * Rotation: a new key with the same name, permissions and mode, shown once; the old key keeps
+ * working for exactly gracePeriodSeconds (0 revokes it now). A key already rotated out (expiring,
+ * expired or revoked) cannot be rotated again: 409 INVALID_STATE.
+ */
+export async function rotateApiKey(tenant: Pick<Tenant, 'id' | 'isTestMode'>, keyId: string, gracePeriodSeconds: number, now = new Date()) {
+  const old = await findKey(tenant.id, keyId);
+  if (old.revokedAt || old.expiresAt || old.rotatedToId) {
+    throw new ApiError('INVALID_STATE', 'This key was already rotated or revoked; rotate the current key instead.');
+  }
+  const { apiKey, plainTextKey, previous } = await db().$transaction(async (tx) => {
+    const created = await createApiKey(tx, tenant, { name: old.name, permissions: old.permissions as Permission[] });
+    const retired = await tx.apiKey.update({
+      where: { id: old.id },
+      data: gracePeriodSeconds > 0 ? { expiresAt: new Date(now.getTime() + gracePeriodSeconds * 1000), rotatedToId: created.apiKey.id } : { revokedAt: now, rotatedToId: created.apiKey.id },
+    });
+    return { ...created, previous: retired };
+  });
+  return { plainTextKey, apiKey: apiKeyView(apiKey, now), previousKey: apiKeyView(previous, now) };
+}

@@ -4,6 +4,7 @@ import { encryptSecret } from '@/lib/crypto';
 import { createApiKey, generateKey, generateWebhookSecret } from '@/lib/domain/keys';
 import { resolveLimits, type EntitlementOverrides, type PlanName } from '@/lib/domain/plans';
 import type { Permission } from '@/lib/domain/permissions';
+import { ApiError } from '@/lib/http/errors';
 
 /** What a tenant (or its provider) may see of a tenant: never a secret, only whether one exists. */
 export function tenantView(tenant: Tenant, now = new Date()) {
@@ -72,4 +73,26 @@ export async function createProviderWithKey(tx: Tx, name: string) {
   const key = generateKey('prov');
   await tx.providerKey.create({ data: { providerId: provider.id, keyHash: key.hash, keyHint: key.hint } });
   return { provider, plainTextKey: key.plaintext };
+}
+
+export type BillableFeature = 'recording' | 'streaming' | 'captions' | 'transcripts';
+const FEATURE_LIMIT: Record<BillableFeature, keyof ReturnType<typeof resolveLimits>> = {
+  recording: 'recordingMinutesPerMonth',
+  streaming: 'streamingMinutesPerMonth',
+  captions: 'captionMinutesPerMonth',
+  transcripts: 'recordingMinutesPerMonth',
+};
+
+/**
+ * Billable media is refused before any media call: TEST_MODE_MEDIA_DISABLED for sandbox tenants,
+ * PLAN_LIMIT_REACHED when the plan includes no minutes of the feature or this month's are used up.
+ */
+export function assertBillableMediaAllowed(tenant: Tenant, feature: BillableFeature, usedMinutesThisMonth = 0) {
+  if (tenant.isTestMode) {
+    throw new ApiError('TEST_MODE_MEDIA_DISABLED', `Test-mode tenants cannot use ${feature}: it is billable media. Use a live tenant.`);
+  }
+  const limit = resolveLimits(tenant.plan, tenant.entitlementOverrides)[FEATURE_LIMIT[feature]];
+  if (usedMinutesThisMonth >= limit) {
+    throw new ApiError('PLAN_LIMIT_REACHED', `Your plan's ${FEATURE_LIMIT[feature]} (${limit}) is used up for this month.`);
+  }
 }

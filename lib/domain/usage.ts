@@ -42,3 +42,65 @@ export async function flushUsage(): Promise<void> {
     }
   }
 }
+
+export interface UsageDay {
+  day: string;
+  apiRequests: number;
+  participantMinutes: number;
+  recordingMinutes: number;
+  streamingMinutes: number;
+  captionMinutes: number;
+}
+
+const METRIC_FIELD: Record<UsageMetric, keyof Omit<UsageDay, 'day'>> = {
+  api_requests: 'apiRequests',
+  participant_minutes: 'participantMinutes',
+  recording_minutes: 'recordingMinutes',
+  streaming_minutes: 'streamingMinutes',
+  caption_minutes: 'captionMinutes',
+};
+
+/**
+ * Daily usage for a tenant, UTC days from..to inclusive (default: the last 30 days), plus
+ * month-to-date totals. Participant-minutes come from participants' sessions (duration, credited
+ * to the day they left); the other metrics from the daily counters.
+ */
+export async function tenantUsage(tenantId: string, range: { from?: string; to?: string }, now = new Date()) {
+  await flushUsage();
+  const to = range.to ? new Date(`${range.to}T00:00:00Z`) : new Date(`${utcDay(now)}T00:00:00Z`);
+  const from = range.from ? new Date(`${range.from}T00:00:00Z`) : new Date(to.getTime() - 29 * 86_400_000);
+  const days = new Map<string, UsageDay>();
+  for (let t = from.getTime(); t <= to.getTime() && days.size < 366; t += 86_400_000) {
+    const day = utcDay(new Date(t));
+    days.set(day, { day, apiRequests: 0, participantMinutes: 0, recordingMinutes: 0, streamingMinutes: 0, captionMinutes: 0 });
+  }
+  const counters = await db().usageCounter.findMany({ where: { tenantId, day: { gte: from, lte: to } } });
+  for (const c of counters) {
+    const entry = days.get(utcDay(c.day));
+    const field = METRIC_FIELD[c.metric as UsageMetric];
+    if (entry && field) entry[field] += Number(c.value);
+  }
+  const sessions = await db().$queryRaw<{ day: Date; minutes: number }[]>`
+    SELECT date_trunc('day', "leftAt")::date AS day, (sum(duration) / 60.0)::float AS minutes
+    FROM "Participant" WHERE "tenantId" = ${tenantId} AND "leftAt" >= ${from} AND "leftAt" < ${new Date(to.getTime() + 86_400_000)} AND duration IS NOT NULL
+    GROUP BY 1`;
+  for (const s of sessions) {
+    const entry = days.get(utcDay(s.day));
+    if (entry) entry.participantMinutes += Math.round(s.minutes * 10) / 10;
+  }
+  const series = [...days.values()];
+  const month = utcDay(now).slice(0, 7);
+  const monthToDate = series
+    .filter((d) => d.day.startsWith(month))
+    .reduce(
+      (sum, d) => ({
+        apiRequests: sum.apiRequests + d.apiRequests,
+        participantMinutes: sum.participantMinutes + d.participantMinutes,
+        recordingMinutes: sum.recordingMinutes + d.recordingMinutes,
+        streamingMinutes: sum.streamingMinutes + d.streamingMinutes,
+        captionMinutes: sum.captionMinutes + d.captionMinutes,
+      }),
+      { apiRequests: 0, participantMinutes: 0, recordingMinutes: 0, streamingMinutes: 0, captionMinutes: 0 },
+    );
+  return { from: utcDay(from), to: utcDay(to), data: series, monthToDate };
+}

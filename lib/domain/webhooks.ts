@@ -12,16 +12,19 @@ import { emitEvent } from '@/lib/events/outbox';
 import { currentRunner } from '@/lib/events/runner';
 import type { deliveryListQuery, webhookSettingsInput } from '@/lib/domain/webhooks.schemas';
 
-export async function updateWebhookSettings(tenant: Tenant, input: z.infer<typeof webhookSettingsInput>) {
-  let webhookUrl = input.webhookUrl;
-  if (webhookUrl) {
-    try {
-      webhookUrl = (await assertPublicUrl(webhookUrl, { allowInsecure: config().WEBHOOK_ALLOW_INSECURE_URLS })).toString();
-    } catch (err) {
-      if (err instanceof UnsafeUrlError) throw validationFailed('webhookUrl', err.message);
-      throw err;
-    }
+/** A webhook URL as stored: normalised, https and public unless WEBHOOK_ALLOW_INSECURE_URLS. */
+export async function validateWebhookUrl(raw: string | null | undefined): Promise<string | null | undefined> {
+  if (!raw) return raw === undefined ? undefined : null;
+  try {
+    return (await assertPublicUrl(raw, { allowInsecure: config().WEBHOOK_ALLOW_INSECURE_URLS })).toString();
+  } catch (err) {
+    if (err instanceof UnsafeUrlError) throw validationFailed('webhookUrl', err.message);
+    throw err;
   }
+}
+
+export async function updateWebhookSettings(tenant: Tenant, input: z.infer<typeof webhookSettingsInput>) {
+  const webhookUrl = await validateWebhookUrl(input.webhookUrl);
   const updated = await db().tenant.update({
     where: { id: tenant.id },
     data: {

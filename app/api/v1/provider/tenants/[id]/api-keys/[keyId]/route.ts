@@ -1,0 +1,5 @@
+import { route, auth } from '@/lib/http/route';
+import { findOwnedTenant } from '@/lib/domain/providers';
+import { revokeApiKey } from '@/lib/domain/keys';
+
+export const DELETE = route({ auth: auth.provider }, async ({ auth, params }) => revokeApiKey((await findOwnedTenant(auth.provider.id, params.id)).id, params.keyId));
