@@ -1,0 +1,110 @@
+/**
+ * The cross-tenant matrix: every tenant-key endpoint, called by tenant B with tenant A's ids,
+ * answers 404 (or, for collections, shows none of A's data). The route files are enumerated, so
+ * a new endpoint without a row here fails the suite until its isolation is covered.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { useSuite, seedTenant } from '../support/suite';
+import { db } from '@/lib/db';
+
+const suite = useSuite();
+const root = path.resolve(import.meta.dirname, '../..');
+
+function tenantRoutes(dir = path.join(root, 'app/api/v1')): { template: string; methods: string[] }[] {
+  const out: { template: string; methods: string[] }[] = [];
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...tenantRoutes(full));
+    else if (name === 'route.ts') {
+      const source = readFileSync(full, 'utf8');
+      const methods = [...source.matchAll(/export const (GET|POST|PATCH|PUT|DELETE) = route\(\{ auth: auth\.tenant\(/g)].map((m) => m[1]);
+      const twoCredentials = /authenticateTenant\(/.test(source) ? [...source.matchAll(/export const (GET|POST|PATCH|PUT|DELETE) =/g)].map((m) => m[1]) : [];
+      const all = [...new Set([...methods, ...twoCredentials])];
+      if (all.length) out.push({ template: '/' + path.relative(path.join(root, 'app'), path.dirname(full)).split(path.sep).join('/'), methods: all });
+    }
+  }
+  return out;
+}
+
+type Ids = Record<string, string>;
+/** Each tenant-key endpoint: the body to send. Collections (no id of A's in the path) are checked for leaks instead. */
+const MATRIX: Record<string, unknown> = {
+  'GET /api/v1/tenant': null,
+  'GET /api/v1/tenant/keys': null,
+  'POST /api/v1/tenant/keys/rotate': null,
+  'GET /api/v1/tenant/usage': null,
+  'PATCH /api/v1/tenant/webhook': null,
+  'POST /api/v1/tenant/webhook-secret/rotate': null,
+  'POST /api/v1/webhooks/test': null,
+  'GET /api/v1/webhooks/deliveries': null,
+  'GET /api/v1/webhooks/deliveries/[id]': {},
+  'POST /api/v1/webhooks/deliveries/[id]/replay': {},
+  'POST /api/v1/rooms': null,
+  'GET /api/v1/rooms': null,
+  'GET /api/v1/rooms/[id]': {},
+  'PATCH /api/v1/rooms/[id]': { isLocked: true },
+  'POST /api/v1/rooms/[id]/join': { externalUserId: 'intruder', displayName: 'I' },
+  'POST /api/v1/rooms/[id]/reopen': {},
+  'POST /api/v1/rooms/[id]/end': {},
+  'POST /api/v1/rooms/[id]/mute-all': { actingExternalUserId: 'host' },
+  'GET /api/v1/rooms/[id]/participants': {},
+  'GET /api/v1/rooms/[id]/participants/[participantId]': {},
+  'PATCH /api/v1/rooms/[id]/participants/[participantId]': { canPublish: false },
+  'POST /api/v1/rooms/[id]/participants/[participantId]/approve': { actingExternalUserId: 'host' },
+  'POST /api/v1/rooms/[id]/participants/[participantId]/deny': { actingExternalUserId: 'host' },
+  'POST /api/v1/rooms/[id]/participants/[participantId]/remove': {},
+  'GET /api/v1/rooms/[id]/participants/[participantId]/admission': {},
+  'GET /api/v1/rooms/[id]/breakouts': {},
+  'POST /api/v1/rooms/[id]/breakouts': { name: 'b', createdByExternalId: 'host' },
+  'POST /api/v1/rooms/[id]/breakouts/[breakoutId]/close': { actingExternalUserId: 'host' },
+  'POST /api/v1/rooms/[id]/breakouts/[breakoutId]/move': { actingExternalUserId: 'host', participantId: '{participantId}' },
+};
+
+let a: Awaited<ReturnType<typeof seedTenant>>;
+let b: Awaited<ReturnType<typeof seedTenant>>;
+const ids: Record<string, Ids> = {};
+
+beforeAll(async () => {
+  a = await seedTenant({ name: 'Tenant A', plan: 'growth' });
+  b = await seedTenant({ name: 'Tenant B', plan: 'growth' });
+  const room = (await suite.api('POST', '/api/v1/rooms', { key: a.key, body: { createdByExternalId: 'host', name: 'A-secret-room', enableWaitingRoom: true } })).body;
+  await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: a.key, body: { externalUserId: 'host', displayName: 'Host', role: 'HOST' } });
+  const waiting = (await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: a.key, body: { externalUserId: 'guest', displayName: 'Guest' } })).body.participant;
+  const breakout = (await suite.api('POST', `/api/v1/rooms/${room.id}/breakouts`, { key: a.key, body: { name: 'A-breakout', createdByExternalId: 'host' } })).body;
+  const event = await db().event.create({ data: { id: 'evt_matrix_a', tenantId: a.tenant.id, name: 'webhook.test', data: {}, occurredAt: new Date() } });
+  const delivery = await db().webhookDelivery.create({ data: { tenantId: a.tenant.id, eventId: event.id, eventName: 'webhook.test', url: 'https://a.example.com/hook', status: 'FAILED' } });
+  ids.rooms = { id: room.id, participantId: waiting.id, breakoutId: breakout.id };
+  ids.webhooks = { id: delivery.id };
+});
+
+describe('tenant isolation matrix', () => {
+  it('covers every tenant-key route file', () => {
+    const routes = tenantRoutes().flatMap((r) => r.methods.map((m) => `${m} ${r.template}`));
+    const missing = routes.filter((r) => !(r in MATRIX));
+    const stale = Object.keys(MATRIX).filter((k) => !routes.includes(k));
+    expect({ missing, stale }).toEqual({ missing: [], stale: [] });
+  });
+
+  it("tenant B gets 404 for every one of tenant A's resources, and sees none of A's data in collections", async () => {
+    const leaks: string[] = [];
+    for (const [entry, body] of Object.entries(MATRIX)) {
+      const [method, template] = entry.split(' ');
+      const family = template.includes('/webhooks/') ? ids.webhooks : ids.rooms;
+      const path = template.replace(/\[(\w+)\]/g, (_, name: string) => family[name]);
+      const sent = body && typeof body === 'object' ? JSON.parse(JSON.stringify(body).replace('{participantId}', ids.rooms.participantId)) : undefined;
+      const res = await suite.api(method, path, { key: b.key, body: method === 'GET' ? undefined : (sent ?? {}) });
+      if (template.includes('[')) {
+        if (res.status !== 404) leaks.push(`${entry} → ${res.status}`);
+      } else if (/A-secret-room|A-breakout|evt_matrix_a|Tenant A/.test(res.text) || res.text.includes(a.tenant.id)) {
+        leaks.push(`${entry} shows tenant A's data`);
+      }
+    }
+    expect(leaks).toEqual([]);
+    // And nothing of A's changed.
+    const room = await db().room.findUniqueOrThrow({ where: { id: ids.rooms.id } });
+    expect(room).toMatchObject({ isLocked: false, status: 'WAITING' });
+    expect((await db().participant.findUniqueOrThrow({ where: { id: ids.rooms.participantId } })).connectionState).toBe('WAITING');
+  });
+});
