@@ -200,3 +200,16 @@ describe('restart safety', () => {
     expect(ids.filter((id) => id === sent.body.eventId).length).toBeGreaterThanOrEqual(2);
   }, 40_000);
 });
+
+describe('fairness', () => {
+  it('a receiver that hangs does not hold up another tenant', async () => {
+    const slow = await tenantWithReceiver(() => 'hang');
+    const fast = await tenantWithReceiver();
+    for (let i = 0; i < 6; i++) await test(slow.key);
+    await test(fast.key);
+    // The fast tenant is served while the slow tenant's attempts are still timing out.
+    await fast.receiver.waitFor(1, 5_000);
+    const inFlight = await db().webhookDelivery.count({ where: { tenantId: slow.tenant.id, leasedUntil: { gt: new Date() } } });
+    expect(inFlight).toBeLessThanOrEqual(4);
+  });
+});
