@@ -13,7 +13,9 @@ export function db(): PrismaClient {
   if (!globalForDb.conveneDb) {
     const { DATABASE_URL, DATABASE_POOL_SIZE } = config();
     const adapter = new PrismaPg({ connectionString: DATABASE_URL, max: DATABASE_POOL_SIZE });
-    globalForDb.conveneDb = new PrismaClient({ adapter });
+    // Joins and votes lock a row and queue behind each other under load: give waiting
+    // transactions time to get a connection rather than failing the request.
+    globalForDb.conveneDb = new PrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 15_000 } });
   }
   return globalForDb.conveneDb;
 }

@@ -199,6 +199,7 @@ function toApiError(err: unknown): ApiError {
   if (err instanceof Prisma.PrismaClientKnownRequestError) {
     if (err.code === 'P2025') return new ApiError('NOT_FOUND', 'Resource not found.');
     if (err.code === 'P2002') return new ApiError('CONFLICT', 'A resource with these values already exists.');
+    if (err.code === 'P2028' || err.code === 'P2034') return new ApiError('SERVICE_UNAVAILABLE', 'The service is busy; retry shortly.');
   }
   return new ApiError('INTERNAL', 'Something went wrong on our side. It has been logged.');
 }

@@ -60,6 +60,27 @@ const MATRIX: Record<string, unknown> = {
   'POST /api/v1/rooms/[id]/breakouts': { name: 'b', createdByExternalId: 'host' },
   'POST /api/v1/rooms/[id]/breakouts/[breakoutId]/close': { actingExternalUserId: 'host' },
   'POST /api/v1/rooms/[id]/breakouts/[breakoutId]/move': { actingExternalUserId: 'host', participantId: '{participantId}' },
+  'POST /api/v1/calls': null,
+  'GET /api/v1/calls': null,
+  'GET /api/v1/calls/[id]': {},
+  'POST /api/v1/calls/[id]/ring': { agentExternalId: 'x' },
+  'POST /api/v1/calls/[id]/accept': { acceptedByExternalId: 'x', acceptedByDisplayName: 'X' },
+  'POST /api/v1/calls/[id]/forward': { forwardedByExternalId: 'x', forwardedToExternalId: 'y' },
+  'POST /api/v1/calls/[id]/cancel': {},
+  'POST /api/v1/calls/[id]/miss': {},
+  'POST /api/v1/calls/[id]/end': {},
+  'POST /api/v1/polls': { roomId: '{roomId}', createdByExternalId: 'host', question: 'q', options: ['a', 'b'], __expect404: true },
+  'GET /api/v1/polls': { __query: '?roomId={roomId}', __expect404: true },
+  'GET /api/v1/polls/[id]': {},
+  'POST /api/v1/polls/[id]/open': { actorExternalId: 'host' },
+  'POST /api/v1/polls/[id]/vote': { voterExternalId: 'host', optionIds: ['{optionId}'] },
+  'POST /api/v1/polls/[id]/close': { actorExternalId: 'host' },
+  'POST /api/v1/questions': { roomId: '{roomId}', text: 'q', askerExternalId: 'host', __expect404: true },
+  'GET /api/v1/questions': { __query: '?roomId={roomId}', __expect404: true },
+  'GET /api/v1/questions/[id]': {},
+  'POST /api/v1/questions/[id]/upvote': { voterExternalId: 'host' },
+  'POST /api/v1/questions/[id]/answer': { answerText: 'a', answeredByExternalId: 'host' },
+  'POST /api/v1/questions/[id]/dismiss': { actorExternalId: 'host' },
 };
 
 let a: Awaited<ReturnType<typeof seedTenant>>;
@@ -75,8 +96,14 @@ beforeAll(async () => {
   const breakout = (await suite.api('POST', `/api/v1/rooms/${room.id}/breakouts`, { key: a.key, body: { name: 'A-breakout', createdByExternalId: 'host' } })).body;
   const event = await db().event.create({ data: { id: 'evt_matrix_a', tenantId: a.tenant.id, name: 'webhook.test', data: {}, occurredAt: new Date() } });
   const delivery = await db().webhookDelivery.create({ data: { tenantId: a.tenant.id, eventId: event.id, eventName: 'webhook.test', url: 'https://a.example.com/hook', status: 'FAILED' } });
-  ids.rooms = { id: room.id, participantId: waiting.id, breakoutId: breakout.id };
+  const call = (await suite.api('POST', '/api/v1/calls', { key: a.key, body: { callerExternalId: 'c', callerDisplayName: 'C' } })).body;
+  const poll = (await suite.api('POST', '/api/v1/polls', { key: a.key, body: { roomId: room.id, createdByExternalId: 'host', question: 'A-poll', options: ['x', 'y'], status: 'OPEN' } })).body;
+  const question = (await suite.api('POST', '/api/v1/questions', { key: a.key, body: { roomId: room.id, text: 'A-question', askerExternalId: 'host' } })).body;
+  ids.rooms = { id: room.id, roomId: room.id, participantId: waiting.id, breakoutId: breakout.id, optionId: poll.options[0].id };
   ids.webhooks = { id: delivery.id };
+  ids.calls = { id: call.id };
+  ids.polls = { id: poll.id, roomId: room.id, optionId: poll.options[0].id };
+  ids.questions = { id: question.id, roomId: room.id };
 });
 
 describe('tenant isolation matrix', () => {
@@ -91,13 +118,15 @@ describe('tenant isolation matrix', () => {
     const leaks: string[] = [];
     for (const [entry, body] of Object.entries(MATRIX)) {
       const [method, template] = entry.split(' ');
-      const family = template.includes('/webhooks/') ? ids.webhooks : ids.rooms;
-      const path = template.replace(/\[(\w+)\]/g, (_, name: string) => family[name]);
-      const sent = body && typeof body === 'object' ? JSON.parse(JSON.stringify(body).replace('{participantId}', ids.rooms.participantId)) : undefined;
-      const res = await suite.api(method, path, { key: b.key, body: method === 'GET' ? undefined : (sent ?? {}) });
-      if (template.includes('[')) {
+      const family = ids[template.split('/')[3]] ?? ids.rooms;
+      const fill = (text: string) => text.replace(/\{(\w+)\}/g, (_, name: string) => family[name] ?? ids.rooms[name]);
+      const { __query, __expect404, ...payload } = (body ?? {}) as { __query?: string; __expect404?: boolean };
+      const path = template.replace(/\[(\w+)\]/g, (_, name: string) => family[name]) + fill(__query ?? '');
+      const sent = body ? JSON.parse(fill(JSON.stringify(payload))) : {};
+      const res = await suite.api(method, path, { key: b.key, body: method === 'GET' ? undefined : sent });
+      if (template.includes('[') || __expect404) {
         if (res.status !== 404) leaks.push(`${entry} → ${res.status}`);
-      } else if (/A-secret-room|A-breakout|evt_matrix_a|Tenant A/.test(res.text) || res.text.includes(a.tenant.id)) {
+      } else if (/A-secret-room|A-breakout|A-poll|A-question|evt_matrix_a|Tenant A/.test(res.text) || res.text.includes(a.tenant.id)) {
         leaks.push(`${entry} shows tenant A's data`);
       }
     }

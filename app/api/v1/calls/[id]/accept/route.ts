@@ -1,0 +1,5 @@
+import { route, auth } from '@/lib/http/route';
+import { acceptCall } from '@/lib/domain/calls';
+import { callAcceptInput } from '@/lib/domain/engagement.schemas';
+
+export const POST = route({ auth: auth.tenant('calls.write'), body: callAcceptInput }, ({ auth, params, body }) => acceptCall(auth.tenant, params.id, body));

@@ -1,0 +1,5 @@
+import { route, auth } from '@/lib/http/route';
+import { missCall } from '@/lib/domain/calls';
+import { callActorInput } from '@/lib/domain/engagement.schemas';
+
+export const POST = route({ auth: auth.tenant('calls.write'), body: callActorInput }, ({ auth, params }) => missCall(auth.tenant, params.id));

@@ -1,0 +1,5 @@
+import { route, auth } from '@/lib/http/route';
+import { ringCall } from '@/lib/domain/calls';
+import { callRingInput } from '@/lib/domain/engagement.schemas';
+
+export const POST = route({ auth: auth.tenant('calls.write'), body: callRingInput }, ({ auth, params, body }) => ringCall(auth.tenant, params.id, body));

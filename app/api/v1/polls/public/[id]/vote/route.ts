@@ -1,0 +1,8 @@
+import { route, auth } from '@/lib/http/route';
+import { vote } from '@/lib/domain/polls';
+import { publicVoteInput } from '@/lib/domain/engagement.schemas';
+
+// A participant votes as themselves, only in their own room's polls.
+export const POST = route({ auth: auth.participant, body: publicVoteInput }, ({ auth, params, body }) =>
+  vote(auth.tenant, params.id, auth.participant.externalUserId, body.optionIds, auth.room.id),
+);

@@ -1,0 +1,10 @@
+import { route, auth } from '@/lib/http/route';
+import { createPoll, listPolls } from '@/lib/domain/polls';
+import { publicPollCreateInput } from '@/lib/domain/engagement.schemas';
+
+// Participant token; the participant must be a HOST or MODERATOR of the room in OUR database.
+export const POST = route({ auth: auth.participant, body: publicPollCreateInput, status: 201 }, ({ auth, body }) =>
+  createPoll(auth.tenant, auth.room, auth.participant.externalUserId, body),
+);
+
+export const GET = route({ auth: auth.participant }, ({ auth }) => listPolls(auth.tenant, auth.room.id));

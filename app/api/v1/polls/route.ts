@@ -1,0 +1,9 @@
+import { route, auth } from '@/lib/http/route';
+import { createPollForRoom, listPolls } from '@/lib/domain/polls';
+import { pollCreateInput, roomScopedQuery } from '@/lib/domain/engagement.schemas';
+
+export const POST = route({ auth: auth.tenant('rooms.write'), body: pollCreateInput, status: 201 }, ({ auth, body: { roomId, createdByExternalId, ...poll } }) =>
+  createPollForRoom(auth.tenant, roomId, createdByExternalId, poll),
+);
+
+export const GET = route({ auth: auth.tenant('rooms.read'), query: roomScopedQuery }, ({ auth, query }) => listPolls(auth.tenant, query.roomId));

@@ -1,0 +1,5 @@
+import { route, auth } from '@/lib/http/route';
+import { answerQuestion } from '@/lib/domain/questions';
+import { answerInput } from '@/lib/domain/engagement.schemas';
+
+export const POST = route({ auth: auth.tenant('rooms.write'), body: answerInput }, ({ auth, params, body }) => answerQuestion(auth.tenant, params.id, body));

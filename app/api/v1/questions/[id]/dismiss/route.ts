@@ -1,0 +1,5 @@
+import { route, auth } from '@/lib/http/route';
+import { dismissQuestion } from '@/lib/domain/questions';
+import { actorInput } from '@/lib/domain/engagement.schemas';
+
+export const POST = route({ auth: auth.tenant('rooms.write'), body: actorInput }, ({ auth, params, body }) => dismissQuestion(auth.tenant, params.id, body.actorExternalId));

@@ -1,0 +1,9 @@
+import { route, auth } from '@/lib/http/route';
+import { askQuestion, listQuestions } from '@/lib/domain/questions';
+import { publicQuestionCreateInput, questionListQuery } from '@/lib/domain/engagement.schemas';
+
+export const POST = route({ auth: auth.participant, body: publicQuestionCreateInput, status: 201 }, ({ auth, body }) =>
+  askQuestion(auth.tenant, auth.room, { text: body.text, askerExternalId: auth.participant.externalUserId, askerName: auth.participant.displayName }),
+);
+
+export const GET = route({ auth: auth.participant, query: questionListQuery }, ({ auth, query }) => listQuestions(auth.tenant, auth.room.id, query));

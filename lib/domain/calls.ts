@@ -1,0 +1,289 @@
+import type { Call, CallStatus, Participant, Room, Tenant } from '@/lib/generated/prisma/client';
+import type { z } from 'zod';
+import { db, Prisma, type Tx } from '@/lib/db';
+import { randomBase62 } from '@/lib/crypto';
+import { ApiError, invalidState, notFound } from '@/lib/http/errors';
+import { createRoom, endRoom, findRoom, participantView, roomView } from '@/lib/domain/rooms';
+import { defaultPermissions, mintToken } from '@/lib/domain/participants';
+import { emitEvent } from '@/lib/events/outbox';
+import type { EventName } from '@/lib/events/catalog';
+import type { callAcceptInput, callCreateInput, callForwardInput, callListQuery, callRingInput } from '@/lib/domain/engagement.schemas';
+
+/**
+ * Call queues. States: QUEUED → RINGING (offered to an agent) → ACCEPTED (a room exists) →
+ * ENDED; QUEUED/RINGING → CANCELLED (caller gave up) or MISSED (nobody answered); a forward puts a
+ * QUEUED/RINGING call back in the queue for another agent. Every move is a conditional update, so
+ * two agents accepting at once get one winner.
+ */
+const WAITING: CallStatus[] = ['QUEUED', 'RINGING'];
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+const seconds = (from: Date | null, to: Date | null) => (from && to ? Math.max(0, Math.round((to.getTime() - from.getTime()) / 1000)) : null);
+
+type CallWithRoom = Call & { room: (Room & { participants: Participant[] }) | null };
+
+export function callView(call: CallWithRoom | Call, queuePosition?: number | null) {
+  const room = 'room' in call ? call.room : null;
+  return {
+    id: call.id,
+    tenantId: call.tenantId,
+    roomId: call.roomId,
+    callerExternalId: call.callerExternalId,
+    callerDisplayName: call.callerDisplayName,
+    callerMetadata: call.callerMetadata,
+    targetExternalId: call.targetExternalId,
+    targetDisplayName: call.targetDisplayName,
+    queueName: call.queueName,
+    priority: call.priority,
+    skills: call.skills,
+    status: call.status,
+    ringingExternalId: call.ringingExternalId,
+    acceptedByExternalId: call.acceptedByExternalId,
+    acceptedByDisplayName: call.acceptedByDisplayName,
+    forwardedToExternalId: call.forwardedToExternalId,
+    forwardedByExternalId: call.forwardedByExternalId,
+    queuedAt: call.queuedAt.toISOString(),
+    ringingAt: iso(call.ringingAt),
+    answeredAt: iso(call.answeredAt),
+    endedAt: iso(call.endedAt),
+    cancelledAt: iso(call.cancelledAt),
+    waitDuration: call.waitDuration,
+    callDuration: call.callDuration,
+    externalId: call.externalId,
+    externalMetadata: call.externalMetadata,
+    notes: call.notes,
+    createdAt: call.createdAt.toISOString(),
+    updatedAt: call.updatedAt.toISOString(),
+    ...(queuePosition !== undefined ? { queuePosition } : {}),
+    room: room ? roomView(room, room.participants) : null,
+  };
+}
+
+const withRoom = { room: { include: { participants: { orderBy: { createdAt: 'asc' as const } } } } };
+
+async function emitCall(tx: Tx, call: Call, name: EventName) {
+  await emitEvent(tx, call.tenantId, name, {
+    callId: call.id,
+    queueName: call.queueName,
+    status: call.status,
+    callerExternalId: call.callerExternalId,
+    ...(call.ringingExternalId ? { agentExternalId: call.ringingExternalId } : {}),
+    ...(call.acceptedByExternalId ? { acceptedByExternalId: call.acceptedByExternalId } : {}),
+    ...(call.roomId ? { roomId: call.roomId } : {}),
+    waitDuration: call.waitDuration,
+    callDuration: call.callDuration,
+  });
+}
+
+export async function createCall(tenant: Tenant, input: z.infer<typeof callCreateInput>) {
+  const call = await db().$transaction(async (tx) => {
+    const created = await tx.call.create({
+      data: {
+        tenantId: tenant.id,
+        callerExternalId: input.callerExternalId,
+        callerDisplayName: input.callerDisplayName,
+        callerMetadata: (input.callerMetadata as Prisma.InputJsonValue | null | undefined) ?? undefined,
+        targetExternalId: input.targetExternalId ?? null,
+        targetDisplayName: input.targetDisplayName ?? null,
+        queueName: input.queueName,
+        priority: input.priority,
+        skills: input.skills,
+        externalId: input.externalId ?? null,
+        externalMetadata: (input.externalMetadata as Prisma.InputJsonValue | null | undefined) ?? undefined,
+        notes: input.notes ?? null,
+      },
+    });
+    await emitCall(tx, created, 'call.queued');
+    return created;
+  });
+  return callView(call, await queuePosition(call));
+}
+
+/** 1-based position among the waiting calls of the same queue: priority first, then age. */
+async function queuePosition(call: Call): Promise<number | null> {
+  if (!WAITING.includes(call.status)) return null;
+  const ahead = await db().call.count({
+    where: {
+      tenantId: call.tenantId,
+      queueName: call.queueName,
+      status: { in: WAITING },
+      OR: [
+        { priority: { gt: call.priority } },
+        { priority: call.priority, queuedAt: { lt: call.queuedAt } },
+        { priority: call.priority, queuedAt: call.queuedAt, id: { lt: call.id } },
+      ],
+    },
+  });
+  return ahead + 1;
+}
+
+async function findCall(tenantId: string, id: string, tx: Tx = db()) {
+  const call = await tx.call.findFirst({ where: { id, tenantId } });
+  if (!call) throw notFound('Call');
+  return call;
+}
+
+export async function getCall(tenant: Tenant, id: string) {
+  const call = await db().call.findFirst({ where: { id, tenantId: tenant.id }, include: withRoom });
+  if (!call) throw notFound('Call');
+  return callView(call, await queuePosition(call));
+}
+
+/**
+ * "Next up" order: priority (high first), then queuedAt (oldest first). The cursor is the last
+ * item's (priority, queuedAt, id).
+ */
+export async function listCalls(tenant: Tenant, query: z.infer<typeof callListQuery>) {
+  let after: { priority: number; queuedAt: Date; id: string } | undefined;
+  if (query.cursor) {
+    try {
+      const [priority, queuedAt, id] = JSON.parse(Buffer.from(query.cursor, 'base64url').toString('utf8')) as [number, string, string];
+      after = { priority, queuedAt: new Date(queuedAt), id };
+      if (typeof priority !== 'number' || Number.isNaN(after.queuedAt.getTime())) throw new Error('bad');
+    } catch {
+      throw new ApiError('VALIDATION_FAILED', 'cursor: not a cursor returned by this API', [{ field: 'cursor', message: 'not a cursor returned by this API' }]);
+    }
+  }
+  const skills = query.skills?.split(',').map((s) => s.trim()).filter(Boolean);
+  const rows = await db().call.findMany({
+    where: {
+      tenantId: tenant.id,
+      ...(query.queueName ? { queueName: query.queueName } : {}),
+      ...(query.status ? { status: query.status } : {}),
+      ...(query.targetExternalId ? { targetExternalId: query.targetExternalId } : {}),
+      ...(skills?.length ? { skills: { hasEvery: skills } } : {}),
+      ...(after
+        ? {
+            OR: [
+              { priority: { lt: after.priority } },
+              { priority: after.priority, queuedAt: { gt: after.queuedAt } },
+              { priority: after.priority, queuedAt: after.queuedAt, id: { gt: after.id } },
+            ],
+          }
+        : {}),
+    },
+    include: withRoom,
+    orderBy: [{ priority: 'desc' }, { queuedAt: 'asc' }, { id: 'asc' }],
+    take: query.limit + 1,
+  });
+  const page = rows.slice(0, query.limit);
+  const last = page[page.length - 1];
+  return {
+    data: await Promise.all(page.map(async (c) => callView(c, await queuePosition(c)))),
+    nextCursor: rows.length > query.limit && last ? Buffer.from(JSON.stringify([last.priority, last.queuedAt.toISOString(), last.id])).toString('base64url') : null,
+  };
+}
+
+/** A state move guarded by the current state: only one concurrent caller can make it. */
+async function transition(tx: Tx, tenantId: string, id: string, from: CallStatus[], data: Prisma.CallUpdateManyMutationInput) {
+  const moved = await tx.call.updateMany({ where: { id, tenantId, status: { in: from } }, data });
+  if (moved.count === 0) {
+    const current = await findCall(tenantId, id, tx);
+    throw invalidState(`The call is ${current.status}; this action needs ${from.join(' or ')}.`);
+  }
+  return tx.call.findUniqueOrThrow({ where: { id }, include: withRoom });
+}
+
+export async function ringCall(tenant: Tenant, id: string, input: z.infer<typeof callRingInput>, now = new Date()) {
+  const call = await db().$transaction(async (tx) => {
+    const c = await transition(tx, tenant.id, id, WAITING, { status: 'RINGING', ringingAt: now, ringingExternalId: input.agentExternalId });
+    await emitCall(tx, c, 'call.ringing');
+    return c;
+  });
+  return callView(call, await queuePosition(call));
+}
+
+/**
+ * Accept: the call moves to ACCEPTED and a CALL room is created with the caller (ATTENDEE) and
+ * the agent (HOST) in one transaction; tokens for both are returned. A second accept is 409.
+ */
+export async function acceptCall(tenant: Tenant, id: string, input: z.infer<typeof callAcceptInput>, now = new Date()) {
+  const { call, room, caller, agent } = await db().$transaction(async (tx) => {
+    const current = await findCall(tenant.id, id, tx);
+    const accepted = await transition(tx, tenant.id, id, WAITING, {
+      status: 'ACCEPTED',
+      answeredAt: now,
+      acceptedByExternalId: input.acceptedByExternalId,
+      acceptedByDisplayName: input.acceptedByDisplayName,
+      waitDuration: seconds(current.queuedAt, now),
+    });
+    const room = await createRoom(tenant, { name: `Call ${current.queueName}`, createdByExternalId: input.acceptedByExternalId, maxParticipants: 2 }, { type: 'CALL', tx }, now);
+    const seat = (externalUserId: string, displayName: string, role: 'HOST' | 'ATTENDEE') =>
+      tx.participant.create({
+        data: { roomId: room.id, tenantId: tenant.id, externalUserId, displayName, role, ...defaultPermissions(role), mediaIdentity: `p_${randomBase62(20)}`, connectionState: 'PENDING', tokenIssuedAt: now },
+      });
+    const caller = await seat(current.callerExternalId, current.callerDisplayName, 'ATTENDEE');
+    const agent = await seat(input.acceptedByExternalId, input.acceptedByDisplayName, 'HOST');
+    const call = await tx.call.update({ where: { id }, data: { roomId: room.id }, include: withRoom });
+    await emitCall(tx, call, 'call.accepted');
+    return { call, room, caller, agent };
+  });
+  const callerCredentials = await mintToken(tenant, room, caller);
+  const agentCredentials = await mintToken(tenant, room, agent);
+  return {
+    call: callView(call, null),
+    room: roomView(room, [caller, agent]),
+    callerToken: callerCredentials.token,
+    agentToken: agentCredentials.token,
+    callerJoinUrl: callerCredentials.joinUrl,
+    agentJoinUrl: agentCredentials.joinUrl,
+    mediaUrl: callerCredentials.mediaUrl,
+    participants: { caller: participantView(caller), agent: participantView(agent) },
+  };
+}
+
+/** Forward: a waiting call goes back to the queue, targeted at another agent. */
+export async function forwardCall(tenant: Tenant, id: string, input: z.infer<typeof callForwardInput>) {
+  const call = await db().$transaction(async (tx) => {
+    const c = await transition(tx, tenant.id, id, WAITING, {
+      status: 'QUEUED',
+      forwardedByExternalId: input.forwardedByExternalId,
+      forwardedToExternalId: input.forwardedToExternalId,
+      targetExternalId: input.forwardedToExternalId,
+      ...(input.targetDisplayName ? { targetDisplayName: input.targetDisplayName } : {}),
+      ringingAt: null,
+      ringingExternalId: null,
+    });
+    await emitCall(tx, c, 'call.forwarded');
+    return c;
+  });
+  return callView(call, await queuePosition(call));
+}
+
+export async function cancelCall(tenant: Tenant, id: string, now = new Date()) {
+  return closeWaiting(tenant, id, 'CANCELLED', 'call.cancelled', now);
+}
+
+export async function missCall(tenant: Tenant, id: string, now = new Date()) {
+  return closeWaiting(tenant, id, 'MISSED', 'call.missed', now);
+}
+
+async function closeWaiting(tenant: Tenant, id: string, status: 'CANCELLED' | 'MISSED', event: EventName, now: Date) {
+  const call = await db().$transaction(async (tx) => {
+    const current = await findCall(tenant.id, id, tx);
+    const c = await transition(tx, tenant.id, id, WAITING, {
+      status,
+      endedAt: now,
+      ...(status === 'CANCELLED' ? { cancelledAt: now } : {}),
+      waitDuration: seconds(current.queuedAt, now),
+    });
+    await emitCall(tx, c, event);
+    return c;
+  });
+  return callView(call, null);
+}
+
+/** End an accepted call: its room is ended too (media room deleted first). */
+export async function endCall(tenant: Tenant, id: string, now = new Date()) {
+  const current = await findCall(tenant.id, id);
+  if (current.status !== 'ACCEPTED') throw invalidState(`The call is ${current.status}; only an ACCEPTED call can be ended (cancel a waiting one).`);
+  if (current.roomId) {
+    const room = await findRoom(tenant.id, current.roomId);
+    if (room.status !== 'ENDED') await endRoom(tenant, room.id, now);
+  }
+  const call = await db().$transaction(async (tx) => {
+    const c = await transition(tx, tenant.id, id, ['ACCEPTED'], { status: 'ENDED', endedAt: now, callDuration: seconds(current.answeredAt, now) });
+    await emitCall(tx, c, 'call.ended');
+    return c;
+  });
+  return callView(call, null);
+}

@@ -1,0 +1,130 @@
+import type { Poll, PollOption, PollVote, Room, Tenant } from '@/lib/generated/prisma/client';
+import type { z } from 'zod';
+import { db, type Tx } from '@/lib/db';
+import { forbidden, invalidState, notFound, validationFailed } from '@/lib/http/errors';
+import { findRoom } from '@/lib/domain/rooms';
+import { requireModerator } from '@/lib/domain/participants';
+import { broadcast } from '@/lib/domain/live-updates';
+import type { publicPollCreateInput } from '@/lib/domain/engagement.schemas';
+
+/**
+ * Polls. States: DRAFT → OPEN → CLOSED (a poll may also be closed from DRAFT). Votes only on OPEN
+ * polls. One ballot per voter: with allowMultiple a ballot may pick several options; voting
+ * again replaces the voter's ballot. totalVotes counts ballots (voters), option counts count
+ * picks. Voters are participants of the room; an anonymous poll never shows who voted.
+ */
+type PollWithOptions = Poll & { options: PollOption[]; votes?: PollVote[] };
+
+export function pollView(poll: PollWithOptions) {
+  return {
+    id: poll.id,
+    roomId: poll.roomId,
+    question: poll.question,
+    status: poll.status,
+    isAnonymous: poll.isAnonymous,
+    allowMultiple: poll.allowMultiple,
+    totalVotes: poll.totalVotes,
+    options: [...poll.options].sort((a, b) => a.order - b.order).map((o) => ({ id: o.id, text: o.text, order: o.order, count: o.count })),
+    ...(poll.isAnonymous || !poll.votes ? {} : { votes: poll.votes.map((v) => ({ optionId: v.optionId, voterExternalId: v.voterExternalId })) }),
+    createdByExternalId: poll.createdByExternalId,
+    createdAt: poll.createdAt.toISOString(),
+    openedAt: poll.openedAt?.toISOString() ?? null,
+    closedAt: poll.closedAt?.toISOString() ?? null,
+  };
+}
+
+const withOptions = { options: true, votes: { orderBy: { createdAt: 'asc' as const } } };
+
+async function findPoll(tenantId: string, id: string, tx: Tx = db(), roomId?: string) {
+  const poll = await tx.poll.findFirst({ where: { id, tenantId, ...(roomId ? { roomId } : {}) }, include: withOptions });
+  if (!poll) throw notFound('Poll');
+  return poll;
+}
+
+async function announce(tenant: Tenant, roomId: string, poll: PollWithOptions) {
+  const room = await db().room.findUniqueOrThrow({ where: { id: roomId } });
+  // Live results are anonymous on the data channel: everyone in the room receives them.
+  await broadcast(tenant, room, 'convene.polls', { type: 'poll.updated', poll: pollView({ ...poll, votes: undefined }) });
+}
+
+export async function createPoll(tenant: Tenant, room: Room, creatorExternalId: string, input: z.infer<typeof publicPollCreateInput>) {
+  if (room.status === 'ENDED') throw invalidState('The room has ended.');
+  await requireModerator(room.id, creatorExternalId);
+  const now = new Date();
+  const poll = await db().poll.create({
+    data: {
+      roomId: room.id,
+      tenantId: tenant.id,
+      question: input.question,
+      isAnonymous: input.isAnonymous,
+      allowMultiple: input.allowMultiple,
+      status: input.status,
+      openedAt: input.status === 'OPEN' ? now : null,
+      createdByExternalId: creatorExternalId,
+      options: { create: input.options.map((text, order) => ({ text, order })) },
+    },
+    include: withOptions,
+  });
+  await announce(tenant, room.id, poll);
+  return pollView(poll);
+}
+
+export async function createPollForRoom(tenant: Tenant, roomId: string, creatorExternalId: string, input: z.infer<typeof publicPollCreateInput>) {
+  return createPoll(tenant, await findRoom(tenant.id, roomId), creatorExternalId, input);
+}
+
+export async function listPolls(tenant: Tenant, roomId: string) {
+  await findRoom(tenant.id, roomId);
+  const polls = await db().poll.findMany({ where: { roomId, tenantId: tenant.id }, include: withOptions, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  return { data: polls.map(pollView), nextCursor: null };
+}
+
+export async function getPoll(tenant: Tenant, id: string, roomId?: string) {
+  return pollView(await findPoll(tenant.id, id, db(), roomId));
+}
+
+export async function setPollStatus(tenant: Tenant, id: string, actorExternalId: string, to: 'OPEN' | 'CLOSED', roomId?: string) {
+  const poll = await findPoll(tenant.id, id, db(), roomId);
+  await requireModerator(poll.roomId, actorExternalId);
+  const from = to === 'OPEN' ? ['DRAFT'] : ['DRAFT', 'OPEN'];
+  const now = new Date();
+  const moved = await db().poll.updateMany({
+    where: { id: poll.id, status: { in: from as Poll['status'][] } },
+    data: to === 'OPEN' ? { status: 'OPEN', openedAt: now } : { status: 'CLOSED', closedAt: now },
+  });
+  if (moved.count === 0) throw invalidState(`The poll is ${poll.status}; it cannot be ${to === 'OPEN' ? 'opened' : 'closed'}.`);
+  const updated = await findPoll(tenant.id, id);
+  await announce(tenant, updated.roomId, updated);
+  return pollView(updated);
+}
+
+/**
+ * Casts (or replaces) one voter's ballot. The poll row is locked for the whole ballot, so
+ * concurrent votes leave exact counts.
+ */
+export async function vote(tenant: Tenant, id: string, voterExternalId: string, optionIds: string[], roomId?: string) {
+  const poll = await db().$transaction(async (tx) => {
+    const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Poll" WHERE id = ${id} AND "tenantId" = ${tenant.id} FOR UPDATE`;
+    if (locked.length === 0) throw notFound('Poll');
+    const p = await findPoll(tenant.id, id, tx, roomId);
+    if (p.status !== 'OPEN') throw invalidState(`The poll is ${p.status}; votes are accepted only while it is OPEN.`);
+    const unique = [...new Set(optionIds)];
+    const known = new Set(p.options.map((o) => o.id));
+    const unknown = unique.filter((o) => !known.has(o));
+    if (unknown.length) throw validationFailed('optionIds', `unknown option ${unknown.join(', ')}`);
+    if (!p.allowMultiple && unique.length > 1) throw validationFailed('optionIds', 'this poll allows one option');
+    const voter = await tx.participant.findUnique({ where: { roomId_externalUserId: { roomId: p.roomId, externalUserId: voterExternalId } } });
+    if (!voter || voter.connectionState === 'REMOVED' || voter.connectionState === 'DENIED' || voter.connectionState === 'WAITING') {
+      throw forbidden('The voter is not a participant of this room.');
+    }
+    const previous = p.votes.filter((v) => v.voterExternalId === voterExternalId);
+    for (const v of previous) await tx.pollOption.update({ where: { id: v.optionId }, data: { count: { decrement: 1 } } });
+    await tx.pollVote.deleteMany({ where: { pollId: p.id, voterExternalId } });
+    await tx.pollVote.createMany({ data: unique.map((optionId) => ({ pollId: p.id, optionId, voterExternalId })) });
+    for (const optionId of unique) await tx.pollOption.update({ where: { id: optionId }, data: { count: { increment: 1 } } });
+    if (previous.length === 0) await tx.poll.update({ where: { id: p.id }, data: { totalVotes: { increment: 1 } } });
+    return findPoll(tenant.id, id, tx);
+  });
+  await announce(tenant, poll.roomId, poll);
+  return pollView(poll);
+}

@@ -1,0 +1,115 @@
+import type { Question, Room, Tenant } from '@/lib/generated/prisma/client';
+import { db } from '@/lib/db';
+import { forbidden, invalidState, notFound } from '@/lib/http/errors';
+import { findRoom } from '@/lib/domain/rooms';
+import { requireModerator } from '@/lib/domain/participants';
+import { broadcast } from '@/lib/domain/live-updates';
+
+/**
+ * Q&A. States: OPEN → ANSWERED (host answers) or DISMISSED (host dismisses; an answered question
+ * may also be dismissed). Upvotes: once per user, OPEN questions only; upvoting again is a no-op
+ * that returns the question unchanged.
+ */
+export function questionView(q: Question) {
+  return {
+    id: q.id,
+    roomId: q.roomId,
+    text: q.text,
+    status: q.status,
+    askerExternalId: q.askerExternalId,
+    askerName: q.askerName,
+    upvoteCount: q.upvoteCount,
+    answerText: q.answerText,
+    answeredByExternalId: q.answeredByExternalId,
+    answeredAt: q.answeredAt?.toISOString() ?? null,
+    dismissedByExternalId: q.dismissedByExternalId,
+    dismissedAt: q.dismissedAt?.toISOString() ?? null,
+    createdAt: q.createdAt.toISOString(),
+  };
+}
+
+async function announce(tenant: Tenant, question: Question) {
+  const room = await db().room.findUniqueOrThrow({ where: { id: question.roomId } });
+  await broadcast(tenant, room, 'convene.questions', { type: 'question.updated', question: questionView(question) });
+}
+
+async function requireParticipant(roomId: string, externalUserId: string) {
+  const p = await db().participant.findUnique({ where: { roomId_externalUserId: { roomId, externalUserId } } });
+  if (!p || p.connectionState === 'REMOVED' || p.connectionState === 'DENIED' || p.connectionState === 'WAITING') {
+    throw forbidden('This user is not a participant of the room.');
+  }
+  return p;
+}
+
+async function findQuestion(tenantId: string, id: string, roomId?: string) {
+  const q = await db().question.findFirst({ where: { id, tenantId, ...(roomId ? { roomId } : {}) } });
+  if (!q) throw notFound('Question');
+  return q;
+}
+
+export async function askQuestion(tenant: Tenant, room: Room, input: { text: string; askerExternalId: string; askerName?: string }) {
+  if (room.status === 'ENDED') throw invalidState('The room has ended.');
+  const asker = await requireParticipant(room.id, input.askerExternalId);
+  const q = await db().question.create({
+    data: { roomId: room.id, tenantId: tenant.id, text: input.text, askerExternalId: input.askerExternalId, askerName: input.askerName ?? asker.displayName },
+  });
+  await announce(tenant, q);
+  return questionView(q);
+}
+
+export async function askQuestionInRoom(tenant: Tenant, roomId: string, input: { text: string; askerExternalId: string; askerName?: string }) {
+  return askQuestion(tenant, await findRoom(tenant.id, roomId), input);
+}
+
+export async function listQuestions(tenant: Tenant, roomId: string, query: { sort: 'upvotes' | 'recent'; status?: Question['status'] }) {
+  await findRoom(tenant.id, roomId);
+  const rows = await db().question.findMany({
+    where: { roomId, tenantId: tenant.id, ...(query.status ? { status: query.status } : {}) },
+    orderBy: query.sort === 'upvotes' ? [{ upvoteCount: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }] : [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: 500,
+  });
+  return { data: rows.map(questionView), nextCursor: null };
+}
+
+export async function getQuestion(tenant: Tenant, id: string) {
+  return questionView(await findQuestion(tenant.id, id));
+}
+
+export async function upvoteQuestion(tenant: Tenant, id: string, voterExternalId: string, roomId?: string) {
+  const q = await findQuestion(tenant.id, id, roomId);
+  if (q.status !== 'OPEN') throw invalidState(`The question is ${q.status}; only OPEN questions can be upvoted.`);
+  await requireParticipant(q.roomId, voterExternalId);
+  const updated = await db().$transaction(async (tx) => {
+    // The unique (question, voter) pair makes a second upvote a no-op, also under concurrency.
+    const inserted = await tx.questionUpvote.createMany({ data: [{ questionId: q.id, voterExternalId }], skipDuplicates: true });
+    return inserted.count ? tx.question.update({ where: { id: q.id }, data: { upvoteCount: { increment: 1 } } }) : tx.question.findUniqueOrThrow({ where: { id: q.id } });
+  });
+  await announce(tenant, updated);
+  return questionView(updated);
+}
+
+export async function answerQuestion(tenant: Tenant, id: string, input: { answerText: string; answeredByExternalId: string }) {
+  const q = await findQuestion(tenant.id, id);
+  await requireModerator(q.roomId, input.answeredByExternalId);
+  const moved = await db().question.updateMany({
+    where: { id: q.id, status: 'OPEN' },
+    data: { status: 'ANSWERED', answerText: input.answerText, answeredByExternalId: input.answeredByExternalId, answeredAt: new Date() },
+  });
+  if (moved.count === 0) throw invalidState(`The question is ${q.status}; only OPEN questions can be answered.`);
+  const updated = await findQuestion(tenant.id, id);
+  await announce(tenant, updated);
+  return questionView(updated);
+}
+
+export async function dismissQuestion(tenant: Tenant, id: string, actorExternalId: string) {
+  const q = await findQuestion(tenant.id, id);
+  await requireModerator(q.roomId, actorExternalId);
+  const moved = await db().question.updateMany({
+    where: { id: q.id, status: { in: ['OPEN', 'ANSWERED'] } },
+    data: { status: 'DISMISSED', dismissedByExternalId: actorExternalId, dismissedAt: new Date() },
+  });
+  if (moved.count === 0) throw invalidState('The question was already dismissed.');
+  const updated = await findQuestion(tenant.id, id);
+  await announce(tenant, updated);
+  return questionView(updated);
+}
