@@ -56,6 +56,8 @@ const schema = z.object({
   NEXTAUTH_URL: z.string().url().optional(),
 
   RETENTION_DAYS: int(30),
+  /** How often the room lifecycle job runs (auto-end, empty rooms, reconciliation, retention). */
+  LIFECYCLE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** Run the in-process queue workers (pg-boss). Off for processes that only serve HTTP. */
   QUEUE_WORKERS: z
     .enum(['true', 'false'])

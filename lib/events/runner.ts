@@ -1,10 +1,10 @@
-import PgBoss from 'pg-boss';
 import { db } from '@/lib/db';
 import { config } from '@/lib/config';
 import { log } from '@/lib/log';
 import { metrics } from '@/lib/metrics';
 import { attemptDelivery } from '@/lib/events/delivery';
 import { requestInngestDelivery } from '@/lib/events/inngest';
+import { ensureQueue, stopQueue } from '@/lib/runtime/queue';
 
 /**
  * The PostgreSQL delivery runner (pg-boss), in-process with the app.
@@ -118,10 +118,7 @@ function startLoop(dispatch: () => Promise<void>, onStop: () => Promise<void> = 
 export async function startDeliveryRunner(): Promise<DeliveryRunner> {
   if (running) return running;
   const c = config();
-  const boss = new PgBoss({ connectionString: c.DATABASE_URL, schema: 'pgboss', max: 4, application_name: 'convene-queue' });
-  boss.on('error', (err) => log.error({ err }, 'queue error'));
-  await boss.start();
-  await boss.createQueue(DELIVERY_QUEUE);
+  const boss = await ensureQueue(DELIVERY_QUEUE);
 
   const workerIds: string[] = [];
   for (let i = 0; i < WORKERS; i++) {
@@ -140,6 +137,6 @@ export async function startDeliveryRunner(): Promise<DeliveryRunner> {
       workerIds.forEach((id) => boss.notifyWorker(id));
     },
     // Graceful: in-flight attempts finish (bounded by the attempt timeout), then leases release.
-    () => boss.stop({ graceful: true, timeout: c.WEBHOOK_TIMEOUT_MS + 2_000, wait: true }),
+    () => stopQueue(c.WEBHOOK_TIMEOUT_MS + 2_000),
   );
 }

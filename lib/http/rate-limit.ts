@@ -18,8 +18,15 @@ function limiterFor(points: number): RateLimiterAbstract {
   if (!limiter) {
     const { REDIS_URL } = config();
     if (REDIS_URL) {
-      redis ??= new Redis(REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
-      limiter = new RateLimiterRedis({ storeClient: redis, points, duration: 1, keyPrefix: `convene:rl:${points}` });
+      redis ??= new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+      // If Redis is unreachable, each process limits on its own rather than failing requests.
+      limiter = new RateLimiterRedis({
+        storeClient: redis,
+        points,
+        duration: 1,
+        keyPrefix: `convene:rl:${points}`,
+        insuranceLimiter: new RateLimiterMemory({ points, duration: 1 }),
+      });
     } else {
       limiter = new RateLimiterMemory({ points, duration: 1 });
     }

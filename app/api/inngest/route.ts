@@ -1,5 +1,5 @@
 import { serve } from 'inngest/next';
-import { inngest, deliverWebhook } from '@/lib/events/inngest';
+import { inngest, deliverWebhook, roomLifecycle } from '@/lib/events/inngest';
 
 // Inngest calls this endpoint to run delivery functions (production runner).
-export const { GET, POST, PUT } = serve({ client: inngest, functions: [deliverWebhook] });
+export const { GET, POST, PUT } = serve({ client: inngest, functions: [deliverWebhook, roomLifecycle] });

@@ -1,0 +1,118 @@
+import { db } from '@/lib/db';
+import { config } from '@/lib/config';
+import { log } from '@/lib/log';
+import { mediaFor } from '@/lib/domain/media';
+import { finishRoom } from '@/lib/domain/rooms';
+import { MediaLayerError } from '@/lib/media';
+
+/**
+ * Room lifecycle and housekeeping, run as one queue job (see lib/runtime/jobs.ts) every
+ * LIFECYCLE_INTERVAL_SECONDS. Every rule takes `now` so tests can move the clock.
+ *
+ * - autoEndAt: a room past its autoEndAt is ended (media room deleted, participants disconnected,
+ *   ENDED, room.finished relayed).
+ * - Empty rooms: an ACTIVE room with nobody connected for the tenant's emptyRoomTimeoutMinutes
+ *   (default 10) since the last participant left (or since it started) is ended the same way.
+ * - Reconciliation: rooms we think are ACTIVE are compared with the media layer; a room it no
+ *   longer has is ended, participants it does not list are disconnected, activeParticipants is
+ *   corrected. This repairs drift from lost media-layer webhooks.
+ * - Retention: webhook attempt bodies and expired idempotency records older than RETENTION_DAYS
+ *   are pruned in batches of 500 rows, so no long lock is held on hot tables.
+ */
+const BATCH = 500;
+
+async function endBySystem(roomId: string, reason: string, now: Date) {
+  const room = await db().room.findUnique({ where: { id: roomId }, include: { tenant: true } });
+  if (!room || room.status === 'ENDED') return false;
+  try {
+    await mediaFor(room.tenant).deleteRoom(room.mediaRoomName);
+  } catch (err) {
+    log.warn({ roomId, reason, err: (err as Error).message }, 'media room not deleted; will retry');
+    return false; // the next run tries again: ending stays idempotent
+  }
+  const ended = await finishRoom(room.id, now);
+  if (ended) log.info({ roomId, tenantId: room.tenantId, reason }, 'room ended automatically');
+  return !!ended;
+}
+
+export async function endDueRooms(now = new Date()): Promise<number> {
+  const due = await db().room.findMany({ where: { status: { not: 'ENDED' }, autoEndAt: { lte: now } }, select: { id: true }, take: BATCH });
+  let ended = 0;
+  for (const r of due) if (await endBySystem(r.id, 'autoEndAt', now)) ended++;
+  return ended;
+}
+
+export async function endEmptyRooms(now = new Date()): Promise<number> {
+  const candidates = await db().room.findMany({
+    where: { status: 'ACTIVE', participants: { none: { connectionState: 'CONNECTED' } } },
+    include: { tenant: { select: { emptyRoomTimeoutMinutes: true } }, participants: { select: { leftAt: true }, orderBy: { leftAt: 'desc' }, take: 1, where: { leftAt: { not: null } } } },
+    take: BATCH,
+  });
+  let ended = 0;
+  for (const room of candidates) {
+    const lastActivity = room.participants[0]?.leftAt ?? room.startedAt ?? room.updatedAt;
+    if (now.getTime() - lastActivity.getTime() >= room.tenant.emptyRoomTimeoutMinutes * 60_000) {
+      if (await endBySystem(room.id, 'empty', now)) ended++;
+    }
+  }
+  return ended;
+}
+
+export async function reconcileRooms(now = new Date()): Promise<{ ended: number; corrected: number }> {
+  const active = await db().room.findMany({ where: { status: 'ACTIVE' }, include: { tenant: true }, take: BATCH });
+  let ended = 0;
+  let corrected = 0;
+  for (const room of active) {
+    const media = mediaFor(room.tenant);
+    let present: Set<string>;
+    try {
+      const rooms = await media.listRooms([room.mediaRoomName]);
+      if (rooms.length === 0) {
+        if (await finishRoom(room.id, now)) ended++;
+        continue;
+      }
+      present = new Set((await media.listParticipants(room.mediaRoomName)).map((p) => p.identity));
+    } catch (err) {
+      if (err instanceof MediaLayerError) continue; // media layer down: try again next run
+      throw err;
+    }
+    const gone = await db().participant.findMany({ where: { roomId: room.id, connectionState: 'CONNECTED', mediaIdentity: { notIn: [...present] }, breakoutId: null } });
+    for (const p of gone) {
+      await db().participant.update({ where: { id: p.id }, data: { connectionState: 'DISCONNECTED', leftAt: now } });
+    }
+    const count = await db().participant.count({ where: { roomId: room.id, connectionState: 'CONNECTED' } });
+    if (count !== room.activeParticipants || gone.length > 0) {
+      await db().room.update({ where: { id: room.id }, data: { activeParticipants: count } });
+      corrected++;
+    }
+  }
+  return { ended, corrected };
+}
+
+export async function pruneRetention(now = new Date(), retentionDays = config().RETENTION_DAYS): Promise<{ attempts: number; idempotency: number }> {
+  const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
+  let attempts = 0;
+  for (;;) {
+    const n = await db().$executeRaw`
+      UPDATE "WebhookAttempt" SET "requestBody" = '', "responseBody" = NULL
+      WHERE id IN (SELECT id FROM "WebhookAttempt" WHERE "createdAt" < ${cutoff} AND "requestBody" <> '' LIMIT ${BATCH})`;
+    attempts += n;
+    if (n < BATCH) break;
+  }
+  let idempotency = 0;
+  for (;;) {
+    const n = await db().$executeRaw`
+      DELETE FROM "IdempotencyRecord" WHERE id IN (SELECT id FROM "IdempotencyRecord" WHERE "expiresAt" < ${now} LIMIT ${BATCH})`;
+    idempotency += n;
+    if (n < BATCH) break;
+  }
+  return { attempts, idempotency };
+}
+
+export async function runLifecycle(now = new Date()) {
+  const autoEnded = await endDueRooms(now);
+  const emptyEnded = await endEmptyRooms(now);
+  const reconciled = await reconcileRooms(now);
+  const pruned = await pruneRetention(now);
+  return { autoEnded, emptyEnded, reconciled, pruned };
+}
