@@ -173,6 +173,19 @@ export async function startFakeLiveKit(opts: { apiKey?: string; apiSecret?: stri
         req.socket.destroy(); // as if the server vanished mid-request
         return;
       }
+      // What livekit-client asks after a failed websocket, to learn why: 401 for a refused token.
+      const validate = /^\/rtc(?:\/v1)?\/validate\?/.exec(req.url ?? '');
+      if (validate && req.method === 'GET') {
+        const token = new URL(req.url!, 'http://x').searchParams.get('access_token') ?? '';
+        res.setHeader('access-control-allow-origin', '*');
+        try {
+          await verifier.verify(token, 60);
+          res.writeHead(200, { 'content-type': 'text/plain' }).end('success');
+        } catch (err) {
+          res.writeHead(401, { 'content-type': 'text/plain' }).end(`invalid token: ${(err as Error).message}`);
+        }
+        return;
+      }
       const m = /^\/twirp\/livekit\.(\w+)\/(\w+)$/.exec(req.url ?? '');
       if (!m || req.method !== 'POST' || !METHODS[m[2]]) return reply(404, { code: 'bad_route', msg: `no route ${req.url}` });
       const [, service, method] = m;

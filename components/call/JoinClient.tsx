@@ -1,0 +1,156 @@
+'use client';
+
+import '@livekit/components-styles';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { LiveKitRoom, PreJoin, VideoConference, useRoomContext, type LocalUserChoices } from '@livekit/components-react';
+import { ConnectionError, ConnectionErrorReason, DisconnectReason, ExternalE2EEKeyProvider, Room, RoomEvent, isE2EESupported } from 'livekit-client';
+import { readJoinToken, type JoinToken } from '@/lib/domain/join-token';
+import { t, type ErrorKey } from '@/lib/i18n/en';
+
+type Stage = { kind: 'prejoin' } | { kind: 'call'; choices: LocalUserChoices } | { kind: 'error'; error: ErrorKey; retry: boolean };
+
+/** Maps a connection failure to what a person should read (see media-layer.md for the reasons). */
+function errorFor(err: unknown): ErrorKey {
+  if (err instanceof ConnectionError) {
+    if (err.reason === ConnectionErrorReason.NotAllowed) return 'refused';
+    if (err.reason === ConnectionErrorReason.ServerUnreachable) return 'unreachable';
+  }
+  return 'unknown';
+}
+
+/** The E2EE key lives in the URL fragment: read once, then removed from the address bar. It never leaves the browser. */
+function takeKeyFromFragment(): string | null {
+  const raw = window.location.hash.slice(1);
+  if (!raw) return null;
+  window.history.replaceState(null, '', window.location.pathname + window.location.search);
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+export function JoinClient({ token, serverUrl }: { token: string | null; serverUrl: string | null }) {
+  const info = useMemo<JoinToken | null>(() => (token ? readJoinToken(token) : null), [token]);
+  const [e2eeKey, setE2eeKey] = useState<string | null | undefined>(undefined);
+  const [stage, setStage] = useState<Stage>({ kind: 'prejoin' });
+
+  useEffect(() => setE2eeKey(takeKeyFromFragment()), []);
+
+  const blocking: ErrorKey | null = useMemo(() => {
+    if (!token || !serverUrl) return 'missingToken';
+    if (!info) return 'invalidToken';
+    if (info.expiresAt && info.expiresAt.getTime() <= Date.now()) return 'expiredToken';
+    if (e2eeKey === undefined) return null;
+    if (info.facts.enableE2EE && !e2eeKey) return 'e2eeKeyMissing';
+    if (info.facts.enableE2EE && !isE2EESupported()) return 'e2eeUnsupported';
+    return null;
+  }, [token, serverUrl, info, e2eeKey]);
+
+  if (blocking) return <ErrorScreen error={blocking} />;
+  if (!info || e2eeKey === undefined) return <Centered><p>{t.connecting}</p></Centered>;
+  if (stage.kind === 'error') return <ErrorScreen error={stage.error} onRetry={stage.retry ? () => setStage({ kind: 'prejoin' }) : undefined} />;
+  if (stage.kind === 'prejoin') {
+    return (
+      <main className="convene-prejoin flex min-h-dvh flex-col items-center justify-center gap-4 bg-[#111] p-4 text-white" data-lk-theme="default">
+        {info.facts.roomName && <h1 className="text-2xl font-semibold">{info.facts.roomName}</h1>}
+        <p data-testid="joining-as" className="text-slate-200">{t.joiningAs(info.name)}</p>
+        {e2eeKey && <Badge>{t.e2eeBadge}</Badge>}
+        <PreJoin
+          defaults={{ username: info.name, videoEnabled: info.canPublish, audioEnabled: info.canPublish }}
+          onSubmit={(choices) => setStage({ kind: 'call', choices })}
+          joinLabel={t.join}
+          camLabel={t.camera}
+          micLabel={t.microphone}
+          persistUserChoices={false}
+        />
+      </main>
+    );
+  }
+  return <Call token={token!} serverUrl={serverUrl!} info={info} e2eeKey={e2eeKey} choices={stage.choices} onEnd={(error, retry) => setStage({ kind: 'error', error, retry })} />;
+}
+
+function Call({ token, serverUrl, info, e2eeKey, choices, onEnd }: { token: string; serverUrl: string; info: JoinToken; e2eeKey: string | null; choices: LocalUserChoices; onEnd: (e: ErrorKey, retry: boolean) => void }) {
+  const [room] = useState(() => {
+    if (!e2eeKey) return new Room({ adaptiveStream: true, dynacast: true });
+    const keyProvider = new ExternalE2EEKeyProvider();
+    const worker = new Worker(new URL('livekit-client/e2ee-worker', import.meta.url));
+    const r = new Room({ adaptiveStream: true, dynacast: true, encryption: { keyProvider, worker } });
+    void keyProvider.setKey(e2eeKey).then(() => r.setE2EEEnabled(true));
+    return r;
+  });
+
+  useEffect(() => {
+    const onDisconnected = (reason?: DisconnectReason) => {
+      if (reason === DisconnectReason.PARTICIPANT_REMOVED) onEnd('removed', false);
+      else if (reason === DisconnectReason.ROOM_DELETED) onEnd('ended', false);
+      else if (reason === DisconnectReason.CLIENT_INITIATED) onEnd('left', true);
+      else onEnd('networkLost', true);
+    };
+    room.on(RoomEvent.Disconnected, onDisconnected);
+    return () => {
+      room.off(RoomEvent.Disconnected, onDisconnected);
+    };
+  }, [room, onEnd]);
+
+  // Stable callback: an inline one would re-trigger LiveKitRoom's connect effect.
+  const onError = useCallback((err: Error) => onEnd(errorFor(err), true), [onEnd]);
+
+  return (
+    <LiveKitRoom
+      room={room}
+      token={token}
+      serverUrl={serverUrl}
+      connect
+      video={info.canPublish && choices.videoEnabled ? { deviceId: choices.videoDeviceId } : false}
+      audio={info.canPublish && choices.audioEnabled ? { deviceId: choices.audioDeviceId } : false}
+      onError={onError}
+      data-lk-theme="default"
+      className={`convene-call h-dvh ${info.facts.enableChat ? '' : 'convene-no-chat'} ${info.canScreenShare ? '' : 'convene-no-screenshare'}`}
+    >
+      <div className="pointer-events-none absolute left-2 top-2 z-10 flex gap-2">
+        {e2eeKey && <Badge>{t.e2eeBadge}</Badge>}
+        {info.facts.enableRecording && <RecordingBadge />}
+      </div>
+      <VideoConference />
+    </LiveKitRoom>
+  );
+}
+
+function RecordingBadge() {
+  const room = useRoomContext();
+  const [recording, setRecording] = useState(room.isRecording);
+  useEffect(() => {
+    room.on(RoomEvent.RecordingStatusChanged, setRecording);
+    return () => {
+      room.off(RoomEvent.RecordingStatusChanged, setRecording);
+    };
+  }, [room]);
+  return recording ? <Badge tone="red">{t.recordingBadge}</Badge> : null;
+}
+
+function Badge({ children, tone = 'green' }: { children: React.ReactNode; tone?: 'green' | 'red' }) {
+  const colours = tone === 'red' ? 'bg-red-700 text-white' : 'bg-emerald-700 text-white';
+  return <span className={`rounded px-2 py-1 text-sm font-medium ${colours}`}>{children}</span>;
+}
+
+function Centered({ children }: { children: React.ReactNode }) {
+  return <main className="flex min-h-screen flex-col items-center justify-center gap-4 p-6 text-center">{children}</main>;
+}
+
+function ErrorScreen({ error, onRetry }: { error: ErrorKey; onRetry?: () => void }) {
+  const text = t.errors[error];
+  return (
+    <Centered>
+      <div role="alert" data-testid={`error-${error}`} className="max-w-md">
+        <h1 className="text-2xl font-semibold">{text.title}</h1>
+        <p className="mt-3 text-slate-600 dark:text-slate-300">{text.body}</p>
+      </div>
+      {onRetry && (
+        <button type="button" onClick={onRetry} className="rounded bg-blue-700 px-4 py-2 font-medium text-white focus:outline-none focus-visible:ring-4 focus-visible:ring-blue-300">
+          {error === 'left' ? t.rejoin : t.retry}
+        </button>
+      )}
+    </Centered>
+  );
+}
