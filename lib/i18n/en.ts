@@ -9,6 +9,12 @@ export const en = {
   recordingBadge: 'Recording',
   retry: 'Try again',
   rejoin: 'Rejoin',
+  waiting: {
+    title: 'Waiting to be let in',
+    body: 'The host has been told you are here. This page continues into the meeting as soon as you are admitted.',
+    denied: { title: 'You were not admitted', body: 'The host declined your request to join this meeting.' },
+    lost: { title: 'This waiting link is not valid', body: 'Use the complete link you were given, including everything after the # sign.' },
+  },
   errors: {
     missingToken: { title: 'This link is incomplete', body: 'The meeting link is missing its access token. Ask the organiser for a new link.' },
     invalidToken: { title: 'This link is not valid', body: 'The meeting link could not be read. Ask the organiser for a new link.' },
