@@ -62,11 +62,20 @@ export interface RouteOptions<A extends AuthSpec, B, Q> {
 
 type Segment = { params: Promise<Record<string, string>> };
 
+/** What a route declares, kept on the handler so the API reference is built from the same schemas. */
+export interface RouteDescription {
+  auth: AuthSpec;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  status: number;
+}
+export type RouteHandler = ((req: Request, segment: Segment) => Promise<Response>) & { description: RouteDescription };
+
 export function route<A extends AuthSpec, B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
   opts: RouteOptions<A, B, Q>,
   handler: (ctx: HandlerContext<A, B, Q>) => Promise<unknown>,
-): (req: Request, segment: Segment) => Promise<Response> {
-  return async (req, segment) => {
+): RouteHandler {
+  const handle = async (req: Request, segment: Segment) => {
     const started = performance.now();
     const url = new URL(req.url);
     const params = (await segment?.params) ?? {};
@@ -109,6 +118,7 @@ export function route<A extends AuthSpec, B extends z.ZodType | undefined = unde
       return finish(ctx, response, started);
     });
   };
+  return Object.assign(handle, { description: { auth: opts.auth, body: opts.body, query: opts.query, status: opts.status ?? 200 } });
 }
 
 async function authenticate(spec: AuthSpec, req: Request, ctx: RequestContext) {

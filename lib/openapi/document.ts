@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { ERROR_STATUS } from '@/lib/http/errors';
+import type { RouteHandler } from '@/lib/http/route';
+import { ROUTE_MODULES } from '@/lib/openapi/routes.generated';
+import { SUMMARIES } from '@/lib/openapi/summaries';
+import { EVENT_NAMES } from '@/lib/events/catalog';
+
+/**
+ * The OpenAPI 3.1 document, built from the route handlers themselves: each carries the auth and
+ * the zod body and query schemas it validates with (zod's own JSON Schema output, which is the
+ * dialect OpenAPI 3.1 uses). Nothing here is maintained by hand except one-line summaries.
+ */
+const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
+
+export interface Operation {
+  method: (typeof METHODS)[number];
+  path: string;
+  handler: RouteHandler;
+}
+
+export function operations(): Operation[] {
+  const ops: Operation[] = [];
+  for (const { path, module } of ROUTE_MODULES) {
+    for (const method of METHODS) {
+      const handler = module[method] as RouteHandler | undefined;
+      if (handler) ops.push({ method, path, handler });
+    }
+  }
+  return ops;
+}
+
+const security: Record<string, object[]> = {
+  tenant: [{ apiKey: [] }],
+  provider: [{ providerKey: [] }],
+  participant: [{ participantToken: [] }],
+  none: [],
+};
+
+function jsonSchema(schema: z.ZodType) {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+}
+
+const errorResponse = (codes: string[]) => ({
+  description: codes.join(', '),
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+function errorResponses(op: Operation) {
+  const byStatus = new Map<number, string[]>();
+  const add = (code: keyof typeof ERROR_STATUS) => byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  const { auth, body } = op.handler.description;
+  if (body || op.handler.description.query) add('VALIDATION_FAILED');
+  if (body) {
+    add('INVALID_JSON');
+    add('PAYLOAD_TOO_LARGE');
+    add('UNSUPPORTED_MEDIA_TYPE');
+  }
+  if (auth.kind !== 'none') add('UNAUTHENTICATED');
+  if (auth.kind === 'tenant') {
+    add('FORBIDDEN');
+    add('TENANT_SUSPENDED');
+    add('RATE_LIMITED');
+  }
+  if (op.path.includes('{')) add('NOT_FOUND');
+  if (op.method === 'POST' && auth.kind !== 'none') add('CONFLICT');
+  return Object.fromEntries([...byStatus].map(([status, codes]) => [String(status), errorResponse(codes)]));
+}
+
+export function buildOpenApiDocument(serverUrl: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of operations()) {
+    const { auth, body, query, status } = op.handler.description;
+    const [tag, summary] = SUMMARIES[`${op.method} ${op.path}`] ?? ['Other', `${op.method} ${op.path}`];
+    const pathParams = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    const queryParams = query
+      ? Object.entries((jsonSchema(query).properties ?? {}) as Record<string, object>).map(([name, schema]) => ({
+          name,
+          in: 'query',
+          required: ((jsonSchema(query).required ?? []) as string[]).includes(name),
+          schema,
+        }))
+      : [];
+    paths[op.path] ??= {};
+    paths[op.path][op.method.toLowerCase()] = {
+      tags: [tag],
+      summary,
+      operationId: `${op.method.toLowerCase()}${op.path.replace(/\/api\/v1/, '').replace(/[{}]/g, '').replace(/[/.-](\w)/g, (_, c: string) => c.toUpperCase())}`,
+      security: security[auth.kind],
+      ...(auth.kind === 'tenant' ? { 'x-permission': auth.permission } : {}),
+      parameters: [...pathParams, ...queryParams, ...(op.method === 'POST' && auth.kind !== 'none' ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }] : [])],
+      ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(body) } } } } : {}),
+      responses: { [String(status)]: { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } }, ...errorResponses(op) },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Convene API',
+      version: '1',
+      description: 'Multi-tenant hosted video meetings. Errors always use the Error envelope; lists are { data, nextCursor } with ?limit= (1–100) and ?cursor=. See docs/ in the repository for the rules of each area.',
+    },
+    servers: [{ url: serverUrl }],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Tenant API key: cv_live_… or cv_test_…' },
+        providerKey: { type: 'apiKey', in: 'header', name: 'x-provider-key', description: 'Provider key: cv_prov_…' },
+        participantToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A participant token from join' },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['error'],
+          properties: {
+            error: {
+              type: 'object',
+              required: ['code', 'message', 'requestId'],
+              properties: {
+                code: { type: 'string', enum: Object.keys(ERROR_STATUS) },
+                message: { type: 'string' },
+                details: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
+                requestId: { type: 'string' },
+              },
+            },
+          },
+        },
+      },
+    },
+    'x-webhooks': { events: EVENT_NAMES, envelope: { version: 2, id: 'evt_…', event: 'room.finished', occurredAt: 'ISO 8601', data: {} } },
+  };
+}
