@@ -104,3 +104,9 @@ test('the API reference renders the OpenAPI document', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Join: mint a participant token and join URL' })).toBeAttached();
   await page.screenshot({ path: 'test-results/e2e/docs.png' });
 });
+
+test('the integration guide renders', async ({ page }) => {
+  await page.goto('/docs/guide');
+  await expect(page.getByRole('heading', { name: 'Integrating Convene' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '3. Verify webhooks' })).toBeVisible();
+});

@@ -1,0 +1,124 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+
+export const metadata: Metadata = { title: 'Guide · Convene' };
+
+const Code = ({ children }: { children: string }) => (
+  <pre className="my-3 overflow-x-auto rounded bg-slate-900 p-4 text-sm leading-relaxed text-slate-100">
+    <code>{children.trim()}</code>
+  </pre>
+);
+const H2 = ({ id, children }: { id: string; children: React.ReactNode }) => (
+  <h2 id={id} className="mt-10 text-xl font-semibold">
+    {children}
+  </h2>
+);
+
+/** The integration guide: the typical flow and the rules an integrator meets first. */
+export default function GuidePage() {
+  return (
+    <main className="mx-auto max-w-3xl px-6 py-12 leading-7">
+      <h1 className="text-3xl font-semibold">Integrating Convene</h1>
+      <p className="mt-4">
+        Your backend holds a tenant API key (<code>x-api-key: cv_live_…</code>, or <code>cv_test_…</code> in a sandbox). Browsers only ever hold a
+        short-lived participant token. The full reference is at <Link className="text-blue-700 underline" href="/docs">/docs</Link>.
+      </p>
+
+      <H2 id="flow">1. Create a room, join at click time, redirect</H2>
+      <p>Create the room once and store its <code>id</code> — it is the durable handle; never store a join URL.</p>
+      <Code>{`
+curl -X POST $CONVENE/api/v1/rooms -H "x-api-key: $KEY" -H 'content-type: application/json' \\
+  -d '{"name":"Weekly review","createdByExternalId":"user_42"}'
+`}</Code>
+      <p>When a user clicks “join”, ask for their token and redirect them to the returned <code>joinUrl</code>:</p>
+      <Code>{`
+const res = await fetch(\`\${CONVENE}/api/v1/rooms/\${roomId}/join\`, {
+  method: 'POST',
+  headers: { 'x-api-key': KEY, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+  body: JSON.stringify({ externalUserId: user.id, displayName: user.name, role: 'ATTENDEE' }),
+});
+const { joinUrl, waitingForApproval, admissionUrl } = await res.json();
+return redirect(waitingForApproval ? admissionUrl : joinUrl);
+`}</Code>
+      <p>
+        Roles: <code>HOST</code>, <code>MODERATOR</code>, <code>ATTENDEE</code> (default), <code>VIEWER</code>. A locked room answers 423{' '}
+        <code>ROOM_LOCKED</code>, a full one 409 <code>ROOM_FULL</code>; hosts and moderators bypass the lock and the waiting room. Tokens last 6 hours
+        unless you pass <code>ttlSeconds</code>.
+      </p>
+
+      <H2 id="e2ee">End-to-end encryption</H2>
+      <p>
+        For a room created with <code>enableE2EE: true</code>, append the room key to the join URL as a fragment: <code>{'${joinUrl}#${key}'}</code>. The
+        fragment never reaches any server; the call UI reads it and removes it from the address bar. Without it the UI refuses to join.
+      </p>
+
+      <H2 id="waiting">2. The waiting room</H2>
+      <p>
+        In a room with <code>enableWaitingRoom</code>, attendees and viewers get <code>token: null</code>, <code>waitingForApproval: true</code> and an{' '}
+        <code>admissionUrl</code>: send them there, and they continue into the call once admitted. You are told with a <code>participant.waiting</code>{' '}
+        webhook (first park only), and a host admits or refuses:
+      </p>
+      <Code>{`
+POST /api/v1/rooms/{roomId}/participants/{participantId}/approve   {"actingExternalUserId":"host_1"}
+POST /api/v1/rooms/{roomId}/participants/{participantId}/deny      {"actingExternalUserId":"host_1"}
+GET  /api/v1/rooms/{roomId}/participants/{participantId}/admission  → {status, token, joinUrl}
+`}</Code>
+
+      <H2 id="webhooks">3. Verify webhooks</H2>
+      <p>
+        Set your endpoint with <code>PATCH /api/v1/tenant/webhook</code>. Each delivery is signed: <code>x-webhook-signature: sha256=…</code> over{' '}
+        <code>{'`${x-webhook-timestamp}.${rawBody}`'}</code>; during a secret rotation the header carries two comma-separated signatures. Retries (up
+        to 6, 5 s·2ⁿ apart) and replays keep the same <code>x-webhook-id</code>: dedupe on it.
+      </p>
+      <Code>{`
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export function verify(secret: string, headers: Headers, rawBody: string, toleranceSeconds = 900) {
+  const ts = headers.get('x-webhook-timestamp') ?? '';
+  if (Math.abs(Date.now() - Date.parse(ts)) > toleranceSeconds * 1000) return false;
+  const expected = Buffer.from('sha256=' + createHmac('sha256', secret).update(\`\${ts}.\${rawBody}\`).digest('hex'));
+  return (headers.get('x-webhook-signature') ?? '').split(',')
+    .some((s) => s.length === expected.length && timingSafeEqual(Buffer.from(s), expected));
+}
+`}</Code>
+      <p>
+        Send yourself a signed test event with <code>POST /api/v1/webhooks/test</code>; every attempt (request, response, timing) is in{' '}
+        <code>GET /api/v1/webhooks/deliveries</code>, and any delivery can be replayed.
+      </p>
+
+      <H2 id="rotation">4. Rotate keys without downtime</H2>
+      <Code>{`
+POST /api/v1/tenant/keys/rotate   {"gracePeriodSeconds": 3600}
+→ {"plainTextKey":"cv_live_…","apiKey":{…},"previousKey":{"status":"expiring","expiresAt":"…"}}
+`}</Code>
+      <p>
+        The new key keeps the old one’s permissions; the old key works until <code>expiresAt</code> (0–7 days; 0 revokes at once). Webhook secrets
+        rotate the same way (<code>POST /api/v1/tenant/webhook-secret/rotate</code>, both secrets sign during the overlap).
+      </p>
+
+      <H2 id="test-mode">5. Test mode</H2>
+      <p>
+        A sandbox tenant has <code>cv_test_</code> keys. Rooms, tokens, the call UI, webhooks, the test endpoint and the delivery log behave exactly as
+        in live mode; billable media (recording, streaming, captions, transcripts) answers 403 <code>TEST_MODE_MEDIA_DISABLED</code>. Test keys never
+        see live data and vice versa.
+      </p>
+
+      <H2 id="embedding">6. Embedding the call UI</H2>
+      <p>
+        The hosted call UI at <code>/join</code> is the only page that may be framed; every other page sends <code>frame-ancestors &apos;none&apos;</code>.
+        Grant camera, microphone and screen capture to the frame:
+      </p>
+      <Code>{`
+<iframe src="{joinUrl}" allow="camera; microphone; display-capture; autoplay; clipboard-write; fullscreen"
+        style="width:100%;height:100%;border:0"></iframe>
+`}</Code>
+
+      <H2 id="errors">Errors, retries and limits</H2>
+      <p>
+        Every error is <code>{'{"error":{"code","message","details"?,"requestId"}}'}</code>. Send an <code>Idempotency-Key</code> on POSTs and retry
+        safely; the first answer is replayed for 24 h. Each key has a per-second budget (<code>x-ratelimit-*</code> headers; 429 with{' '}
+        <code>Retry-After</code>).
+      </p>
+    </main>
+  );
+}

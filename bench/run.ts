@@ -1,0 +1,209 @@
+/**
+ * `npm run bench`: the production build (next build + next start) on a real PostgreSQL, driven by
+ * autocannon from this process; a bare baseline server for the join; the webhook pipeline end to
+ * end; first-load JavaScript of the pages. Writes bench/reports/<timestamp>.md (git-ignored).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { startWebhookReceiver } from '../test/support/webhook-receiver';
+
+const root = path.resolve(import.meta.dirname, '..');
+const DURATION = Number(process.env.BENCH_DURATION ?? 8);
+const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '16,64').split(',').map(Number);
+const WEBHOOK_EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 1000);
+
+async function adminUrl(): Promise<{ url: string; stop?: () => Promise<void> }> {
+  const candidate = process.env.CONVENE_TEST_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+  const c = new pg.Client({ connectionString: candidate, connectionTimeoutMillis: 2000 });
+  try {
+    await c.connect();
+    await c.end();
+    return { url: candidate };
+  } catch {
+    const { startEmbeddedPostgres } = await import('../lib/runtime/embedded-postgres');
+    const e = await startEmbeddedPostgres({ dir: path.join(root, '.data/bench'), port: 54398 });
+    return { url: e.adminUrl, stop: e.stop };
+  }
+}
+
+function startProcess(cmd: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
+  const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${cmd} did not start:\n${out}`)), 60_000);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      if (ready.test(out)) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`${cmd} exited ${code}:\n${out}`)));
+  });
+}
+
+interface Row { name: string; concurrency: number; rps: number; p50: number; p99: number; errors: number; non2xx: number }
+
+async function load(name: string, url: string, concurrency: number, makeRequest: () => { method: 'GET' | 'POST'; path: string; body?: string }, headers: Record<string, string>): Promise<Row> {
+  const result = await autocannon({
+    url,
+    connections: concurrency,
+    duration: DURATION,
+    headers: { 'content-type': 'application/json', ...headers },
+    requests: [{ setupRequest: (req) => ({ ...req, ...makeRequest() }) }],
+  });
+  return { name, concurrency, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+}
+
+async function firstLoadJs(base: string, page: string) {
+  const html = await (await fetch(`${base}${page}`)).text();
+  const scripts = [...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => m[1]);
+  let raw = 0;
+  let gzip = 0;
+  for (const src of new Set(scripts)) {
+    const body = Buffer.from(await (await fetch(new URL(src, base))).arrayBuffer());
+    raw += body.length;
+    gzip += gzipSync(body).length;
+  }
+  return { page, scripts: new Set(scripts).size, kb: Math.round(raw / 1024), gzipKb: Math.round(gzip / 1024) };
+}
+
+async function main() {
+  const admin = await adminUrl();
+  const dbName = `convene_bench_${randomBytes(4).toString('hex')}`;
+  const adminClient = new pg.Client({ connectionString: admin.url });
+  await adminClient.connect();
+  await adminClient.query(`CREATE DATABASE "${dbName}"`);
+  const dbUrl = Object.assign(new URL(admin.url), { pathname: `/${dbName}` }).toString();
+  const children: ChildProcess[] = [];
+  const receiver = await startWebhookReceiver();
+  try {
+    const env: Record<string, string> = {
+      DATABASE_URL: dbUrl,
+      DATABASE_POOL_SIZE: '20',
+      CONVENE_MASTER_KEY: randomBytes(32).toString('hex'),
+      NEXT_DIST_DIR: '.next-bench',
+      WEBHOOK_ALLOW_INSECURE_URLS: 'true',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+    };
+    const migrate = spawnSync('npx', ['prisma', 'migrate', 'deploy'], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
+    if (migrate.status !== 0) throw new Error(migrate.stderr);
+    if (process.env.BENCH_SKIP_BUILD !== '1') {
+      console.log('▸ next build');
+      const build = spawnSync('npx', ['next', 'build'], { cwd: root, env: { ...process.env, ...env }, stdio: 'inherit' });
+      if (build.status !== 0) throw new Error('next build failed');
+    }
+    Object.assign(process.env, env);
+    const { db } = await import('../lib/db');
+    const { seedTenantForBench } = await import('./seed');
+    const seed = await seedTenantForBench(receiver.url);
+
+    const port = 3300 + Math.floor(Math.random() * 500);
+    children.push(await startProcess('npx', ['next', 'start', '-p', String(port), '-H', '127.0.0.1'], env, /Ready in/));
+    const base = `http://127.0.0.1:${port}`;
+    const headers = { 'x-api-key': seed.key };
+    const rooms: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const res = await fetch(`${base}/api/v1/rooms`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ createdByExternalId: 'bench', maxParticipants: 10_000 }) });
+      rooms.push(((await res.json()) as { id: string }).id);
+    }
+    let n = 0;
+    const joinRequest = (roomPath: (id: string) => string) => () => ({
+      method: 'POST' as const,
+      path: roomPath(rooms[n++ % rooms.length]),
+      body: JSON.stringify({ externalUserId: `u_${n}_${randomBytes(3).toString('hex')}`, displayName: 'Bench' }),
+    });
+
+    // Warm up the server (JIT, connection pool) before measuring.
+    await load('warm-up', base, 16, joinRequest((id) => `/api/v1/rooms/${id}/join`), headers);
+
+    const baselinePort = port + 1;
+    children.push(await startProcess('npx', ['tsx', 'bench/baseline.ts'], { ...env, PORT: String(baselinePort) }, /LISTENING/));
+    const baselineBase = `http://127.0.0.1:${baselinePort}`;
+    await load('warm-up', baselineBase, 16, joinRequest((id) => `/api/v1/rooms/${id}/join`), headers);
+
+    const rows: Row[] = [];
+    for (const c of CONCURRENCY) {
+      rows.push(await load('POST /rooms', base, c, () => ({ method: 'POST', path: '/api/v1/rooms', body: JSON.stringify({ createdByExternalId: 'bench' }) }), headers));
+      rows.push(await load('POST /rooms/{id}/join', base, c, joinRequest((id) => `/api/v1/rooms/${id}/join`), headers));
+      rows.push(await load('baseline join', baselineBase, c, joinRequest((id) => `/api/v1/rooms/${id}/join`), headers));
+      rows.push(await load('GET /rooms/{id}/info', base, c, () => ({ method: 'GET', path: `/api/v1/rooms/${rooms[n++ % rooms.length]}/info` }), {}));
+    }
+
+    // Webhook pipeline: events emitted straight into the outbox, delivered by the app's runner.
+    const { emitEvent } = await import('../lib/events/outbox');
+    const started = Date.now();
+    const occurred = new Map<string, number>();
+    for (let i = 0; i < WEBHOOK_EVENTS; i++) {
+      const { event } = await db().$transaction((tx) => emitEvent(tx, seed.tenantId, 'webhook.test', { i }, { force: true }));
+      occurred.set(event.id, event.occurredAt.getTime());
+    }
+    await receiver.waitFor(WEBHOOK_EVENTS, 120_000);
+    const latencies = receiver.received.map((r) => r.at - occurred.get(String(r.headers['x-webhook-id']))!).sort((a, b) => a - b);
+    const lastAt = Math.max(...receiver.received.map((r) => r.at));
+    const webhook = {
+      events: WEBHOOK_EVENTS,
+      perSecond: Math.round(WEBHOOK_EVENTS / ((lastAt - started) / 1000)),
+      p50: latencies[Math.floor(latencies.length * 0.5)],
+      p99: latencies[Math.floor(latencies.length * 0.99)],
+    };
+
+    const pages = [await firstLoadJs(base, `/join?token=x.y.z&url=ws%3A%2F%2F127.0.0.1`), await firstLoadJs(base, '/docs')];
+
+    const join64 = rows.find((r) => r.name === 'POST /rooms/{id}/join' && r.concurrency === 64);
+    const base64 = rows.find((r) => r.name === 'baseline join' && r.concurrency === 64);
+    const ratio = join64 && base64 ? Math.round((join64.rps / base64.rps) * 100) : null;
+    const report = [
+      `# Convene benchmark — ${new Date().toISOString()}`,
+      '',
+      `Production build, PostgreSQL (${admin.stop ? 'embedded' : 'machine'}), ${DURATION} s per run, autocannon in a separate process. Request logging at warn.`,
+      '',
+      '| endpoint | concurrency | req/s | p50 ms | p99 ms | errors | non-2xx |',
+      '|---|---|---|---|---|---|---|',
+      ...rows.map((r) => `| ${r.name} | ${r.concurrency} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`),
+      '',
+      `Join throughput at 64 concurrent: **${ratio ?? '?'} %** of the baseline (target ≥ 60 %); join p99 at 64: **${join64?.p99 ?? '?'} ms** (target < 50 ms).`,
+      '',
+      '## Webhook pipeline',
+      '',
+      `${webhook.events} events emitted into the outbox, delivered to a loopback receiver: **${webhook.perSecond} deliveries/s** (target ≥ 200), event-to-delivery latency p50 **${webhook.p50} ms** (target < 250), p99 ${webhook.p99} ms.`,
+      '',
+      '## First-load JavaScript',
+      '',
+      '| page | scripts | KB | KB gzip |',
+      '|---|---|---|---|',
+      ...pages.map((p) => `| ${p.page.split('?')[0]} | ${p.scripts} | ${p.kb} | ${p.gzipKb} |`),
+      '',
+    ].join('\n');
+    mkdirSync(path.join(root, 'bench/reports'), { recursive: true });
+    const file = path.join(root, 'bench/reports', `${new Date().toISOString().replace(/[:.]/g, '-')}.md`);
+    writeFileSync(file, report);
+    console.log(report);
+    console.log(`report: ${path.relative(root, file)}`);
+    const { disconnectDb } = await import('../lib/db');
+    await disconnectDb();
+  } finally {
+    for (const c of children) c.kill('SIGTERM');
+    await receiver.close();
+    await new Promise((r) => setTimeout(r, 1500));
+    await adminClient.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+    await adminClient.end();
+    await admin.stop?.();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

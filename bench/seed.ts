@@ -1,0 +1,17 @@
+import { db } from '../lib/db';
+import { createProviderWithKey, provisionTenant } from '../lib/domain/tenants';
+
+/** A tenant whose limits do not get in the way of measuring the service itself. */
+export async function seedTenantForBench(webhookUrl: string) {
+  return db().$transaction(async (tx) => {
+    const { provider } = await createProviderWithKey(tx, 'Bench Provider');
+    const t = await provisionTenant(tx, {
+      name: 'Bench Tenant',
+      providerId: provider.id,
+      plan: 'enterprise',
+      webhookUrl,
+      entitlementOverrides: { apiRequestsPerSecond: 1_000_000, concurrentLiveRooms: 1_000_000, maxParticipantsPerRoom: 10_000 },
+    });
+    return { key: t.plainTextKey, tenantId: t.tenant.id };
+  });
+}
