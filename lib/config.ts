@@ -30,7 +30,7 @@ const schema = z.object({
   WEBHOOK_MAX_ATTEMPTS: int(6),
   /** Development and tests only: allow http:// and loopback/private webhook URLs. */
   WEBHOOK_ALLOW_INSECURE_URLS: bool,
-  WEBHOOK_TENANT_CONCURRENCY: int(4),
+  WEBHOOK_TENANT_CONCURRENCY: int(16),
 
   INNGEST_EVENT_KEY: z.string().optional(),
   INNGEST_SIGNING_KEY: z.string().optional(),

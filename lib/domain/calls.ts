@@ -1,10 +1,9 @@
 import type { Call, CallStatus, Participant, Room, Tenant } from '@/lib/generated/prisma/client';
 import type { z } from 'zod';
 import { db, Prisma, type Tx } from '@/lib/db';
-import { randomBase62 } from '@/lib/crypto';
 import { ApiError, invalidState, notFound } from '@/lib/http/errors';
 import { createRoom, endRoom, findRoom, participantView, roomView } from '@/lib/domain/rooms';
-import { defaultPermissions, mintToken } from '@/lib/domain/participants';
+import { createParticipant, mintToken } from '@/lib/domain/participants';
 import { emitEvent } from '@/lib/events/outbox';
 import type { EventName } from '@/lib/events/catalog';
 import type { callAcceptInput, callCreateInput, callForwardInput, callListQuery, callRingInput } from '@/lib/domain/engagement.schemas';
@@ -208,9 +207,7 @@ export async function acceptCall(tenant: Tenant, id: string, input: z.infer<type
     });
     const room = await createRoom(tenant, { name: `Call ${current.queueName}`, createdByExternalId: input.acceptedByExternalId, maxParticipants: 2 }, { type: 'CALL', tx }, now);
     const seat = (externalUserId: string, displayName: string, role: 'HOST' | 'ATTENDEE') =>
-      tx.participant.create({
-        data: { roomId: room.id, tenantId: tenant.id, externalUserId, displayName, role, ...defaultPermissions(role), mediaIdentity: `p_${randomBase62(20)}`, connectionState: 'PENDING', tokenIssuedAt: now },
-      });
+      createParticipant(tx, room, externalUserId, role, { displayName, connectionState: 'PENDING', tokenIssuedAt: now });
     const caller = await seat(current.callerExternalId, current.callerDisplayName, 'ATTENDEE');
     const agent = await seat(input.acceptedByExternalId, input.acceptedByDisplayName, 'HOST');
     const call = await tx.call.update({ where: { id }, data: { roomId: room.id }, include: withRoom });

@@ -154,24 +154,10 @@ export async function joinRoom(tenant: Tenant, roomId: string, input: JoinInput,
     if (mustWait) {
       const { secret, hash } = newAdmissionSecret();
       const firstPark = existing?.connectionState !== 'WAITING';
+      const parked = { connectionState: 'WAITING' as const, isApproved: false, admissionSecretHash: hash };
       const participant = existing
-        ? await tx.participant.update({
-            where: { id: existing.id },
-            data: { ...profile, connectionState: 'WAITING', isApproved: false, admissionSecretHash: hash },
-          })
-        : await tx.participant.create({
-            data: {
-              ...profile,
-              ...defaultPermissions(input.role),
-              roomId: room.id,
-              tenantId: tenant.id,
-              externalUserId: input.externalUserId,
-              mediaIdentity: `p_${randomBase62(20)}`,
-              isApproved: false,
-              connectionState: 'WAITING',
-              admissionSecretHash: hash,
-            },
-          });
+        ? await tx.participant.update({ where: { id: existing.id }, data: { ...profile, ...parked } })
+        : await createParticipant(tx, room, input.externalUserId, input.role, { ...profile, ...parked });
       if (firstPark) {
         await emitEvent(tx, tenant.id, 'participant.waiting', { roomId: room.id, participantId: participant.id, externalUserId: participant.externalUserId });
       }
@@ -190,19 +176,7 @@ export async function joinRoom(tenant: Tenant, roomId: string, input: JoinInput,
             connectionState: existing.connectionState === 'CONNECTED' ? 'CONNECTED' : 'PENDING',
           },
         })
-      : await tx.participant.create({
-          data: {
-            ...profile,
-            ...defaultPermissions(input.role),
-            roomId: room.id,
-            tenantId: tenant.id,
-            externalUserId: input.externalUserId,
-            mediaIdentity: `p_${randomBase62(20)}`,
-            isApproved: true,
-            connectionState: 'PENDING',
-            tokenIssuedAt: now,
-          },
-        });
+      : await createParticipant(tx, room, input.externalUserId, input.role, { ...profile, tokenIssuedAt: now });
     return { room, participant, waiting: false as const };
   });
 
@@ -219,6 +193,19 @@ export async function joinRoom(tenant: Tenant, roomId: string, input: JoinInput,
   }
   const credentials = await mintToken(tenant, outcome.room, outcome.participant, input.ttlSeconds);
   return { ...credentials, waitingForApproval: false, participant: participantView(outcome.participant), room: roomView(outcome.room) };
+}
+
+/** A new participant row: the role's default permissions and a random media identity (never the user's own id). */
+export function createParticipant(
+  tx: Tx,
+  room: Pick<Room, 'id' | 'tenantId'>,
+  externalUserId: string,
+  role: ParticipantRole,
+  data: Omit<Prisma.ParticipantUncheckedCreateInput, 'roomId' | 'tenantId' | 'externalUserId' | 'role' | 'mediaIdentity'>,
+) {
+  return tx.participant.create({
+    data: { ...defaultPermissions(role), ...data, roomId: room.id, tenantId: room.tenantId, externalUserId, role, mediaIdentity: `p_${randomBase62(20)}` },
+  });
 }
 
 export async function findParticipant(tenantId: string, roomId: string, participantId: string, tx: Tx = db()) {

@@ -20,7 +20,7 @@ export const deliverWebhook = inngest.createFunction(
   {
     id: 'deliver-webhook',
     retries: 0, // our own schedule: exact base·2ⁿ gaps, attempt count in the database
-    concurrency: [{ key: 'event.data.tenantId', limit: 4 }],
+    concurrency: [{ key: 'event.data.tenantId', limit: 16 }], // as WEBHOOK_TENANT_CONCURRENCY's default
     triggers: [{ event: DELIVERY_EVENT }],
   },
   async ({ event, step }) => {

@@ -18,7 +18,7 @@ import { ensureQueue, stopQueue } from '@/lib/runtime/queue';
 export const DELIVERY_QUEUE = 'webhook-delivery';
 const DISPATCH_INTERVAL_MS = 100;
 const DISPATCH_BATCH = 200;
-const WORKERS = 8;
+const WORKERS = 16;
 const DISPATCHER_LOCK = 7_311_001; // advisory lock id: one dispatcher across all instances
 
 interface AttemptJob {
@@ -125,6 +125,7 @@ export async function startDeliveryRunner(): Promise<DeliveryRunner> {
     workerIds.push(
       await boss.work<AttemptJob>(DELIVERY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
         await attemptDelivery(job.data.deliveryId, job.data.attempt);
+        running?.wake(); // a slot of this tenant is free again: dispatch now, not at the next tick
       }),
     );
   }

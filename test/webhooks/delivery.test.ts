@@ -6,7 +6,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 import { db } from '@/lib/db';
 
 const BASE = 100;
-const suite = useSuite({ env: () => ({ WEBHOOK_BACKOFF_BASE_MS: String(BASE), WEBHOOK_TIMEOUT_MS: '300' }) });
+const suite = useSuite({ env: () => ({ WEBHOOK_BACKOFF_BASE_MS: String(BASE), WEBHOOK_TIMEOUT_MS: '300', WEBHOOK_TENANT_CONCURRENCY: '4' }) });
 const receivers: WebhookReceiver[] = [];
 afterAll(() => Promise.all(receivers.map((r) => r.close())));
 
