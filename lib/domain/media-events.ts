@@ -5,6 +5,10 @@ import { mediaFor } from '@/lib/domain/media';
 import { finishRoom, secondsSince } from '@/lib/domain/rooms';
 import { emitEvent } from '@/lib/events/outbox';
 import { currentRunner } from '@/lib/events/runner';
+import { assertCanRecord, beginRecording, onRecordingEgress } from '@/lib/domain/recordings';
+import { onStreamEgress } from '@/lib/domain/streams';
+import { onIngressState } from '@/lib/domain/ingress';
+import { log } from '@/lib/log';
 import type { MediaLayer, MediaWebhookEvent } from '@/lib/media';
 
 /**
@@ -49,6 +53,7 @@ export async function receiveMediaWebhook(rawBody: string, authorization: string
     return true;
   });
   if (handled) currentRunner()?.wake();
+  if (handled && event.event === 'room_started' && event.room) await autoRecord(event.room.name);
   return { received: true, handled };
 }
 
@@ -96,20 +101,41 @@ async function apply(tx: Tx, event: MediaWebhookEvent) {
       return;
     }
     case 'egress_started':
-    case 'egress_ended':
+    case 'egress_ended': {
+      const ended = event.event === 'egress_ended';
+      const egressId = event.egress?.egressId ?? '';
+      const status = event.egress?.status ?? '';
+      if (!(await onRecordingEgress(tx, egressId, ended, status, event.egress?.error ?? '', at))) {
+        await onStreamEgress(tx, egressId, ended, status, event.egress?.error ?? '', at);
+      }
       await emitEvent(tx, room.tenantId, event.event === 'egress_started' ? 'egress.started' : 'egress.ended', {
         roomId: room.id,
         egressId: event.egress?.egressId ?? null,
         status: event.egress?.status ?? null,
       });
       return;
+    }
     case 'ingress_started':
     case 'ingress_ended':
+      if (event.ingress?.ingressId) await onIngressState(tx, event.ingress.ingressId, event.event === 'ingress_started');
       await emitEvent(tx, room.tenantId, event.event === 'ingress_started' ? 'ingress.started' : 'ingress.ended', {
         roomId: room.id,
         ingressId: event.ingress?.ingressId ?? null,
         status: event.ingress?.status ?? null,
       });
       return;
+  }
+}
+
+/** autoRecord: the room's recording starts when the media room starts, if the room may be recorded. */
+async function autoRecord(mediaRoomName: string) {
+  const room = await db().room.findUnique({ where: { mediaRoomName }, include: { tenant: true } });
+  if (!room?.autoRecord) return;
+  try {
+    await assertCanRecord(room.tenant, room);
+    const running = await db().recording.findFirst({ where: { roomId: room.id, status: { in: ['STARTING', 'ACTIVE', 'STOPPING'] } } });
+    if (!running) await beginRecording(room.tenant, room, { createdByExternalId: 'autoRecord' });
+  } catch (err) {
+    log.warn({ roomId: room.id, err: (err as Error).message }, 'autoRecord did not start');
   }
 }

@@ -1,5 +1,13 @@
 import {
   AccessToken,
+  AgentDispatchClient,
+  EgressClient,
+  EncodedFileOutput,
+  IngressClient,
+  IngressInput,
+  S3Upload,
+  StreamOutput,
+  StreamProtocol,
   EgressStatus,
   DataPacket_Kind,
   RoomServiceClient,
@@ -62,6 +70,9 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
   const { url, apiKey, apiSecret } = credentials;
   const host = url.replace(/^ws/, 'http');
   const rooms = new RoomServiceClient(host, apiKey, apiSecret);
+  const egress = new EgressClient(host, apiKey, apiSecret);
+  const ingress = new IngressClient(host, apiKey, apiSecret);
+  const agents = new AgentDispatchClient(host, apiKey, apiSecret);
   const verifier = new TokenVerifier(apiKey, apiSecret);
   const receiver = new WebhookReceiver(apiKey, apiSecret);
 
@@ -127,6 +138,51 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
       await call('sendData', () =>
         rooms.sendData(room, data, DataPacket_Kind.RELIABLE, { topic: opts.topic, destinationIdentities: opts.destinationIdentities }),
       );
+    },
+    async startRoomCompositeEgress(room, target, opts = {}) {
+      const outputs: { file?: EncodedFileOutput; stream?: StreamOutput } = {};
+      if (target.file) {
+        outputs.file = new EncodedFileOutput({
+          filepath: target.file.filepath,
+          ...(target.file.s3 ? { output: { case: 's3', value: new S3Upload({ ...target.file.s3 }) } } : {}),
+        });
+      }
+      if (target.streamUrls?.length) outputs.stream = new StreamOutput({ protocol: StreamProtocol.RTMP, urls: target.streamUrls });
+      const info = await call('startRoomCompositeEgress', () => egress.startRoomCompositeEgress(room, outputs, { layout: opts.layout, audioOnly: opts.audioOnly }));
+      return { egressId: info.egressId, status: EgressStatus[info.status] ?? 'UNKNOWN' };
+    },
+    async stopEgress(egressId) {
+      await call('stopEgress', () => egress.stopEgress(egressId));
+    },
+    async createIngress(request) {
+      const info = await call('createIngress', () =>
+        ingress.createIngress(request.inputType === 'WHIP' ? IngressInput.WHIP_INPUT : IngressInput.RTMP_INPUT, {
+          name: request.name,
+          roomName: request.roomName,
+          participantIdentity: request.participantIdentity,
+          participantName: request.participantName,
+          enableTranscoding: request.enableTranscoding,
+        }),
+      );
+      return { ingressId: info.ingressId, url: info.url, streamKey: info.streamKey };
+    },
+    async deleteIngress(ingressId) {
+      try {
+        await call('deleteIngress', () => ingress.deleteIngress(ingressId));
+      } catch (err) {
+        if (!(err instanceof MediaLayerError && err.isNotFound)) throw err;
+      }
+    },
+    async createAgentDispatch(room, agentName, metadata) {
+      const dispatch = await call('createDispatch', () => agents.createDispatch(room, agentName, { metadata }));
+      return { dispatchId: dispatch.id };
+    },
+    async deleteAgentDispatch(dispatchId, room) {
+      try {
+        await call('deleteDispatch', () => agents.deleteDispatch(dispatchId, room));
+      } catch (err) {
+        if (!(err instanceof MediaLayerError && err.isNotFound)) throw err;
+      }
     },
     async mintParticipantToken(request) {
       const token = new AccessToken(apiKey, apiSecret, {

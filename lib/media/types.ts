@@ -68,6 +68,19 @@ export interface MediaWebhookEvent {
   ingress?: { ingressId: string; roomName: string; status: string };
 }
 
+export interface EgressTarget {
+  /** A file written by the media layer's egress: a path on storage it shares, or an S3 upload. */
+  file?: { filepath: string; s3?: { bucket: string; region?: string; endpoint?: string; accessKey?: string; secret?: string; forcePathStyle?: boolean } };
+  /** RTMP(S) destinations, stream keys included. */
+  streamUrls?: string[];
+}
+
+export interface MediaIngress {
+  ingressId: string;
+  url: string;
+  streamKey: string;
+}
+
 export interface MediaLayer {
   readonly url: string;
   deleteRoom(name: string): Promise<void>;
@@ -79,6 +92,14 @@ export interface MediaLayer {
   muteAllAudio(room: string, exceptIdentities: ReadonlySet<string>): Promise<number>;
   moveParticipant(room: string, identity: string, destinationRoom: string): Promise<void>;
   sendData(room: string, payload: unknown, opts: { topic: string; destinationIdentities?: string[] }): Promise<void>;
+  /** Room-composite egress: a recording (file) or a live stream (RTMP). */
+  startRoomCompositeEgress(room: string, target: EgressTarget, opts?: { layout?: string; audioOnly?: boolean }): Promise<{ egressId: string; status: string }>;
+  stopEgress(egressId: string): Promise<void>;
+  createIngress(request: { inputType: 'RTMP' | 'WHIP'; name: string; roomName: string; participantIdentity: string; participantName: string; enableTranscoding: boolean }): Promise<MediaIngress>;
+  deleteIngress(ingressId: string): Promise<void>;
+  /** Dispatches an agent (e.g. live captions) into a room. */
+  createAgentDispatch(room: string, agentName: string, metadata: string): Promise<{ dispatchId: string }>;
+  deleteAgentDispatch(dispatchId: string, room: string): Promise<void>;
   mintParticipantToken(request: ParticipantTokenRequest): Promise<string>;
   verifyParticipantToken(token: string): Promise<VerifiedParticipantToken>;
   receiveWebhook(rawBody: string, authorization: string | null): Promise<MediaWebhookEvent>;

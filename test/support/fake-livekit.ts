@@ -40,7 +40,7 @@ export interface FakeCall {
   at: number;
 }
 
-type Grant = 'roomCreate' | 'roomList' | 'roomAdmin';
+type Grant = 'roomCreate' | 'roomList' | 'roomAdmin' | 'roomRecord' | 'ingressAdmin';
 const METHODS: Record<string, { grant: Grant; needsRoom: boolean }> = {
   CreateRoom: { grant: 'roomCreate', needsRoom: false },
   ListRooms: { grant: 'roomList', needsRoom: false },
@@ -52,6 +52,13 @@ const METHODS: Record<string, { grant: Grant; needsRoom: boolean }> = {
   UpdateParticipant: { grant: 'roomAdmin', needsRoom: true },
   MoveParticipant: { grant: 'roomAdmin', needsRoom: true },
   SendData: { grant: 'roomAdmin', needsRoom: true },
+  StartRoomCompositeEgress: { grant: 'roomRecord', needsRoom: false },
+  StopEgress: { grant: 'roomRecord', needsRoom: false },
+  ListEgress: { grant: 'roomRecord', needsRoom: false },
+  CreateIngress: { grant: 'ingressAdmin', needsRoom: false },
+  DeleteIngress: { grant: 'ingressAdmin', needsRoom: false },
+  CreateDispatch: { grant: 'roomAdmin', needsRoom: true },
+  DeleteDispatch: { grant: 'roomAdmin', needsRoom: true },
 };
 
 const sid = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
@@ -72,6 +79,9 @@ export async function startFakeLiveKit(opts: { apiKey?: string; apiSecret?: stri
   const verifier = new TokenVerifier(apiKey, apiSecret);
   const rooms = new Map<string, FakeRoom>();
   const calls: FakeCall[] = [];
+  const egresses = new Map<string, { egressId: string; roomName: string; status: string; request: Record<string, any> }>();
+  const ingresses = new Map<string, { ingressId: string; roomName: string; url: string; streamKey: string }>();
+  const dispatches = new Map<string, { id: string; agentName: string; room: string; metadata: string }>();
   let down = false;
   const failures = new Map<string, { status: number; code: string; msg: string }>();
 
@@ -156,6 +166,41 @@ export async function startFakeLiveKit(opts: { apiKey?: string; apiSecret?: stri
       case 'SendData':
         room(body.room);
         return {};
+      case 'StartRoomCompositeEgress': {
+        const egress = { egressId: sid('EG'), roomName: body.roomName, status: 'EGRESS_STARTING', request: body };
+        egresses.set(egress.egressId, egress);
+        return { egressId: egress.egressId, roomName: egress.roomName, status: egress.status };
+      }
+      case 'StopEgress': {
+        const egress = egresses.get(body.egressId);
+        if (!egress) throw new TwirpError(404, 'not_found', 'egress not found');
+        egress.status = 'EGRESS_ENDING';
+        return { egressId: egress.egressId, roomName: egress.roomName, status: egress.status };
+      }
+      case 'ListEgress':
+        return { items: [...egresses.values()].filter((e) => !body.roomName || e.roomName === body.roomName).map((e) => ({ egressId: e.egressId, roomName: e.roomName, status: e.status })) };
+      case 'CreateIngress': {
+        const ingress = { ingressId: sid('IN'), roomName: body.roomName, url: body.inputType === 1 || body.inputType === 'WHIP_INPUT' ? 'https://127.0.0.1/w' : 'rtmp://127.0.0.1/live', streamKey: randomBytes(8).toString('hex') };
+        ingresses.set(ingress.ingressId, ingress);
+        return { ...ingress, name: body.name, participantIdentity: body.participantIdentity, participantName: body.participantName };
+      }
+      case 'DeleteIngress': {
+        const ingress = ingresses.get(body.ingressId);
+        if (!ingress) throw new TwirpError(404, 'not_found', 'ingress not found');
+        ingresses.delete(body.ingressId);
+        return { ingressId: ingress.ingressId };
+      }
+      case 'CreateDispatch': {
+        const dispatch = { id: sid('AD'), agentName: body.agentName, room: body.room, metadata: body.metadata ?? '' };
+        dispatches.set(dispatch.id, dispatch);
+        return dispatch;
+      }
+      case 'DeleteDispatch': {
+        const dispatch = dispatches.get(body.dispatchId);
+        if (!dispatch) throw new TwirpError(404, 'not_found', 'dispatch not found');
+        dispatches.delete(body.dispatchId);
+        return dispatch;
+      }
       default:
         throw new TwirpError(404, 'bad_route', `unknown method ${method}`);
     }
@@ -220,6 +265,9 @@ export async function startFakeLiveKit(opts: { apiKey?: string; apiSecret?: stri
     apiSecret,
     calls,
     rooms,
+    egresses,
+    ingresses,
+    dispatches,
     /** Environment for an app process that should use this server. */
     env: () => ({ LIVEKIT_URL: `ws://127.0.0.1:${port}`, LIVEKIT_API_KEY: apiKey, LIVEKIT_API_SECRET: apiSecret }),
     callsTo: (method: string) => calls.filter((c) => c.method === method),

@@ -81,6 +81,22 @@ const MATRIX: Record<string, unknown> = {
   'POST /api/v1/questions/[id]/upvote': { voterExternalId: 'host' },
   'POST /api/v1/questions/[id]/answer': { answerText: 'a', answeredByExternalId: 'host' },
   'POST /api/v1/questions/[id]/dismiss': { actorExternalId: 'host' },
+  'POST /api/v1/rooms/[id]/recordings/start': {},
+  'POST /api/v1/rooms/[id]/recordings/stop': {},
+  'GET /api/v1/recordings': { __query: '?roomId={roomId}', __expect404: true },
+  'GET /api/v1/recordings/[id]': {},
+  'DELETE /api/v1/recordings/[id]': {},
+  'POST /api/v1/recordings/[id]/stop': {},
+  'GET /api/v1/recordings/[id]/download': {},
+  'POST /api/v1/streaming/start': { roomId: '{roomId}', urls: ['rtmp://live.example.com/app/key123'], __expect404: true },
+  'GET /api/v1/streaming/[id]': {},
+  'POST /api/v1/streaming/[id]/stop': {},
+  'POST /api/v1/ingress': { roomId: '{roomId}', name: 'n', participantIdentity: 'i', participantName: 'n', createdByExternalId: 'x', __expect404: true },
+  'GET /api/v1/ingress/[id]': {},
+  'DELETE /api/v1/ingress/[id]': {},
+  'POST /api/v1/captions/start': { roomId: '{roomId}', __expect404: true },
+  'POST /api/v1/captions/stop': { roomId: '{roomId}', __expect404: true },
+  'GET /api/v1/captions/status/[roomId]': {},
 };
 
 let a: Awaited<ReturnType<typeof seedTenant>>;
@@ -104,6 +120,13 @@ beforeAll(async () => {
   ids.calls = { id: call.id };
   ids.polls = { id: poll.id, roomId: room.id, optionId: poll.options[0].id };
   ids.questions = { id: question.id, roomId: room.id };
+  const recording = await db().recording.create({ data: { tenantId: a.tenant.id, roomId: room.id, mediaEgressId: 'EG_matrix', storageKey: 'recordings/x.mp4', status: 'COMPLETED' } });
+  const stream = await db().stream.create({ data: { tenantId: a.tenant.id, roomId: room.id, mediaEgressId: 'EG_matrix_s', destinations: [], status: 'ACTIVE' } });
+  const ingress = await db().ingressEndpoint.create({ data: { tenantId: a.tenant.id, roomId: room.id, mediaIngressId: 'IN_matrix', name: 'n', participantIdentity: 'i', participantName: 'n', createdByExternalId: 'x' } });
+  ids.recordings = { id: recording.id, roomId: room.id };
+  ids.streaming = { id: stream.id, roomId: room.id };
+  ids.ingress = { id: ingress.id, roomId: room.id };
+  ids.captions = { roomId: room.id };
 });
 
 describe('tenant isolation matrix', () => {

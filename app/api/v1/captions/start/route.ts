@@ -1,0 +1,5 @@
+import { route, auth } from '@/lib/http/route';
+import { startCaptions } from '@/lib/domain/captions';
+import { captionsInput } from '@/lib/domain/media-features.schemas';
+
+export const POST = route({ auth: auth.tenant('media.write'), body: captionsInput }, ({ auth, body }) => startCaptions(auth.tenant, body));

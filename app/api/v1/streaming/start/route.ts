@@ -1,0 +1,5 @@
+import { route, auth } from '@/lib/http/route';
+import { startStream } from '@/lib/domain/streams';
+import { streamStartInput } from '@/lib/domain/media-features.schemas';
+
+export const POST = route({ auth: auth.tenant('media.write'), body: streamStartInput, status: 201 }, ({ auth, body }) => startStream(auth.tenant, body));

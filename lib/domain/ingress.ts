@@ -1,0 +1,84 @@
+import type { IngressEndpoint, Tenant } from '@/lib/generated/prisma/client';
+import type { z } from 'zod';
+import { db, type Tx } from '@/lib/db';
+import { invalidState, notFound } from '@/lib/http/errors';
+import { mediaFor } from '@/lib/domain/media';
+import { findRoom } from '@/lib/domain/rooms';
+import type { ingressCreateInput } from '@/lib/domain/media-features.schemas';
+
+/**
+ * Ingress endpoints: an RTMP or WHIP input that publishes into a room as one participant.
+ * Statuses: CREATED → ACTIVE (ingress.started: something is publishing) → ENDED (ingress.ended;
+ * it can start again) → DELETED. The stream key is the tenant's own credential for pushing,
+ * so it is returned.
+ */
+export function ingressView(i: IngressEndpoint) {
+  return {
+    id: i.id,
+    roomId: i.roomId,
+    mediaIngressId: i.mediaIngressId,
+    name: i.name,
+    inputType: i.inputType,
+    enableTranscoding: i.enableTranscoding,
+    participantIdentity: i.participantIdentity,
+    participantName: i.participantName,
+    ingressUrl: i.ingressUrl,
+    streamKey: i.streamKey,
+    status: i.status,
+    createdByExternalId: i.createdByExternalId,
+    createdAt: i.createdAt.toISOString(),
+    updatedAt: i.updatedAt.toISOString(),
+  };
+}
+
+export async function createIngress(tenant: Tenant, input: z.infer<typeof ingressCreateInput>) {
+  const room = await findRoom(tenant.id, input.roomId);
+  if (room.status === 'ENDED') throw invalidState('The room has ended.');
+  const media = await mediaFor(tenant).createIngress({
+    inputType: input.inputType,
+    name: input.name,
+    roomName: room.mediaRoomName,
+    participantIdentity: input.participantIdentity,
+    participantName: input.participantName,
+    enableTranscoding: input.enableTranscoding,
+  });
+  const row = await db().ingressEndpoint.create({
+    data: {
+      tenantId: tenant.id,
+      roomId: room.id,
+      mediaIngressId: media.ingressId,
+      name: input.name,
+      inputType: input.inputType,
+      enableTranscoding: input.enableTranscoding,
+      participantIdentity: input.participantIdentity,
+      participantName: input.participantName,
+      ingressUrl: media.url,
+      streamKey: media.streamKey,
+      createdByExternalId: input.createdByExternalId,
+    },
+  });
+  return ingressView(row);
+}
+
+async function findIngress(tenantId: string, id: string) {
+  const i = await db().ingressEndpoint.findFirst({ where: { id, tenantId, status: { not: 'DELETED' } } });
+  if (!i) throw notFound('Ingress');
+  return i;
+}
+
+export async function getIngress(tenant: Tenant, id: string) {
+  return ingressView(await findIngress(tenant.id, id));
+}
+
+/** Deleted in the media layer first; the row stays as DELETED (GET and DELETE then answer 404). */
+export async function deleteIngress(tenant: Tenant, id: string) {
+  const i = await findIngress(tenant.id, id);
+  await mediaFor(tenant).deleteIngress(i.mediaIngressId);
+  return ingressView(await db().ingressEndpoint.update({ where: { id: i.id }, data: { status: 'DELETED' } }));
+}
+
+export async function onIngressState(tx: Tx, mediaIngressId: string, started: boolean) {
+  const i = await tx.ingressEndpoint.findUnique({ where: { mediaIngressId } });
+  if (!i || i.status === 'DELETED') return;
+  await tx.ingressEndpoint.update({ where: { id: i.id }, data: { status: started ? 'ACTIVE' : 'ENDED' } });
+}
