@@ -4,6 +4,7 @@ import { log } from '@/lib/log';
 import { mediaFor } from '@/lib/domain/media';
 import { finishRoom } from '@/lib/domain/rooms';
 import { MediaLayerError } from '@/lib/media';
+import { runTranscript } from '@/lib/domain/transcripts';
 
 /**
  * Room lifecycle and housekeeping, run as one queue job (see lib/runtime/jobs.ts) every
@@ -109,7 +110,15 @@ export async function pruneRetention(now = new Date(), retentionDays = config().
   return { attempts, idempotency };
 }
 
+/** Transcripts left PENDING (their job was never queued, or the process died) are run here. */
+export async function runStaleTranscripts(now = new Date()): Promise<number> {
+  const stale = await db().transcript.findMany({ where: { status: 'PENDING', createdAt: { lt: new Date(now.getTime() - 60_000) } }, select: { id: true }, take: 10 });
+  for (const t of stale) await runTranscript(t.id);
+  return stale.length;
+}
+
 export async function runLifecycle(now = new Date()) {
+  await runStaleTranscripts(now);
   const autoEnded = await endDueRooms(now);
   const emptyEnded = await endEmptyRooms(now);
   const reconciled = await reconcileRooms(now);

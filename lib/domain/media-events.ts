@@ -8,6 +8,7 @@ import { currentRunner } from '@/lib/events/runner';
 import { assertCanRecord, beginRecording, onRecordingEgress } from '@/lib/domain/recordings';
 import { onStreamEgress } from '@/lib/domain/streams';
 import { onIngressState } from '@/lib/domain/ingress';
+import { enqueueTranscript } from '@/lib/runtime/jobs';
 import { log } from '@/lib/log';
 import type { MediaLayer, MediaWebhookEvent } from '@/lib/media';
 
@@ -42,6 +43,7 @@ export async function receiveMediaWebhook(rawBody: string, authorization: string
     throw new ApiError('UNAUTHENTICATED', 'Media webhook signature did not verify.');
   }
   if (!HANDLED.has(event.event)) return { received: true, handled: false };
+  const followUps: FollowUp[] = [];
   const handled = await db().$transaction(async (tx) => {
     try {
       await tx.mediaWebhookReceipt.create({ data: { id: event.id || `${event.event}:${event.createdAt?.getTime()}`, event: event.event } });
@@ -49,15 +51,19 @@ export async function receiveMediaWebhook(rawBody: string, authorization: string
       if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') return false; // duplicate delivery
       throw err;
     }
-    await apply(tx, event);
+    await apply(tx, event, followUps);
     return true;
   });
+  for (const followUp of followUps) await followUp().catch((err) => log.warn({ err: (err as Error).message }, 'follow-up failed; the lifecycle sweep retries it'));
   if (handled) currentRunner()?.wake();
   if (handled && event.event === 'room_started' && event.room) await autoRecord(event.room.name);
   return { received: true, handled };
 }
 
-async function apply(tx: Tx, event: MediaWebhookEvent) {
+/** Work to start after the transaction commits (queue jobs for rows it created). */
+type FollowUp = () => Promise<void>;
+
+async function apply(tx: Tx, event: MediaWebhookEvent, followUps: FollowUp[]) {
   const at = event.createdAt ?? new Date();
   const roomName = event.room?.name ?? event.egress?.roomName ?? event.ingress?.roomName;
   if (!roomName) return;
@@ -105,9 +111,9 @@ async function apply(tx: Tx, event: MediaWebhookEvent) {
       const ended = event.event === 'egress_ended';
       const egressId = event.egress?.egressId ?? '';
       const status = event.egress?.status ?? '';
-      if (!(await onRecordingEgress(tx, egressId, ended, status, event.egress?.error ?? '', at))) {
-        await onStreamEgress(tx, egressId, ended, status, event.egress?.error ?? '', at);
-      }
+      const recording = await onRecordingEgress(tx, egressId, ended, status, event.egress?.error ?? '', at);
+      if (recording?.transcriptId) followUps.push(() => enqueueTranscript(recording.transcriptId!));
+      if (!recording) await onStreamEgress(tx, egressId, ended, status, event.egress?.error ?? '', at);
       await emitEvent(tx, room.tenantId, event.event === 'egress_started' ? 'egress.started' : 'egress.ended', {
         roomId: room.id,
         egressId: event.egress?.egressId ?? null,

@@ -9,6 +9,7 @@ import { findRoom } from '@/lib/domain/rooms';
 import { assertBillableMediaAllowed } from '@/lib/domain/tenants';
 import { addUsage } from '@/lib/domain/usage';
 import { emitEvent } from '@/lib/events/outbox';
+import { queueTranscriptIfWanted } from '@/lib/domain/transcripts';
 import type { recordingListQuery, recordingStartInput } from '@/lib/domain/media-features.schemas';
 
 /**
@@ -125,25 +126,29 @@ export async function deleteRecording(tenant: Tenant, id: string) {
   return { id: r.id, deleted: true };
 }
 
-/** egress.started / egress.ended for a recording (called from the media webhook handler). */
-export async function onRecordingEgress(tx: Tx, egressId: string, ended: boolean, egressStatus: string, error: string, at: Date) {
+/**
+ * egress.started / egress.ended for a recording (called from the media webhook handler).
+ * Returns null when the egress is not a recording, else the transcript to run (if any).
+ */
+export async function onRecordingEgress(tx: Tx, egressId: string, ended: boolean, egressStatus: string, error: string, at: Date): Promise<{ transcriptId: string | null } | null> {
   const r = await tx.recording.findUnique({ where: { mediaEgressId: egressId } });
-  if (!r) return false;
+  if (!r) return null;
   if (!ended) {
     await tx.recording.update({ where: { id: r.id }, data: { status: 'ACTIVE', startedAt: r.startedAt ?? at } });
-    return true;
+    return { transcriptId: null };
   }
-  if (r.status === 'COMPLETED' || r.status === 'FAILED') return true;
+  if (r.status === 'COMPLETED' || r.status === 'FAILED') return { transcriptId: null };
   const file = egressStatus === 'EGRESS_COMPLETE' ? await storage().stat(r.storageKey) : null;
   const duration = r.startedAt ? Math.max(0, Math.round((at.getTime() - r.startedAt.getTime()) / 1000)) : null;
   if (file && file.size > 0) {
     await tx.recording.update({ where: { id: r.id }, data: { status: 'COMPLETED', endedAt: at, sizeBytes: BigInt(file.size), duration, error: null } });
     await emitEvent(tx, r.tenantId, 'recording.completed', { recordingId: r.id, roomId: r.roomId, sizeBytes: file.size, duration });
     if (duration) addUsage(r.tenantId, 'recording_minutes', Math.ceil(duration / 60), at);
+    return { transcriptId: await queueTranscriptIfWanted(tx, r) };
   } else {
     const reason = egressStatus !== 'EGRESS_COMPLETE' ? error || `egress ended ${egressStatus}` : 'the recording file is missing or empty in storage';
     await tx.recording.update({ where: { id: r.id }, data: { status: 'FAILED', endedAt: at, duration, error: reason } });
     await emitEvent(tx, r.tenantId, 'recording.failed', { recordingId: r.id, roomId: r.roomId, error: reason });
   }
-  return true;
+  return { transcriptId: null };
 }

@@ -87,5 +87,7 @@ export const SUMMARIES: Record<string, [tag: string, summary: string]> = {
   'POST /api/v1/captions/start': ['Captions', 'Start live captions'],
   'POST /api/v1/captions/stop': ['Captions', 'Stop live captions'],
   'GET /api/v1/captions/status/{roomId}': ['Captions', 'Caption status of a room'],
+  'GET /api/v1/recordings/{id}/transcripts': ['Recordings', "A recording's transcripts"],
+  'GET /api/v1/transcripts/{id}': ['Recordings', 'Get a transcript'],
   'GET /api/v1/openapi.json': ['Operations', 'This document'],
 };

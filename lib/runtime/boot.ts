@@ -3,7 +3,7 @@ import { flushUsage } from '@/lib/domain/usage';
 import { log } from '@/lib/log';
 import { startDeliveryRunner, startInngestDispatcher } from '@/lib/events/runner';
 import { inngestConfigured } from '@/lib/events/inngest';
-import { startLifecycleJobs } from '@/lib/runtime/jobs';
+import { startLifecycleJobs, startTranscriptJobs } from '@/lib/runtime/jobs';
 
 /**
  * Starts what runs beside the HTTP server in every app process: the queue workers (webhook
@@ -23,6 +23,7 @@ export async function boot(): Promise<void> {
     stoppers.push(() => runner.stop());
     // With Inngest, the lifecycle runs as an Inngest cron (lib/events/inngest.ts) instead.
     if (!inngestConfigured()) await startLifecycleJobs();
+    await startTranscriptJobs();
   }
   stoppers.push(flushUsage);
   log.info({ queueWorkers: c.QUEUE_WORKERS }, 'convene booted');

@@ -1,6 +1,7 @@
 import { config } from '@/lib/config';
 import { log } from '@/lib/log';
 import { runLifecycle } from '@/lib/domain/lifecycle';
+import { runTranscript } from '@/lib/domain/transcripts';
 import { ensureQueue } from '@/lib/runtime/queue';
 
 /**
@@ -10,6 +11,24 @@ import { ensureQueue } from '@/lib/runtime/queue';
  * restart or a killed instance loses nothing.
  */
 export const LIFECYCLE_QUEUE = 'room-lifecycle';
+export const TRANSCRIPT_QUEUE = 'transcripts';
+let transcriptsRunning = false;
+
+/** Transcript jobs: one per completed recording that wants one (see lib/domain/transcripts.ts). */
+export async function startTranscriptJobs(): Promise<void> {
+  const boss = await ensureQueue(TRANSCRIPT_QUEUE, { retryLimit: 0, expireInSeconds: 900 });
+  await boss.work<{ transcriptId: string }>(TRANSCRIPT_QUEUE, { pollingIntervalSeconds: 2 }, async ([job]) => {
+    await runTranscript(job.data.transcriptId);
+  });
+  transcriptsRunning = true;
+}
+
+/** Queues a transcript if this process runs the queue; otherwise the lifecycle sweep picks it up. */
+export async function enqueueTranscript(transcriptId: string): Promise<void> {
+  if (!transcriptsRunning) return;
+  const boss = await ensureQueue(TRANSCRIPT_QUEUE, { retryLimit: 0, expireInSeconds: 900 });
+  await boss.send(TRANSCRIPT_QUEUE, { transcriptId });
+}
 
 export async function startLifecycleJobs(): Promise<void> {
   const interval = config().LIFECYCLE_INTERVAL_SECONDS;

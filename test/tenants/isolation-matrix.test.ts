@@ -97,6 +97,8 @@ const MATRIX: Record<string, unknown> = {
   'POST /api/v1/captions/start': { roomId: '{roomId}', __expect404: true },
   'POST /api/v1/captions/stop': { roomId: '{roomId}', __expect404: true },
   'GET /api/v1/captions/status/[roomId]': {},
+  'GET /api/v1/recordings/[id]/transcripts': {},
+  'GET /api/v1/transcripts/[id]': {},
 };
 
 let a: Awaited<ReturnType<typeof seedTenant>>;
@@ -127,6 +129,7 @@ beforeAll(async () => {
   ids.streaming = { id: stream.id, roomId: room.id };
   ids.ingress = { id: ingress.id, roomId: room.id };
   ids.captions = { roomId: room.id };
+  ids.transcripts = { id: (await db().transcript.create({ data: { tenantId: a.tenant.id, recordingId: recording.id, roomId: room.id, status: 'COMPLETED', text: 'A-secret' } })).id };
 });
 
 describe('tenant isolation matrix', () => {

@@ -1,0 +1,69 @@
+import type { Transcript, Tenant } from '@/lib/generated/prisma/client';
+import { db, type Tx } from '@/lib/db';
+import { notFound } from '@/lib/http/errors';
+import { storage } from '@/lib/storage';
+import { speechToText } from '@/lib/stt';
+import { emitEvent } from '@/lib/events/outbox';
+import { log } from '@/lib/log';
+
+/**
+ * Transcripts of completed recordings of AI-enabled rooms (never test mode, never E2EE — such
+ * rooms are not recorded). PENDING → PROCESSING → COMPLETED (transcript.ready
+ * {transcriptId, recordingId}) | FAILED. Runs as a job on the same queue as webhooks.
+ */
+export function transcriptView(t: Transcript) {
+  return {
+    id: t.id,
+    recordingId: t.recordingId,
+    roomId: t.roomId,
+    status: t.status,
+    language: t.language,
+    text: t.text,
+    segments: t.segments,
+    provider: t.provider,
+    error: t.error,
+    createdAt: t.createdAt.toISOString(),
+    completedAt: t.completedAt?.toISOString() ?? null,
+  };
+}
+
+/** Called in the transaction that completes a recording; returns the transcript to run, if any. */
+export async function queueTranscriptIfWanted(tx: Tx, recording: { id: string; tenantId: string; roomId: string }): Promise<string | null> {
+  const room = await tx.room.findUniqueOrThrow({ where: { id: recording.roomId }, include: { tenant: true } });
+  if (!room.enableAiFeatures || room.enableE2EE || room.tenant.isTestMode || !speechToText()) return null;
+  const t = await tx.transcript.create({ data: { tenantId: recording.tenantId, recordingId: recording.id, roomId: recording.roomId, status: 'PENDING' } });
+  return t.id;
+}
+
+export async function runTranscript(transcriptId: string): Promise<void> {
+  const claimed = await db().transcript.updateMany({ where: { id: transcriptId, status: 'PENDING' }, data: { status: 'PROCESSING' } });
+  if (claimed.count === 0) return; // already taken by another worker
+  const t = await db().transcript.findUniqueOrThrow({ where: { id: transcriptId }, include: { recording: true } });
+  const stt = speechToText();
+  try {
+    if (!stt) throw new Error('no speech-to-text provider is configured');
+    const stream = await storage().read(t.recording.storageKey);
+    const audio = Buffer.from(await new Response(stream).arrayBuffer());
+    const result = await stt.transcribe(audio, { contentType: t.recording.storageKey.endsWith('.ogg') ? 'audio/ogg' : 'video/mp4', language: t.language });
+    await db().$transaction(async (tx) => {
+      await tx.transcript.update({ where: { id: t.id }, data: { status: 'COMPLETED', text: result.text, segments: result.segments as object[], provider: stt.name, completedAt: new Date() } });
+      await emitEvent(tx, t.tenantId, 'transcript.ready', { transcriptId: t.id, recordingId: t.recordingId });
+    });
+  } catch (err) {
+    log.warn({ transcriptId, err: (err as Error).message }, 'transcript failed');
+    await db().transcript.update({ where: { id: t.id }, data: { status: 'FAILED', error: (err as Error).message.slice(0, 500) } });
+  }
+}
+
+export async function getTranscript(tenant: Tenant, id: string) {
+  const t = await db().transcript.findFirst({ where: { id, tenantId: tenant.id } });
+  if (!t) throw notFound('Transcript');
+  return transcriptView(t);
+}
+
+export async function transcriptsOfRecording(tenant: Tenant, recordingId: string) {
+  const rec = await db().recording.findFirst({ where: { id: recordingId, tenantId: tenant.id } });
+  if (!rec) throw notFound('Recording');
+  const rows = await db().transcript.findMany({ where: { recordingId: rec.id }, orderBy: { createdAt: 'desc' } });
+  return { data: rows.map(transcriptView), nextCursor: null };
+}
