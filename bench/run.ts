@@ -32,7 +32,8 @@ async function adminUrl(): Promise<{ url: string; stop?: () => Promise<void> }> 
 }
 
 function startProcess(cmd: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
-  const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Own process group, so stopping it also stops what npx started (next-server, tsx).
+  const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`${cmd} did not start:\n${out}`)), 60_000);
@@ -191,7 +192,7 @@ async function main() {
     const { disconnectDb } = await import('../lib/db');
     await disconnectDb();
   } finally {
-    for (const c of children) c.kill('SIGTERM');
+    for (const c of children) if (c.pid) process.kill(-c.pid, 'SIGTERM');
     await receiver.close();
     await new Promise((r) => setTimeout(r, 1500));
     await adminClient.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);

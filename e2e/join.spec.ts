@@ -110,3 +110,9 @@ test('the integration guide renders', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Integrating Convene' })).toBeVisible();
   await expect(page.getByRole('heading', { name: '3. Verify webhooks' })).toBeVisible();
 });
+
+test('the call UI carries a frame-ancestors policy from its tenant (none for an unknown token)', async ({ request }) => {
+  const res = await request.get(joinPath(await token()));
+  expect(res.headers()['content-security-policy']).toBe("frame-ancestors 'none'");
+  expect(res.headers()['x-frame-options']).toBeUndefined();
+});
