@@ -36,11 +36,14 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all(apps.map((a) => a.stop()));
-  await receiver.close();
-  await media.close();
-  await disconnectDb();
-  await database.drop();
+  try {
+    await Promise.all(apps.map((a) => a.stop()));
+    await receiver?.close();
+    await media?.close();
+    await disconnectDb();
+  } finally {
+    await database?.drop(); // even when setup failed half-way: leave nothing behind
+  }
 }, 60_000);
 
 describe('two instances, one database', () => {

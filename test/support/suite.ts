@@ -33,10 +33,13 @@ export function useSuite(opts: { env?: () => Record<string, string> | Promise<Re
     suite.api = apiClient(suite.app.baseUrl);
   }, 60_000);
   afterAll(async () => {
-    await suite.app?.stop();
-    await suite.media?.close();
-    await disconnectDb();
-    await suite.database?.drop();
+    try {
+      await suite.app?.stop();
+      await suite.media?.close();
+      await disconnectDb();
+    } finally {
+      await suite.database?.drop(); // even when setup failed half-way: leave nothing behind
+    }
   }, 60_000);
   return suite;
 }
