@@ -6,6 +6,7 @@ import { LiveKitRoom, PreJoin, VideoConference, useRoomContext, type LocalUserCh
 import { ConnectionError, ConnectionErrorReason, DisconnectReason, ExternalE2EEKeyProvider, Room, RoomEvent, isE2EESupported } from 'livekit-client';
 import { readJoinToken, type JoinToken } from '@/lib/domain/join-token';
 import { t, type ErrorKey } from '@/lib/i18n/en';
+import { HostPanel } from '@/components/call/HostPanel';
 
 type Stage = { kind: 'prejoin' } | { kind: 'call'; choices: LocalUserChoices } | { kind: 'error'; error: ErrorKey; retry: boolean };
 
@@ -112,6 +113,7 @@ function Call({ token, serverUrl, info, e2eeKey, choices, onEnd }: { token: stri
         {e2eeKey && <Badge>{t.e2eeBadge}</Badge>}
         {info.facts.enableRecording && <RecordingBadge />}
       </div>
+      {(info.facts.role === 'HOST' || info.facts.role === 'MODERATOR') && <HostPanel token={token} />}
       <VideoConference />
     </LiveKitRoom>
   );

@@ -84,3 +84,5 @@ export const breakoutCreateInput = z.object({
   createdByExternalId: externalId,
 });
 export const breakoutMoveInput = z.object({ actingExternalUserId: externalId, participantId: z.string().min(1).max(64) });
+
+export const lockInput = z.object({ locked: z.boolean() });

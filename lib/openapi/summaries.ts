@@ -89,5 +89,11 @@ export const SUMMARIES: Record<string, [tag: string, summary: string]> = {
   'GET /api/v1/captions/status/{roomId}': ['Captions', 'Caption status of a room'],
   'GET /api/v1/recordings/{id}/transcripts': ['Recordings', "A recording's transcripts"],
   'GET /api/v1/transcripts/{id}': ['Recordings', 'Get a transcript'],
+  'GET /api/v1/me': ['Hosted UI', 'Who this participant token is, and the room facts'],
+  'POST /api/v1/me/mute-all': ['Hosted UI', 'Mute everyone else (host or moderator token)'],
+  'POST /api/v1/me/lock': ['Hosted UI', 'Lock or unlock the room (host or moderator token)'],
+  'GET /api/v1/me/waiting': ['Hosted UI', 'Who is in the waiting room (host or moderator token)'],
+  'POST /api/v1/me/waiting/{participantId}/admit': ['Hosted UI', 'Admit from the waiting room'],
+  'POST /api/v1/me/waiting/{participantId}/deny': ['Hosted UI', 'Refuse from the waiting room'],
   'GET /api/v1/openapi.json': ['Operations', 'This document'],
 };

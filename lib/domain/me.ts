@@ -1,0 +1,37 @@
+import type { z } from 'zod';
+import { db } from '@/lib/db';
+import type { ParticipantCredential } from '@/lib/http/participant-auth';
+import { participantView, roomFacts } from '@/lib/domain/rooms';
+import { approveParticipant, denyParticipant, isModeratorRole, muteAll, requireModerator } from '@/lib/domain/participants';
+import type { lockInput } from '@/lib/domain/rooms.schemas';
+
+/**
+ * What the hosted call UI does with the participant's own token: read who it is, and — for a
+ * HOST or MODERATOR according to OUR records — mute everyone, lock the room, admit or refuse
+ * people from the waiting room. The same domain functions as the tenant-key API.
+ */
+export async function me({ participant, room }: ParticipantCredential) {
+  return { participant: participantView(participant), room: { ...roomFacts(room), isLocked: room.isLocked, status: room.status }, isModerator: isModeratorRole(participant.role) };
+}
+
+export async function muteAllAsParticipant({ tenant, room, participant }: ParticipantCredential) {
+  return muteAll(tenant, room.id, participant.externalUserId);
+}
+
+export async function lockAsParticipant({ room, participant }: ParticipantCredential, input: z.infer<typeof lockInput>) {
+  await requireModerator(room.id, participant.externalUserId);
+  const updated = await db().room.update({ where: { id: room.id }, data: { isLocked: input.locked } });
+  return { roomId: updated.id, isLocked: updated.isLocked };
+}
+
+export async function waitingList({ room, participant }: ParticipantCredential) {
+  await requireModerator(room.id, participant.externalUserId);
+  const waiting = await db().participant.findMany({ where: { roomId: room.id, connectionState: 'WAITING' }, orderBy: { updatedAt: 'asc' }, take: 100 });
+  return { data: waiting.map((p) => ({ id: p.id, displayName: p.displayName, avatarUrl: p.avatarUrl, role: p.role, waitingSince: p.updatedAt.toISOString() })), nextCursor: null };
+}
+
+export async function admitAsParticipant({ tenant, room, participant }: ParticipantCredential, participantId: string, admit: boolean) {
+  return admit
+    ? approveParticipant(tenant, room.id, participantId, participant.externalUserId)
+    : denyParticipant(tenant, room.id, participantId, participant.externalUserId);
+}
