@@ -13,15 +13,16 @@ import { inject } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '..');
 const prismaBin = path.join(root, 'node_modules/.bin/prisma');
-const adminUrl = inject('databaseAdminUrl');
+// The globalSetup provides the admin URL (CONVENE_TEST_ADMIN_URL, the local server or an embedded one).
+const adminUrl = inject('databaseAdminUrl') ?? process.env.CONVENE_TEST_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const databases = [`engine_a_${randomBytes(4).toString('hex')}`, `engine_b_${randomBytes(4).toString('hex')}`];
 const urlOf = (db: string) => Object.assign(new URL(adminUrl), { pathname: `/${db}` }).toString();
 let dir: string;
 
-function prisma(args: string[], database: string): string {
+function prisma(args: string[], database: string, env: Record<string, string> = {}): string {
   return execFileSync(prismaBin, args, {
     cwd: dir,
-    env: { ...process.env, DATABASE_URL: urlOf(database), PRISMA_SCHEMA_ENGINE_BINARY: path.join(root, 'prisma/engine/schema-engine.mjs') },
+    env: { ...process.env, DATABASE_URL: urlOf(database), PRISMA_SCHEMA_ENGINE_BINARY: path.join(root, 'prisma/engine/schema-engine.mjs'), ...env },
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -107,5 +108,17 @@ describe('prisma CLI through the wasm schema engine', () => {
   it('migrate diff prints SQL', () => {
     const out = prisma(['migrate', 'diff', '--from-empty', '--to-schema', 'prisma/schema.prisma', '--script'], databases[1]);
     expect(out).toContain('CREATE TABLE "Widget"');
+  }, 120_000);
+
+  it('a Rust panic in the engine reaches the CLI as an error with its message', () => {
+    // FORCE_PANIC_SCHEMA_ENGINE makes the CLI call the engine's debugPanic method.
+    let failure: { status?: number; stderr?: string; stdout?: string } | undefined;
+    try {
+      prisma(['migrate', 'status'], databases[1], { FORCE_PANIC_SCHEMA_ENGINE: '1' });
+    } catch (err) {
+      failure = err as typeof failure;
+    }
+    expect(failure?.status).not.toBe(0);
+    expect(`${failure?.stdout}${failure?.stderr}`).toContain('debugPanic artificial panic');
   }, 120_000);
 });

@@ -133,6 +133,11 @@ class AdapterFactory {
 }
 
 // ── the wasm engine ──
+// The engine's panic hook hands the Rust panic message to this global (the CLI defines it for
+// its own wasm modules) and then traps; keep the message so it can be reported.
+let panicMessage = null;
+globalThis.PRISMA_WASM_PANIC_REGISTRY = { set_message: (message) => (panicMessage = message) };
+
 async function loadEngine() {
   const bg = await import(path.join(wasmDir, 'schema_engine_bg.js'));
   const { instance } = await WebAssembly.instantiate(readFileSync(path.join(wasmDir, 'schema_engine_bg.wasm')), {
@@ -149,7 +154,10 @@ async function loadEngine() {
   return bg.SchemaEngine.new({ datamodels }, (line) => process.stderr.write(String(line).trimEnd() + '\n'), factory);
 }
 
+const isPanic = (err) => panicMessage !== null || err instanceof WebAssembly.RuntimeError;
+
 function errorMessage(err) {
+  if (panicMessage) return panicMessage;
   if (err instanceof Error) return err.message;
   if (typeof err === 'string') return err;
   return err?.message ?? JSON.stringify(err);
@@ -195,6 +203,7 @@ async function runRpc() {
       send({ jsonrpc: '2.0', id, method: 'print', params: { content } });
     });
   let diagnosed = false;
+  let current = null; // the request being answered, for reportCrash
 
   async function call(method, params) {
     if (typeof engine[method] !== 'function') throw new Error(`Unknown method ${method}`);
@@ -232,27 +241,46 @@ async function runRpc() {
       return;
     }
     queue = queue.then(async () => {
+      current = msg.id;
       try {
         send({ jsonrpc: '2.0', id: msg.id, result: await call(msg.method, msg.params) });
       } catch (err) {
-        const message = errorMessage(err);
-        const panic = /panicked|unreachable|RuntimeError/.test(message);
-        logLine('ERROR', message);
-        send({
-          jsonrpc: '2.0',
-          id: msg.id,
-          error: { code: 4466, message: 'An error happened. Check the data field for details.', data: { is_panic: panic, message, error_code: err?.error_code ?? err?.code, meta: err?.meta } },
-        });
+        sendError(msg.id, err);
+        if (isPanic(err)) process.exit(101); // the wasm instance is unusable after a trap
       }
+      current = null;
     });
   });
   rl.on('close', () => queue.finally(() => process.exit(0)));
+
+  function sendError(id, err) {
+    const message = errorMessage(err);
+    const panic = isPanic(err);
+    logLine('ERROR', message);
+    // With is_panic the CLI shows `error.message`, otherwise `data.message` (and error_code).
+    send({
+      jsonrpc: '2.0',
+      id,
+      error: { code: 4466, message: panic ? message : 'An error happened. Check the data field for details.', data: { is_panic: panic, message, error_code: err?.error_code ?? err?.code, meta: err?.meta } },
+    });
+  }
+
+  // A panic (or a failed `unwrap_throw`) inside an async engine method is thrown from a
+  // microtask, not through the method's promise, which then never settles: answer the pending
+  // request with the error and exit, since the wasm instance is unusable after a trap.
+  reportCrash = (err) => {
+    if (current !== null) sendError(current, err);
+    else logLine('ERROR', errorMessage(err));
+    process.exit(101); // what a Rust panic exits with; the CLI reports it as a panic
+  };
 }
 
-process.on('uncaughtException', (err) => {
+let reportCrash = (err) => {
   logLine('ERROR', errorMessage(err));
-  process.exit(101); // what a Rust panic exits with; the CLI reports it as a panic
-});
+  process.exit(101);
+};
+process.on('uncaughtException', (err) => reportCrash(err));
+process.on('unhandledRejection', (err) => reportCrash(err));
 
 if (cliCommand) await runCli(cliCommand);
 else await runRpc();
