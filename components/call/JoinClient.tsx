@@ -1,12 +1,15 @@
 'use client';
 
 import '@livekit/components-styles';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { LiveKitRoom, PreJoin, VideoConference, useRoomContext, type LocalUserChoices } from '@livekit/components-react';
 import { ConnectionError, ConnectionErrorReason, DisconnectReason, ExternalE2EEKeyProvider, Room, RoomEvent, isE2EESupported } from 'livekit-client';
 import { readJoinToken, type JoinToken } from '@/lib/domain/join-token';
 import { t, type ErrorKey } from '@/lib/i18n/en';
-import { HostPanel } from '@/components/call/HostPanel';
+import { HostPanel, useParticipantApi, useSelf } from '@/components/call/HostPanel';
+import { PollsPanel, focusRing, usePolls } from '@/components/call/PollsPanel';
+import { QuestionsPanel, useQuestions } from '@/components/call/QuestionsPanel';
+import { CaptionsOverlay } from '@/components/call/CaptionsOverlay';
 
 type Stage = { kind: 'prejoin' } | { kind: 'call'; choices: LocalUserChoices } | { kind: 'error'; error: ErrorKey; retry: boolean };
 
@@ -107,15 +110,110 @@ function Call({ token, serverUrl, info, e2eeKey, choices, onEnd }: { token: stri
       audio={info.canPublish && choices.audioEnabled ? { deviceId: choices.audioDeviceId } : false}
       onError={onError}
       data-lk-theme="default"
-      className={`convene-call h-dvh ${info.facts.enableChat ? '' : 'convene-no-chat'} ${info.canScreenShare ? '' : 'convene-no-screenshare'}`}
+      // Inline: the LiveKit stylesheet is unlayered, so its `.lk-room-container {height: 100%}` beats
+      // Tailwind's (layered) h-dvh, and 100% of an auto-height parent collapsed the call to its control bar.
+      style={{ height: '100dvh' }}
+      className={`convene-call ${info.facts.enableChat ? '' : 'convene-no-chat'} ${info.canScreenShare ? '' : 'convene-no-screenshare'}`}
     >
-      <div className="pointer-events-none absolute left-2 top-2 z-10 flex gap-2">
+      <CallTools token={token}>
         {e2eeKey && <Badge>{t.e2eeBadge}</Badge>}
         {info.facts.enableRecording && <RecordingBadge />}
-      </div>
-      {(info.facts.role === 'HOST' || info.facts.role === 'MODERATOR') && <HostPanel token={token} />}
+      </CallTools>
       <VideoConference />
+      <CaptionsOverlay />
     </LiveKitRoom>
+  );
+}
+
+type PanelKey = 'host' | 'polls' | 'questions';
+
+/**
+ * The buttons above the video (beside the badges) and the panels they open, one at a time: host
+ * controls (moderators per GET /api/v1/me), polls, Q&A. A panel floats at the left from the
+ * sm breakpoint and is a bottom sheet below it; Escape or its close button closes it and
+ * returns focus to its button. Closed panels stay mounted (hidden) so they keep their state and
+ * live updates, and their buttons can show counts.
+ */
+function CallTools({ token, children }: { token: string; children: React.ReactNode }) {
+  const api = useParticipantApi(token);
+  const self = useSelf(api);
+  const polls = usePolls(api);
+  const questions = useQuestions(api);
+  const [open, setOpen] = useState<PanelKey | null>(null);
+  const [waiting, setWaiting] = useState(0);
+  const toggles = useRef<Partial<Record<PanelKey, HTMLButtonElement | null>>>({});
+  const panels = useRef<Partial<Record<PanelKey, HTMLElement | null>>>({});
+
+  useEffect(() => {
+    if (open) panels.current[open]?.focus();
+  }, [open]);
+
+  const close = (key: PanelKey) => {
+    setOpen(null);
+    toggles.current[key]?.focus();
+  };
+
+  const items: { key: PanelKey; title: string; label: string; body: React.ReactNode }[] = [
+    ...(self?.isModerator ? [{ key: 'host' as const, title: t.host.title, label: t.panels.hostToggle(waiting), body: <HostPanel token={token} onWaitingCount={setWaiting} /> }] : []),
+    { key: 'polls', title: t.polls.title, label: t.panels.pollsToggle(polls.polls?.filter((p) => p.status === 'OPEN').length ?? 0), body: <PollsPanel state={polls} api={api} self={self} /> },
+    {
+      key: 'questions',
+      title: t.questions.title,
+      label: t.panels.questionsToggle(questions.questions?.filter((q) => q.status === 'OPEN').length ?? 0),
+      body: <QuestionsPanel state={questions} api={api} />,
+    },
+  ];
+
+  return (
+    <>
+      <div className="pointer-events-none absolute left-2 right-2 top-2 z-30 flex flex-wrap items-center gap-2">
+        {children}
+        <div role="group" aria-label={t.panels.toolbar} className="pointer-events-auto flex flex-wrap gap-2">
+          {items.map(({ key, label }) => (
+            <button
+              key={key}
+              ref={(el) => {
+                toggles.current[key] = el;
+              }}
+              type="button"
+              aria-expanded={open === key}
+              aria-controls={`convene-panel-${key}`}
+              onClick={() => setOpen((cur) => (cur === key ? null : key))}
+              className={`rounded px-3 py-1.5 text-sm font-medium text-white shadow ${open === key ? 'bg-sky-700' : 'bg-slate-900/85 hover:bg-slate-800'} focus-visible:ring-offset-1 ${focusRing}`}
+            >
+              {label}
+            </button>
+          ))}
+        </div>
+      </div>
+      {items.map(({ key, title, body }) => (
+        <section
+          key={key}
+          id={`convene-panel-${key}`}
+          ref={(el) => {
+            panels.current[key] = el;
+          }}
+          tabIndex={-1}
+          aria-label={title}
+          hidden={open !== key}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.stopPropagation();
+              close(key);
+            }
+          }}
+          className={`fixed inset-x-0 bottom-0 z-40 max-h-[70dvh] overflow-y-auto rounded-t-xl bg-slate-900/95 p-4 text-sm text-white shadow-lg sm:absolute sm:inset-x-auto sm:bottom-auto sm:left-2 sm:top-14 sm:max-h-[calc(100dvh-9rem)] sm:w-80 sm:rounded-lg ${focusRing}`}
+        >
+          <div className="mb-3 flex items-center justify-between gap-2">
+            <h2 className="text-base font-semibold">{title}</h2>
+            <button type="button" aria-label={t.panels.close} onClick={() => close(key)} className={`rounded px-2 py-0.5 text-lg leading-none hover:bg-slate-700 ${focusRing}`}>
+              <span aria-hidden="true">×</span>
+            </button>
+          </div>
+          {body}
+        </section>
+      ))}
+    </>
   );
 }
 

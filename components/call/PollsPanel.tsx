@@ -1,0 +1,297 @@
+'use client';
+
+import { useCallback, useEffect, useId, useState } from 'react';
+import { useDataChannel, useRoomContext } from '@livekit/components-react';
+import { RoomEvent } from 'livekit-client';
+import { t } from '@/lib/i18n/en';
+import type { ParticipantApi, Self } from '@/components/call/HostPanel';
+import { POLL_LIMITS, POLL_TOPIC, mergePoll, myBallot, parseLiveUpdate, pollDraft, tally, visiblePolls, type PollView } from '@/components/call/engagement-state';
+
+export const focusRing = 'focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-300';
+const button = `rounded bg-slate-700 px-2 py-1 hover:bg-slate-600 disabled:opacity-50 ${focusRing}`;
+const primary = `rounded bg-blue-700 px-3 py-1 font-medium hover:bg-blue-600 disabled:opacity-50 ${focusRing}`;
+const field = `w-full rounded bg-slate-800 px-2 py-1 text-white placeholder:text-slate-400 ${focusRing}`;
+
+/**
+ * The room's polls through the participant-token API (/api/v1/polls/public): loaded once, kept
+ * current from the `convene.polls` data-channel messages, re-read after a reconnect and after
+ * the viewer's own actions.
+ */
+export function usePolls(api: ParticipantApi) {
+  const room = useRoomContext();
+  const [polls, setPolls] = useState<PollView[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [cast, setCast] = useState<Record<string, string[]>>({});
+
+  const refresh = useCallback(async () => {
+    try {
+      setPolls((await api('GET', '/polls/public')).data);
+      setFailed(false);
+    } catch {
+      setFailed(true);
+    }
+  }, [api]);
+
+  useEffect(() => {
+    void refresh();
+    room.on(RoomEvent.Connected, refresh).on(RoomEvent.Reconnected, refresh);
+    return () => {
+      room.off(RoomEvent.Connected, refresh).off(RoomEvent.Reconnected, refresh);
+    };
+  }, [room, refresh]);
+
+  useEffect(() => {
+    if (!failed) return;
+    const timer = setTimeout(refresh, 10_000);
+    return () => clearTimeout(timer);
+  }, [failed, refresh]);
+
+  const onMessage = useCallback(
+    (msg: { topic?: string; payload: Uint8Array }) => {
+      const update = parseLiveUpdate(msg.topic, msg.payload);
+      if (update?.type === 'poll.updated') setPolls((list) => mergePoll(list ?? [], update.poll));
+      else void refresh();
+    },
+    [refresh],
+  );
+  useDataChannel(POLL_TOPIC, onMessage);
+
+  const apply = useCallback((poll: PollView) => setPolls((list) => mergePoll(list ?? [], poll)), []);
+  const remember = useCallback((pollId: string, optionIds: string[]) => setCast((c) => ({ ...c, [pollId]: optionIds })), []);
+  return { polls, failed, refresh, apply, cast, remember };
+}
+
+export type PollsState = ReturnType<typeof usePolls>;
+
+export function PollsPanel({ state, api, self }: { state: PollsState; api: ParticipantApi; self: Self | null }) {
+  const [notice, setNotice] = useState<string | null>(null);
+  const isModerator = self?.isModerator === true;
+  const run = useCallback(
+    async (fn: () => Promise<PollView>, done: string) => {
+      try {
+        state.apply(await fn());
+        setNotice(done);
+        void state.refresh();
+        return true;
+      } catch (err) {
+        setNotice((err as Error).message);
+        return false;
+      }
+    },
+    [state],
+  );
+
+  const list = state.polls ? visiblePolls(state.polls, isModerator) : null;
+  return (
+    <div className="space-y-4">
+      {isModerator && <NewPollForm onCreate={(body) => run(() => api('POST', '/polls/public', body), t.polls.create.created)} />}
+      {list === null ? (
+        <p>{state.failed ? t.panels.loadFailed : t.panels.loading}</p>
+      ) : list.length === 0 ? (
+        <p className="text-slate-300">{t.polls.empty}</p>
+      ) : (
+        <ul className="space-y-3">
+          {list.map((poll) => (
+            <li key={poll.id}>
+              <PollCard
+                poll={poll}
+                ballot={myBallot(poll, self?.externalUserId ?? null, state.cast)}
+                isModerator={isModerator}
+                onVote={(optionIds) =>
+                  run(async () => {
+                    const updated: PollView = await api('POST', `/polls/public/${poll.id}/vote`, { optionIds });
+                    state.remember(poll.id, optionIds);
+                    return updated;
+                  }, t.polls.voted)
+                }
+                onStatus={(to) => run(() => api('POST', `/polls/public/${poll.id}/${to}`), to === 'open' ? t.polls.opened : t.polls.closed)}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+      <p role="status" className="min-h-5 text-slate-300">
+        {notice}
+      </p>
+    </div>
+  );
+}
+
+function PollCard({
+  poll,
+  ballot,
+  isModerator,
+  onVote,
+  onStatus,
+}: {
+  poll: PollView;
+  ballot: string[];
+  isModerator: boolean;
+  onVote: (optionIds: string[]) => Promise<boolean>;
+  onStatus: (to: 'open' | 'close') => Promise<boolean>;
+}) {
+  const headingId = useId();
+  const [picked, setPicked] = useState<string[]>(ballot);
+  const [busy, setBusy] = useState(false);
+  const ballotKey = ballot.join(',');
+  useEffect(() => setPicked(ballotKey ? ballotKey.split(',') : []), [ballotKey]);
+
+  const busyWhile = (p: Promise<unknown>) => {
+    setBusy(true);
+    void p.finally(() => setBusy(false));
+  };
+  const toggle = (id: string, on: boolean) => setPicked((cur) => (poll.allowMultiple ? (on ? [...cur, id] : cur.filter((x) => x !== id)) : [id]));
+
+  return (
+    <article aria-labelledby={headingId} className="rounded border border-slate-700 p-3">
+      <div className="flex items-start justify-between gap-2">
+        <h3 id={headingId} className="font-semibold">
+          {poll.question}
+        </h3>
+        <span className="shrink-0 rounded bg-slate-700 px-1.5 text-xs">{t.polls.status[poll.status]}</span>
+      </div>
+      {poll.isAnonymous && <p className="text-xs text-slate-400">{t.polls.anonymous}</p>}
+      {poll.status === 'OPEN' && (
+        <form
+          className="mt-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (picked.length) busyWhile(onVote(picked));
+          }}
+        >
+          <fieldset>
+            <legend className="sr-only">{poll.allowMultiple ? t.polls.chooseMany : t.polls.chooseOne}</legend>
+            {poll.options.map((o) => (
+              <label key={o.id} className="flex items-center gap-2 py-0.5">
+                <input
+                  type={poll.allowMultiple ? 'checkbox' : 'radio'}
+                  name={`poll-${poll.id}`}
+                  value={o.id}
+                  checked={picked.includes(o.id)}
+                  onChange={(e) => toggle(o.id, e.target.checked)}
+                  className={focusRing}
+                />
+                {o.text}
+              </label>
+            ))}
+          </fieldset>
+          <div className="mt-1 flex items-center gap-2">
+            <button type="submit" className={primary} disabled={busy || picked.length === 0}>
+              {ballot.length ? t.polls.changeVote : t.polls.vote}
+            </button>
+            {ballot.length > 0 && <span className="text-xs text-slate-300">{t.polls.youVoted}</span>}
+          </div>
+        </form>
+      )}
+      {poll.status !== 'DRAFT' && <Results poll={poll} />}
+      {isModerator && poll.status !== 'CLOSED' && (
+        <div className="mt-2 flex gap-2">
+          {poll.status === 'DRAFT' && (
+            <button type="button" className={button} aria-label={t.polls.openLabel(poll.question)} disabled={busy} onClick={() => busyWhile(onStatus('open'))}>
+              {t.polls.open}
+            </button>
+          )}
+          <button type="button" className={button} aria-label={t.polls.closeLabel(poll.question)} disabled={busy} onClick={() => busyWhile(onStatus('close'))}>
+            {t.polls.close}
+          </button>
+        </div>
+      )}
+    </article>
+  );
+}
+
+function Results({ poll }: { poll: PollView }) {
+  return (
+    <div className="mt-2">
+      <p className="text-xs text-slate-300">
+        {t.polls.results} · {t.polls.votes(poll.totalVotes)}
+      </p>
+      <ul aria-label={t.polls.results} className="mt-1 space-y-1">
+        {tally(poll).map((row) => (
+          <li key={row.id}>
+            <span className={row.leading ? 'font-semibold' : undefined}>{t.polls.optionResult(row.text, row.count, row.percent)}</span>
+            <span aria-hidden="true" className="mt-0.5 block h-1.5 rounded bg-slate-700">
+              <span className="block h-full rounded bg-sky-400" style={{ width: `${row.percent}%` }} />
+            </span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function NewPollForm({ onCreate }: { onCreate: (body: unknown) => Promise<boolean> }) {
+  const [question, setQuestion] = useState('');
+  const [options, setOptions] = useState(['', '']);
+  const [flags, setFlags] = useState({ allowMultiple: false, isAnonymous: false, openNow: true });
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const errorId = useId();
+  const questionId = useId();
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    const draft = pollDraft(question, options, flags);
+    if (!draft.ok) return setError(t.polls.errors[draft.error]);
+    setError(null);
+    setBusy(true);
+    if (await onCreate(draft.body)) {
+      setQuestion('');
+      setOptions(['', '']);
+    }
+    setBusy(false);
+  };
+
+  return (
+    <form onSubmit={submit} aria-label={t.polls.create.title} className="space-y-2 rounded border border-slate-700 p-3">
+      <h3 className="font-semibold">{t.polls.create.title}</h3>
+      <label htmlFor={questionId} className="block text-xs text-slate-300">
+        {t.polls.create.question}
+      </label>
+      <input
+        id={questionId}
+        className={field}
+        value={question}
+        maxLength={POLL_LIMITS.questionMax}
+        onChange={(e) => setQuestion(e.target.value)}
+        aria-describedby={error ? errorId : undefined}
+      />
+      {options.map((value, i) => (
+        <div key={i} className="flex gap-1">
+          <input
+            aria-label={t.polls.create.option(i + 1)}
+            placeholder={t.polls.create.option(i + 1)}
+            className={field}
+            value={value}
+            maxLength={POLL_LIMITS.optionMax}
+            onChange={(e) => setOptions((cur) => cur.map((o, j) => (j === i ? e.target.value : o)))}
+          />
+          {options.length > POLL_LIMITS.minOptions && (
+            <button type="button" className={button} aria-label={t.polls.create.removeOption(i + 1)} onClick={() => setOptions((cur) => cur.filter((_, j) => j !== i))}>
+              <span aria-hidden="true">×</span>
+            </button>
+          )}
+        </div>
+      ))}
+      {options.length < POLL_LIMITS.maxOptions && (
+        <button type="button" className={button} onClick={() => setOptions((cur) => [...cur, ''])}>
+          {t.polls.create.addOption}
+        </button>
+      )}
+      {(['allowMultiple', 'isAnonymous', 'openNow'] as const).map((key) => (
+        <label key={key} className="flex items-center gap-2">
+          <input type="checkbox" className={focusRing} checked={flags[key]} onChange={(e) => setFlags((f) => ({ ...f, [key]: e.target.checked }))} />
+          {key === 'allowMultiple' ? t.polls.create.allowMultiple : key === 'isAnonymous' ? t.polls.create.anonymous : t.polls.create.openNow}
+        </label>
+      ))}
+      {error && (
+        <p id={errorId} role="alert" className="text-red-300">
+          {error}
+        </p>
+      )}
+      <button type="submit" className={primary} disabled={busy}>
+        {t.polls.create.submit}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,179 @@
+'use client';
+
+import { useCallback, useEffect, useId, useState } from 'react';
+import { useDataChannel, useRoomContext } from '@livekit/components-react';
+import { RoomEvent } from 'livekit-client';
+import { t } from '@/lib/i18n/en';
+import type { ParticipantApi } from '@/components/call/HostPanel';
+import { focusRing } from '@/components/call/PollsPanel';
+import { QUESTION_TOPIC, mergeQuestion, parseLiveUpdate, visibleQuestions, type QuestionSort, type QuestionView } from '@/components/call/engagement-state';
+
+const QUESTION_MAX = 1000;
+
+/**
+ * The room's questions through the participant-token API (/api/v1/questions/public): loaded
+ * once, kept current from `convene.questions` data-channel messages, re-read after a reconnect
+ * and after the viewer's own actions. Upvotes count once per person (the server enforces it);
+ * the ones given in this session are remembered to show the button as pressed.
+ */
+export function useQuestions(api: ParticipantApi) {
+  const room = useRoomContext();
+  const [questions, setQuestions] = useState<QuestionView[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [upvoted, setUpvoted] = useState<ReadonlySet<string>>(new Set());
+
+  const refresh = useCallback(async () => {
+    try {
+      setQuestions((await api('GET', '/questions/public?sort=upvotes')).data);
+      setFailed(false);
+    } catch {
+      setFailed(true);
+    }
+  }, [api]);
+
+  useEffect(() => {
+    void refresh();
+    room.on(RoomEvent.Connected, refresh).on(RoomEvent.Reconnected, refresh);
+    return () => {
+      room.off(RoomEvent.Connected, refresh).off(RoomEvent.Reconnected, refresh);
+    };
+  }, [room, refresh]);
+
+  useEffect(() => {
+    if (!failed) return;
+    const timer = setTimeout(refresh, 10_000);
+    return () => clearTimeout(timer);
+  }, [failed, refresh]);
+
+  const onMessage = useCallback(
+    (msg: { topic?: string; payload: Uint8Array }) => {
+      const update = parseLiveUpdate(msg.topic, msg.payload);
+      if (update?.type === 'question.updated') setQuestions((list) => mergeQuestion(list ?? [], update.question));
+      else void refresh();
+    },
+    [refresh],
+  );
+  useDataChannel(QUESTION_TOPIC, onMessage);
+
+  const apply = useCallback((q: QuestionView) => setQuestions((list) => mergeQuestion(list ?? [], q)), []);
+  const markUpvoted = useCallback((id: string) => setUpvoted((s) => new Set(s).add(id)), []);
+  return { questions, failed, refresh, apply, upvoted, markUpvoted };
+}
+
+export type QuestionsState = ReturnType<typeof useQuestions>;
+
+export function QuestionsPanel({ state, api }: { state: QuestionsState; api: ParticipantApi }) {
+  const [text, setText] = useState('');
+  const [sort, setSort] = useState<QuestionSort>('upvotes');
+  const [notice, setNotice] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const inputId = useId();
+
+  const run = async (fn: () => Promise<QuestionView>, done: string | null) => {
+    setBusy(true);
+    try {
+      state.apply(await fn());
+      setNotice(done);
+      void state.refresh();
+      return true;
+    } catch (err) {
+      setNotice((err as Error).message);
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const ask = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (!text.trim()) return;
+    if (await run(() => api('POST', '/questions/public', { text: text.trim() }), t.questions.asked)) setText('');
+  };
+
+  const list = state.questions ? visibleQuestions(state.questions, sort) : null;
+  return (
+    <div className="space-y-3">
+      <form onSubmit={ask} className="space-y-2">
+        <label htmlFor={inputId} className="block text-xs text-slate-300">
+          {t.questions.askLabel}
+        </label>
+        <textarea id={inputId} rows={2} maxLength={QUESTION_MAX} className={`w-full rounded bg-slate-800 px-2 py-1 text-white ${focusRing}`} value={text} onChange={(e) => setText(e.target.value)} />
+        <button type="submit" disabled={busy || !text.trim()} className={`rounded bg-blue-700 px-3 py-1 font-medium hover:bg-blue-600 disabled:opacity-50 ${focusRing}`}>
+          {t.questions.ask}
+        </button>
+      </form>
+      <div role="group" aria-label={t.questions.sortLabel} className="flex gap-1">
+        {(['upvotes', 'recent'] as const).map((key) => (
+          <button
+            key={key}
+            type="button"
+            aria-pressed={sort === key}
+            onClick={() => setSort(key)}
+            className={`rounded px-2 py-0.5 text-xs ${sort === key ? 'bg-sky-700' : 'bg-slate-700 hover:bg-slate-600'} ${focusRing}`}
+          >
+            {t.questions.sort[key]}
+          </button>
+        ))}
+      </div>
+      {list === null ? (
+        <p>{state.failed ? t.panels.loadFailed : t.panels.loading}</p>
+      ) : list.length === 0 ? (
+        <p className="text-slate-300">{t.questions.empty}</p>
+      ) : (
+        <ul className="space-y-2">
+          {list.map((q) => (
+            <QuestionItem
+              key={q.id}
+              question={q}
+              upvoted={state.upvoted.has(q.id)}
+              disabled={busy}
+              onUpvote={() =>
+                void run(async () => {
+                  const updated: QuestionView = await api('POST', `/questions/public/${q.id}/upvote`);
+                  state.markUpvoted(q.id);
+                  return updated;
+                }, null)
+              }
+            />
+          ))}
+        </ul>
+      )}
+      <p role="status" className="min-h-5 text-slate-300">
+        {notice}
+      </p>
+    </div>
+  );
+}
+
+function QuestionItem({ question: q, upvoted, disabled, onUpvote }: { question: QuestionView; upvoted: boolean; disabled: boolean; onUpvote: () => void }) {
+  return (
+    <li className="flex gap-2 rounded border border-slate-700 p-2">
+      <button
+        type="button"
+        aria-label={t.questions.upvote(q.text)}
+        aria-pressed={upvoted}
+        disabled={disabled || upvoted || q.status !== 'OPEN'}
+        onClick={onUpvote}
+        className={`flex h-fit min-w-10 flex-col items-center rounded px-1 py-0.5 ${upvoted ? 'bg-sky-700' : 'bg-slate-700 hover:bg-slate-600'} disabled:cursor-default ${focusRing}`}
+      >
+        <span aria-hidden="true">▲</span>
+        <span aria-hidden="true" className="text-xs">
+          {q.upvoteCount}
+        </span>
+      </button>
+      <div className="min-w-0">
+        <p className="break-words">{q.text}</p>
+        <p className="text-xs text-slate-400">
+          {t.questions.askedBy(q.askerName ?? t.questions.anonymousAsker)} · {t.questions.upvotes(q.upvoteCount)}
+          {q.status === 'ANSWERED' && <span className="ml-1 rounded bg-emerald-800 px-1 text-white">{t.questions.answered}</span>}
+        </p>
+        {q.answerText && (
+          <p className="mt-1 text-slate-200">
+            <span className="font-semibold">{t.questions.answer}: </span>
+            {q.answerText}
+          </p>
+        )}
+      </div>
+    </li>
+  );
+}

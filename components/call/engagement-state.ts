@@ -1,0 +1,247 @@
+/**
+ * Pure state for the in-call engagement panels (polls, Q&A) and the captions overlay: parsing a
+ * live-update message, merging it into a list, tallies, the poll form's checks, caption lines.
+ * No React, no fetch: test/ui/engagement-state.test.ts covers it.
+ */
+
+export type PollStatus = 'DRAFT' | 'OPEN' | 'CLOSED';
+export type QuestionStatus = 'OPEN' | 'ANSWERED' | 'DISMISSED';
+
+/** As lib/domain/polls.ts pollView returns it (votes only for non-anonymous polls, never on the data channel). */
+export interface PollView {
+  id: string;
+  roomId: string;
+  question: string;
+  status: PollStatus;
+  isAnonymous: boolean;
+  allowMultiple: boolean;
+  totalVotes: number;
+  options: { id: string; text: string; order: number; count: number }[];
+  votes?: { optionId: string; voterExternalId: string }[];
+  createdByExternalId: string;
+  createdAt: string;
+  openedAt: string | null;
+  closedAt: string | null;
+}
+
+/** As lib/domain/questions.ts questionView returns it. */
+export interface QuestionView {
+  id: string;
+  roomId: string;
+  text: string;
+  status: QuestionStatus;
+  askerExternalId: string;
+  askerName: string | null;
+  upvoteCount: number;
+  answerText: string | null;
+  createdAt: string;
+}
+
+export const POLL_TOPIC = 'convene.polls';
+export const QUESTION_TOPIC = 'convene.questions';
+
+export type LiveUpdate = { type: 'poll.updated'; poll: PollView } | { type: 'question.updated'; question: QuestionView };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Reads a data-channel message (JSON bytes, see lib/domain/live-updates.ts). Anything that is not
+ * a well-formed update of the topic it came on is ignored (null): a message is only a nudge.
+ */
+export function parseLiveUpdate(topic: string | undefined, payload: Uint8Array): LiveUpdate | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(new TextDecoder().decode(payload));
+  } catch {
+    return null;
+  }
+  if (!isObject(body)) return null;
+  if (topic === POLL_TOPIC && body.type === 'poll.updated' && isObject(body.poll)) {
+    const p = body.poll;
+    if (typeof p.id === 'string' && typeof p.question === 'string' && Array.isArray(p.options) && typeof p.status === 'string') return { type: 'poll.updated', poll: p as unknown as PollView };
+  }
+  if (topic === QUESTION_TOPIC && body.type === 'question.updated' && isObject(body.question)) {
+    const q = body.question;
+    if (typeof q.id === 'string' && typeof q.text === 'string' && typeof q.upvoteCount === 'number' && typeof q.status === 'string') {
+      return { type: 'question.updated', question: q as unknown as QuestionView };
+    }
+  }
+  return null;
+}
+
+const POLL_RANK: Record<PollStatus, number> = { DRAFT: 0, OPEN: 1, CLOSED: 2 };
+const QUESTION_RANK: Record<QuestionStatus, number> = { OPEN: 0, ANSWERED: 1, DISMISSED: 2 };
+
+/** Newest first, as GET /api/v1/polls/public lists them. */
+const byNewest = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
+  a.createdAt === b.createdAt ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.createdAt < b.createdAt ? 1 : -1;
+
+/**
+ * Puts one poll into the list (replacing the one with its id, or adding it). A poll never goes
+ * back in its lifecycle, so a late message about an earlier state is dropped. A data-channel
+ * poll carries no ballots: the ones the list had are kept (they only tell the viewer's own vote).
+ */
+export function mergePoll(list: readonly PollView[], incoming: PollView): PollView[] {
+  const current = list.find((p) => p.id === incoming.id);
+  if (!current) return [...list, incoming].sort(byNewest);
+  if (POLL_RANK[incoming.status] < POLL_RANK[current.status]) return [...list];
+  const merged = incoming.votes || !current.votes ? incoming : { ...incoming, votes: current.votes };
+  return list.map((p) => (p.id === incoming.id ? merged : p));
+}
+
+/**
+ * Puts one question into the list. Upvotes only grow and a question only moves forward
+ * (OPEN → ANSWERED → DISMISSED), so an older copy never overwrites a newer one.
+ */
+export function mergeQuestion(list: readonly QuestionView[], incoming: QuestionView): QuestionView[] {
+  const current = list.find((q) => q.id === incoming.id);
+  if (!current) return [...list, incoming];
+  const older = QUESTION_RANK[incoming.status] < QUESTION_RANK[current.status] || (incoming.status === current.status && incoming.upvoteCount < current.upvoteCount);
+  return older ? [...list] : list.map((q) => (q.id === incoming.id ? incoming : q));
+}
+
+export type QuestionSort = 'upvotes' | 'recent';
+
+/**
+ * What the Q&A panel lists: dismissed questions are gone; open ones first. By upvotes: most
+ * upvoted first, then oldest first (the server's order); by recent: newest first.
+ */
+export function visibleQuestions(list: readonly QuestionView[], sort: QuestionSort): QuestionView[] {
+  return list
+    .filter((q) => q.status !== 'DISMISSED')
+    .sort((a, b) => {
+      if (a.status !== b.status) return QUESTION_RANK[a.status] - QUESTION_RANK[b.status];
+      if (sort === 'recent') return byNewest(a, b);
+      if (a.upvoteCount !== b.upvoteCount) return b.upvoteCount - a.upvoteCount;
+      return a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1;
+    });
+}
+
+/** Polls a person sees: moderators see drafts too; everyone else only open and closed polls. */
+export function visiblePolls(list: readonly PollView[], isModerator: boolean): PollView[] {
+  return list.filter((p) => isModerator || p.status !== 'DRAFT');
+}
+
+export interface TallyRow {
+  id: string;
+  text: string;
+  count: number;
+  /** Whole percent of ballots (voters) that picked this option; with several choices these add up past 100. */
+  percent: number;
+  leading: boolean;
+}
+
+export function tally(poll: PollView): TallyRow[] {
+  const top = Math.max(0, ...poll.options.map((o) => o.count));
+  return [...poll.options]
+    .sort((a, b) => a.order - b.order)
+    .map((o) => ({
+      id: o.id,
+      text: o.text,
+      count: o.count,
+      percent: poll.totalVotes > 0 ? Math.round((o.count / poll.totalVotes) * 100) : 0,
+      leading: top > 0 && o.count === top,
+    }));
+}
+
+/**
+ * The viewer's own ballot: the one they cast in this session (anonymous polls never tell), else
+ * the one in the poll's ballots, else none.
+ */
+export function myBallot(poll: PollView, selfId: string | null, cast: Readonly<Record<string, readonly string[]>>): string[] {
+  const local = cast[poll.id];
+  if (local) return [...local];
+  if (!selfId || !poll.votes) return [];
+  return poll.votes.filter((v) => v.voterExternalId === selfId).map((v) => v.optionId);
+}
+
+export const POLL_LIMITS = { minOptions: 2, maxOptions: 10, questionMax: 500, optionMax: 200 } as const;
+
+export type PollDraftError = 'questionMissing' | 'questionTooLong' | 'tooFewOptions' | 'tooManyOptions' | 'optionTooLong' | 'duplicateOptions';
+
+/** Checks the host's poll form as the API will (blank option rows are dropped) and builds the request body. */
+export function pollDraft(
+  question: string,
+  options: readonly string[],
+  flags: { allowMultiple: boolean; isAnonymous: boolean; openNow: boolean },
+): { ok: true; body: { question: string; options: string[]; allowMultiple: boolean; isAnonymous: boolean; status: 'DRAFT' | 'OPEN' } } | { ok: false; error: PollDraftError } {
+  const q = question.trim();
+  if (!q) return { ok: false, error: 'questionMissing' };
+  if (q.length > POLL_LIMITS.questionMax) return { ok: false, error: 'questionTooLong' };
+  const opts = options.map((o) => o.trim()).filter(Boolean);
+  if (opts.length < POLL_LIMITS.minOptions) return { ok: false, error: 'tooFewOptions' };
+  if (opts.length > POLL_LIMITS.maxOptions) return { ok: false, error: 'tooManyOptions' };
+  if (opts.some((o) => o.length > POLL_LIMITS.optionMax)) return { ok: false, error: 'optionTooLong' };
+  if (new Set(opts.map((o) => o.toLowerCase())).size !== opts.length) return { ok: false, error: 'duplicateOptions' };
+  return { ok: true, body: { question: q, options: opts, allowMultiple: flags.allowMultiple, isAnonymous: flags.isAnonymous, status: flags.openNow ? 'OPEN' : 'DRAFT' } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Captions
+
+export interface CaptionLine {
+  id: string;
+  speaker: string;
+  text: string;
+  final: boolean;
+  /** When the line last changed (ms). */
+  at: number;
+}
+
+export interface CaptionBuffer {
+  lines: CaptionLine[];
+  /**
+   * Captions can arrive twice: as the `lk.transcription` text stream and as the older
+   * transcription events. Once a stream segment was seen, the older events are ignored.
+   */
+  streamSeen: boolean;
+}
+
+export const emptyCaptions: CaptionBuffer = { lines: [], streamSeen: false };
+export const CAPTION_MAX_LINES = 3;
+export const CAPTION_TTL_MS = 8000;
+
+export interface CaptionSegment {
+  id: string;
+  speaker: string;
+  text: string;
+  final: boolean;
+  source: 'stream' | 'event';
+}
+
+/**
+ * Adds or updates caption segments (by id). Interim text is replaced as it is refined; a final
+ * line stays final. Only the last CAPTION_MAX_LINES lines are kept.
+ */
+export function addCaptions(buf: CaptionBuffer, segments: readonly CaptionSegment[], now: number, maxLines = CAPTION_MAX_LINES): CaptionBuffer {
+  let lines = buf.lines;
+  let streamSeen = buf.streamSeen;
+  for (const s of segments) {
+    if (s.source === 'stream') streamSeen = true;
+    else if (streamSeen) continue;
+    const text = s.text.trim();
+    const i = lines.findIndex((l) => l.id === s.id);
+    if (i >= 0) {
+      if (lines[i].final && !s.final) continue;
+      if (!text) {
+        lines = lines.filter((_, j) => j !== i);
+        continue;
+      }
+      lines = lines.map((l, j) => (j === i ? { ...l, text, final: s.final, speaker: s.speaker || l.speaker, at: now } : l));
+    } else if (text) {
+      lines = [...lines, { id: s.id, speaker: s.speaker, text, final: s.final, at: now }];
+    }
+  }
+  return { lines: lines.slice(-maxLines), streamSeen };
+}
+
+/** Lines still worth showing: those that changed within the last ttl ms. */
+export function currentCaptions(buf: CaptionBuffer, now: number, ttl = CAPTION_TTL_MS): CaptionLine[] {
+  return buf.lines.filter((l) => now - l.at < ttl);
+}
+
+/** Drops expired lines (keeps the same object when nothing expired, so React can skip a render). */
+export function expireCaptions(buf: CaptionBuffer, now: number, ttl = CAPTION_TTL_MS): CaptionBuffer {
+  const kept = currentCaptions(buf, now, ttl);
+  return kept.length === buf.lines.length ? buf : { ...buf, lines: kept };
+}
