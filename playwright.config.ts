@@ -9,6 +9,7 @@ const PORT = Number(process.env.E2E_PORT ?? 3210);
 
 export default defineConfig({
   testDir: 'e2e',
+  globalSetup: './e2e/support/global-setup.ts',
   outputDir: 'test-results/e2e',
   timeout: 60_000,
   workers: 1,
@@ -26,7 +27,7 @@ export default defineConfig({
     reuseExistingServer: false,
     timeout: 60_000,
     env: {
-      NEXT_DIST_DIR: '.next-e2e',
+      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next-e2e',
       QUEUE_WORKERS: 'false',
       DATABASE_URL: 'postgresql://unused@127.0.0.1:1/unused',
       CONVENE_MASTER_KEY: 'e2e-only-master-key-0123456789abcdef',

@@ -59,7 +59,10 @@ async function main() {
     console.log('\n▸ Seeded demo accounts. These keys are shown once (also saved to .data/seed-credentials.json):');
     console.log(`  provider key (x-provider-key):        ${seed.providerKey}`);
     console.log(`  live tenant ${seed.liveTenant!.id} (x-api-key):    ${seed.liveTenant!.apiKey}`);
-    console.log(`  sandbox tenant ${seed.sandboxTenant!.id} (x-api-key): ${seed.sandboxTenant!.apiKey}\n`);
+    console.log(`  sandbox tenant ${seed.sandboxTenant!.id} (x-api-key): ${seed.sandboxTenant!.apiKey}`);
+    console.log(`  console (${env.PUBLIC_BASE_URL}/console) sign-ins:`);
+    for (const u of seed.consoleUsers ?? []) console.log(`    ${u.email.padEnd(28)} ${u.password}   ${u.role.toLowerCase()} of ${u.of}`);
+    console.log('');
   } else {
     console.log(`▸ Demo accounts exist; their keys were printed on first start and saved in ${path.relative(root, credentialsFile)}`);
   }

@@ -16,7 +16,7 @@ export async function findOwnedTenant(providerId: string, tenantId: string) {
 }
 
 /** Provisioning returns the first API key and the webhook secret, once. */
-export async function provisionOwnedTenant(provider: Provider, input: z.infer<typeof provisionTenantInput>) {
+export async function provisionOwnedTenant(provider: Pick<Provider, 'id'>, input: z.infer<typeof provisionTenantInput>) {
   const webhookUrl = await validateWebhookUrl(input.webhookUrl);
   const created = await db().$transaction((tx) =>
     provisionTenant(tx, {
@@ -37,7 +37,7 @@ export async function provisionOwnedTenant(provider: Provider, input: z.infer<ty
   };
 }
 
-export async function listOwnedTenants(provider: Provider, query: z.infer<typeof tenantListQuery>) {
+export async function listOwnedTenants(provider: Pick<Provider, 'id'>, query: z.infer<typeof tenantListQuery>) {
   const page = pageArgs(query);
   const rows = await db().tenant.findMany({
     where: { providerId: provider.id, ...(query.status ? { status: query.status } : {}), ...page.where },
@@ -47,12 +47,12 @@ export async function listOwnedTenants(provider: Provider, query: z.infer<typeof
   return toPage(rows, query, (t) => tenantView(t));
 }
 
-export async function getOwnedTenant(provider: Provider, tenantId: string) {
+export async function getOwnedTenant(provider: Pick<Provider, 'id'>, tenantId: string) {
   return tenantView(await findOwnedTenant(provider.id, tenantId));
 }
 
 /** Plan and entitlementOverrides set the quotas (null clears the overrides); status suspends or reactivates. */
-export async function updateOwnedTenant(provider: Provider, tenantId: string, input: z.infer<typeof updateTenantInput>) {
+export async function updateOwnedTenant(provider: Pick<Provider, 'id'>, tenantId: string, input: z.infer<typeof updateTenantInput>) {
   const tenant = await findOwnedTenant(provider.id, tenantId);
   const { entitlementOverrides, ...rest } = input;
   const updated = await db().tenant.update({

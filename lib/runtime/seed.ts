@@ -1,12 +1,17 @@
 import { db } from '@/lib/db';
+import { randomBytes } from 'node:crypto';
 import { createProviderWithKey, provisionTenant } from '@/lib/domain/tenants';
+import { createConsoleUser } from '@/lib/domain/console';
 
 export interface SeedResult {
   created: boolean;
   providerKey?: string;
   liveTenant?: { id: string; apiKey: string; webhookSecret: string };
   sandboxTenant?: { id: string; apiKey: string; webhookSecret: string };
+  consoleUsers?: { email: string; password: string; role: string; of: string }[];
 }
+
+const password = () => randomBytes(12).toString('base64url');
 
 /**
  * First start on an empty database: one provider owning one live and one sandbox tenant.
@@ -18,8 +23,15 @@ export async function seedIfEmpty(): Promise<SeedResult> {
     const { provider, plainTextKey } = await createProviderWithKey(tx, 'Demo Provider');
     const live = await provisionTenant(tx, { name: 'Demo Live Tenant', providerId: provider.id, plan: 'growth' });
     const sandbox = await provisionTenant(tx, { name: 'Demo Sandbox Tenant', providerId: provider.id, isTestMode: true });
+    const consoleUsers = [
+      { email: 'owner@demo.convene.dev', role: 'OWNER' as const, tenantId: live.tenant.id, of: 'Demo Live Tenant' },
+      { email: 'viewer@demo.convene.dev', role: 'VIEWER' as const, tenantId: live.tenant.id, of: 'Demo Live Tenant' },
+      { email: 'reseller@demo.convene.dev', role: 'OWNER' as const, providerId: provider.id, of: 'Demo Provider' },
+    ].map((u) => ({ ...u, password: password() }));
+    for (const u of consoleUsers) await createConsoleUser(tx, u);
     return {
       created: true,
+      consoleUsers: consoleUsers.map(({ email, password, role, of }) => ({ email, password, role, of })),
       providerKey: plainTextKey,
       liveTenant: { id: live.tenant.id, apiKey: live.plainTextKey, webhookSecret: live.webhookSecret },
       sandboxTenant: { id: sandbox.tenant.id, apiKey: sandbox.plainTextKey, webhookSecret: sandbox.webhookSecret },

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { inject } from 'vitest';
 import { randomBytes } from 'node:crypto';
+import { withDatabase } from './postgres';
 
 export interface TestDatabase {
   url: string;
@@ -8,11 +9,6 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-function withDatabase(adminUrl: string, database: string): string {
-  const url = new URL(adminUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
-}
 
 /** A fresh, migrated database for one suite, cloned from the run's template (fast: a file copy). */
 export async function createTestDatabase(): Promise<TestDatabase> {

@@ -1,0 +1,133 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { requireActor } from '@/lib/console/session';
+import { assertCanManage, ownedTenantOf, tenantOf } from '@/lib/domain/console';
+import { createTenantApiKey, revokeApiKey, rotateApiKey } from '@/lib/domain/keys';
+import { replayDelivery, rotateWebhookSecret, sendTestEvent, updateWebhookSettings } from '@/lib/domain/webhooks';
+import { deleteRecording } from '@/lib/domain/recordings';
+import { endRoom } from '@/lib/domain/rooms';
+import { provisionOwnedTenant, updateOwnedTenant } from '@/lib/domain/providers';
+import { createKeyInput, provisionTenantInput, rotateKeyInput, updateTenantInput } from '@/lib/domain/tenants.schemas';
+import { secretRotationInput, webhookSettingsInput } from '@/lib/domain/webhooks.schemas';
+import { ApiError } from '@/lib/http/errors';
+import { log } from '@/lib/log';
+
+/**
+ * The console's mutations. Each one: who is signed in, may they change things, validate with the
+ * API's own schema, call the API's own domain function. A refusal comes back as a message for a
+ * toast, never as a thrown error page.
+ */
+export type ActionResult<T = undefined> = { ok: true; data: T } | { ok: false; code: string; message: string };
+
+async function act<T>(path: string, run: () => Promise<T>): Promise<ActionResult<T>> {
+  try {
+    const data = await run();
+    revalidatePath(path);
+    return { ok: true, data };
+  } catch (err) {
+    if (err instanceof ApiError) return { ok: false, code: err.code, message: err.message };
+    if (err instanceof z.ZodError) return { ok: false, code: 'VALIDATION_FAILED', message: err.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ') };
+    if (err && typeof err === 'object' && 'digest' in err) throw err; // Next's redirect / notFound
+    log.error({ err }, 'console action failed');
+    return { ok: false, code: 'INTERNAL', message: 'Something went wrong on our side. Try again.' };
+  }
+}
+
+async function manager() {
+  const actor = await requireActor();
+  assertCanManage(actor);
+  return actor;
+}
+
+// ---- tenant console ----
+
+export async function createKeyAction(input: unknown) {
+  return act('/console/keys', async () => createTenantApiKey(tenantOf(await manager()), createKeyInput.parse(input)));
+}
+
+export async function rotateKeyAction(keyId: string, input: unknown) {
+  return act('/console/keys', async () => {
+    const { plainTextKey, previousKey } = await rotateApiKey(tenantOf(await manager()), z.string().parse(keyId), rotateKeyInput.parse(input).gracePeriodSeconds);
+    return { plainTextKey, previousExpiresAt: previousKey.expiresAt };
+  });
+}
+
+export async function revokeKeyAction(keyId: string) {
+  return act('/console/keys', async () => {
+    await revokeApiKey(tenantOf(await manager()).id, z.string().parse(keyId));
+  });
+}
+
+export async function saveWebhookAction(input: unknown) {
+  return act('/console/webhooks', async () => {
+    await updateWebhookSettings(tenantOf(await manager()), webhookSettingsInput.parse(input));
+  });
+}
+
+export async function rotateWebhookSecretAction(input: unknown) {
+  return act('/console/webhooks', async () => rotateWebhookSecret(tenantOf(await manager()).id, secretRotationInput.parse(input).overlapSeconds));
+}
+
+export async function sendTestEventAction() {
+  return act('/console/webhooks', async () => sendTestEvent(tenantOf(await manager()), 'webhook.test'));
+}
+
+export async function replayDeliveryAction(deliveryId: string) {
+  return act('/console/webhooks', async () => {
+    const replay = await replayDelivery(tenantOf(await manager()), z.string().parse(deliveryId));
+    return { id: replay.id };
+  });
+}
+
+export async function deleteRecordingAction(recordingId: string) {
+  return act('/console/recordings', async () => {
+    await deleteRecording(tenantOf(await manager()), z.string().parse(recordingId));
+  });
+}
+
+export async function endRoomAction(roomId: string) {
+  return act('/console/rooms', async () => {
+    await endRoom(tenantOf(await manager()), z.string().parse(roomId));
+  });
+}
+
+// ---- reseller console ----
+
+async function providerManager() {
+  const actor = await manager();
+  if (actor.kind !== 'provider') throw new ApiError('NOT_FOUND', 'Tenant not found.');
+  return actor;
+}
+
+export async function provisionTenantAction(input: unknown) {
+  return act('/console/tenants', async () => {
+    const actor = await providerManager();
+    const created = await provisionOwnedTenant({ id: actor.providerId }, provisionTenantInput.parse(input));
+    return { tenantId: created.tenant.id, plainTextKey: created.apiKey.plainTextKey, webhookSecret: created.webhookSecret };
+  });
+}
+
+export async function updateTenantAction(tenantId: string, input: unknown) {
+  return act('/console/tenants', async () => {
+    const actor = await providerManager();
+    const tenant = await ownedTenantOf(actor, z.string().parse(tenantId));
+    await updateOwnedTenant({ id: actor.providerId }, tenant.id, updateTenantInput.parse(input));
+  });
+}
+
+export async function rotateTenantKeyAction(tenantId: string, keyId: string, input: unknown) {
+  return act('/console/tenants', async () => {
+    const tenant = await ownedTenantOf(await providerManager(), z.string().parse(tenantId));
+    const { plainTextKey, previousKey } = await rotateApiKey(tenant, z.string().parse(keyId), rotateKeyInput.parse(input).gracePeriodSeconds);
+    return { plainTextKey, previousExpiresAt: previousKey.expiresAt };
+  });
+}
+
+export async function rotateTenantWebhookSecretAction(tenantId: string, input: unknown) {
+  return act('/console/tenants', async () => {
+    const tenant = await ownedTenantOf(await providerManager(), z.string().parse(tenantId));
+    return rotateWebhookSecret(tenant.id, secretRotationInput.parse(input).overlapSeconds);
+  });
+}

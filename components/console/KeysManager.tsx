@@ -1,0 +1,84 @@
+'use client';
+
+import { useState } from 'react';
+import type { ActionResult } from '@/app/console/actions';
+import { ActionButton, GraceSelect, RevealOnce } from '@/components/console/client';
+import { Badge, Table, fmtDate, input, statusTone, td } from '@/components/console/ui';
+
+export interface KeyRow {
+  id: string;
+  name: string | null;
+  hint: string;
+  mode: string;
+  status: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  createdAt: string;
+}
+
+type Rotate = (keyId: string, input: { gracePeriodSeconds: number }) => Promise<ActionResult<{ plainTextKey: string; previousExpiresAt: string | null }>>;
+
+/** API keys: list with hints, create, rotate with a grace period, revoke. Plaintext is shown once. */
+export function KeysManager({
+  keys,
+  canManage,
+  rotate,
+  create,
+  revoke,
+}: {
+  keys: KeyRow[];
+  canManage: boolean;
+  rotate: Rotate;
+  create?: (input: { name: string }) => Promise<ActionResult<{ plainTextKey: string }>>;
+  revoke?: (keyId: string) => Promise<ActionResult<unknown>>;
+}) {
+  const [revealed, setRevealed] = useState<string | null>(null);
+  const [grace, setGrace] = useState(3600);
+  const [name, setName] = useState('');
+  const viewerNote = 'Your role can view keys but not change them';
+  return (
+    <div>
+      {revealed && <RevealOnce label="Your new API key" value={revealed} onDismiss={() => setRevealed(null)} />}
+      <div className="mb-4 flex flex-wrap items-end gap-4">
+        {create && (
+          <form className="flex items-end gap-2" onSubmit={(e) => e.preventDefault()}>
+            <label className="text-sm">
+              <span className="mb-1 block font-medium">New key name</span>
+              <input className={input} value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. Production backend" maxLength={100} />
+            </label>
+            <ActionButton action={() => create({ name: name || 'API key' })} label="Create key" tone="primary" success="Key created"
+              disabled={!canManage} disabledReason={viewerNote} onDone={(d) => { setRevealed(d.plainTextKey); setName(''); }} />
+          </form>
+        )}
+        <GraceSelect id="grace" value={grace} onChange={setGrace} label="On rotation, the old key keeps working for" />
+      </div>
+      <Table caption="API keys" head={['Name', 'Key', 'Status', 'Last used', 'Created', '']}>
+        {keys.map((k) => (
+          <tr key={k.id} data-testid="key-row">
+            <td className={td}>{k.name ?? '—'}<div className="text-xs text-slate-500">{k.mode}</div></td>
+            <td className={`${td} font-mono text-xs`}>{k.hint}</td>
+            <td className={td}>
+              <Badge tone={statusTone(k.status)}>{k.status}</Badge>
+              {k.status === 'expiring' && k.expiresAt && <div className="mt-1 text-xs">expires {fmtDate(k.expiresAt)}</div>}
+            </td>
+            <td className={td}>{fmtDate(k.lastUsedAt)}</td>
+            <td className={td}>{fmtDate(k.createdAt)}</td>
+            <td className={`${td} whitespace-nowrap text-right`}>
+              {k.status === 'active' && (
+                <span className="inline-flex gap-2">
+                  <ActionButton action={() => rotate(k.id, { gracePeriodSeconds: grace })} label="Rotate" success={(d) => (d.previousExpiresAt ? `Rotated; the old key works until ${fmtDate(d.previousExpiresAt)}` : 'Rotated; the old key is revoked')}
+                    confirm="Rotate this key?" disabled={!canManage} disabledReason={viewerNote} onDone={(d) => setRevealed(d.plainTextKey)} />
+                  {revoke && (
+                    <ActionButton action={() => revoke(k.id)} label="Revoke" tone="danger" confirm="Revoke now? Requests with it fail at once." success="Key revoked"
+                      disabled={!canManage} disabledReason={viewerNote} />
+                  )}
+                </span>
+              )}
+            </td>
+          </tr>
+        ))}
+      </Table>
+    </div>
+  );
+}
+

@@ -1,0 +1,46 @@
+'use client';
+
+import { useState } from 'react';
+import { signIn } from 'next-auth/react';
+import { input, primaryButton } from '@/components/console/ui';
+
+const ERRORS: Record<string, string> = {
+  CredentialsSignin: 'That email and password do not match an account.',
+  TooManyAttempts: 'Too many attempts. Wait 15 minutes and try again.',
+  SessionRequired: 'Your session ended. Sign in again.',
+};
+
+export function SignInForm({ initialError }: { initialError?: string }) {
+  const [error, setError] = useState(initialError ? (ERRORS[initialError] ?? 'Sign-in failed. Try again.') : '');
+  const [pending, setPending] = useState(false);
+
+  async function submit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    setPending(true);
+    setError('');
+    const form = new FormData(e.currentTarget);
+    // next-auth fetches its CSRF token and posts it with the credentials (double-submit cookie).
+    const result = await signIn('credentials', { email: form.get('email'), password: form.get('password'), redirect: false });
+    if (result?.ok && !result.error) {
+      window.location.assign('/console');
+      return;
+    }
+    setPending(false);
+    setError(ERRORS[result?.error ?? ''] ?? 'Sign-in failed. Try again.');
+  }
+
+  return (
+    <form onSubmit={submit} className="space-y-4" noValidate>
+      <div>
+        <label htmlFor="email" className="mb-1 block text-sm font-medium">Email</label>
+        <input id="email" name="email" type="email" autoComplete="username" required className={input} />
+      </div>
+      <div>
+        <label htmlFor="password" className="mb-1 block text-sm font-medium">Password</label>
+        <input id="password" name="password" type="password" autoComplete="current-password" required className={input} />
+      </div>
+      {error && <p role="alert" className="text-sm text-red-700 dark:text-red-300">{error}</p>}
+      <button type="submit" className={`${primaryButton} w-full`} disabled={pending}>{pending ? 'Signing in…' : 'Sign in'}</button>
+    </form>
+  );
+}

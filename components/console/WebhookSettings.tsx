@@ -1,0 +1,75 @@
+'use client';
+
+import { useState } from 'react';
+import type { ActionResult } from '@/app/console/actions';
+import { ActionButton, GraceSelect, RevealOnce } from '@/components/console/client';
+import { input } from '@/components/console/ui';
+
+/** The endpoint URL and event filter, the signing secret, and a test event. */
+export function WebhookSettings({
+  url,
+  events,
+  allEvents,
+  canManage,
+  save,
+  rotateSecret,
+  sendTest,
+}: {
+  url: string | null;
+  events: string[] | null;
+  allEvents: readonly string[];
+  canManage: boolean;
+  save: (input: { webhookUrl: string | null; webhookEvents: string[] | null }) => Promise<ActionResult<unknown>>;
+  rotateSecret: (input: { overlapSeconds: number }) => Promise<ActionResult<{ webhookSecret: string }>>;
+  sendTest: () => Promise<ActionResult<{ deliveryId: string }>>;
+}) {
+  const [draftUrl, setDraftUrl] = useState(url ?? '');
+  const [all, setAll] = useState(events === null);
+  const [selected, setSelected] = useState<Set<string>>(new Set(events ?? []));
+  const [overlap, setOverlap] = useState(86_400);
+  const [secret, setSecret] = useState<string | null>(null);
+  const urlError = draftUrl && !/^https?:\/\/\S+$/.test(draftUrl) ? 'Enter a full URL starting with https://' : '';
+  const filterError = !all && selected.size === 0 ? 'Choose at least one event, or send all events.' : '';
+  const viewerNote = 'Your role can view webhooks but not change them';
+
+  const toggle = (name: string) => setSelected((s) => { const n = new Set(s); if (n.has(name)) n.delete(name); else n.add(name); return n; });
+
+  return (
+    <div className="space-y-6">
+      <form onSubmit={(e) => e.preventDefault()} className="space-y-4" aria-label="Webhook endpoint">
+        <div>
+          <label htmlFor="webhook-url" className="mb-1 block text-sm font-medium">Endpoint URL</label>
+          <input id="webhook-url" className={input} type="url" value={draftUrl} onChange={(e) => setDraftUrl(e.target.value)} placeholder="https://example.com/webhooks/convene"
+            aria-invalid={!!urlError} aria-describedby="webhook-url-help" disabled={!canManage} />
+          <p id="webhook-url-help" className={`mt-1 text-xs ${urlError ? 'text-red-700 dark:text-red-300' : 'text-slate-600 dark:text-slate-400'}`}>
+            {urlError || 'HTTPS on a public address. Leave empty to stop deliveries.'}
+          </p>
+        </div>
+        <fieldset>
+          <legend className="mb-1 text-sm font-medium">Events</legend>
+          <label className="flex items-center gap-2 text-sm"><input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} disabled={!canManage} /> All events</label>
+          {!all && (
+            <div className="mt-2 grid gap-1 sm:grid-cols-2 lg:grid-cols-3">
+              {allEvents.map((name) => (
+                <label key={name} className="flex items-center gap-2 font-mono text-xs">
+                  <input type="checkbox" checked={selected.has(name)} onChange={() => toggle(name)} disabled={!canManage} /> {name}
+                </label>
+              ))}
+            </div>
+          )}
+          {filterError && <p className="mt-1 text-xs text-red-700 dark:text-red-300">{filterError}</p>}
+        </fieldset>
+        <ActionButton label="Save endpoint" tone="primary" success="Webhook settings saved" disabled={!canManage || !!urlError || !!filterError} disabledReason={canManage ? undefined : viewerNote}
+          action={() => save({ webhookUrl: draftUrl.trim() || null, webhookEvents: all ? null : [...selected] })} />
+      </form>
+
+      <div className="flex flex-wrap items-center gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
+        <ActionButton label="Send test event" success="Test event queued — watch the deliveries below" action={sendTest} disabled={!canManage || !url} disabledReason={!url ? 'Save an endpoint URL first' : viewerNote} />
+        <GraceSelect id="overlap" value={overlap} onChange={setOverlap} label="Old secret keeps signing for" />
+        <ActionButton label="Rotate signing secret" confirm="Rotate the signing secret?" success="New signing secret created" disabled={!canManage} disabledReason={viewerNote}
+          action={() => rotateSecret({ overlapSeconds: overlap })} onDone={(d) => setSecret(d.webhookSecret)} />
+      </div>
+      {secret && <RevealOnce label="Your new webhook signing secret" value={secret} onDismiss={() => setSecret(null)} />}
+    </div>
+  );
+}
