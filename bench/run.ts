@@ -63,8 +63,10 @@ async function load(name: string, url: string, concurrency: number, makeRequest:
   return { name, concurrency, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
 }
 
-async function firstLoadJs(base: string, page: string) {
-  const html = await (await fetch(`${base}${page}`)).text();
+async function firstLoadJs(base: string, page: string, cookie?: string) {
+  const res = await fetch(`${base}${page}`, { headers: cookie ? { cookie } : {}, redirect: 'manual' });
+  if (res.status !== 200) throw new Error(`${page}: HTTP ${res.status}`);
+  const html = await res.text();
   const scripts = [...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => m[1]);
   let raw = 0;
   let gzip = 0;
@@ -74,6 +76,22 @@ async function firstLoadJs(base: string, page: string) {
     gzip += gzipSync(body).length;
   }
   return { page, scripts: new Set(scripts).size, kb: Math.round(raw / 1024), gzipKb: Math.round(gzip / 1024) };
+}
+
+/** next-auth's credentials flow over HTTP (CSRF token + cookie, then the callback): the session cookie. */
+async function consoleSignIn(base: string, user: { email: string; password: string }): Promise<string> {
+  const csrf = await fetch(`${base}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const cookies = csrf.headers.getSetCookie().map((c) => c.split(';')[0]);
+  const res = await fetch(`${base}/api/auth/callback/credentials`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookies.join('; ') },
+    body: new URLSearchParams({ csrfToken, email: user.email, password: user.password, json: 'true' }),
+  });
+  const session = res.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c.startsWith('next-auth.session-token='));
+  if (!session) throw new Error(`console sign-in failed: HTTP ${res.status}`);
+  return session;
 }
 
 async function main() {
@@ -108,7 +126,8 @@ async function main() {
     const seed = await seedTenantForBench(receiver.url);
 
     const port = 3300 + Math.floor(Math.random() * 500);
-    children.push(await startProcess('npx', ['next', 'start', '-p', String(port), '-H', '127.0.0.1'], env, /Ready in/));
+    const serverEnv = { ...env, NEXTAUTH_URL: `http://127.0.0.1:${port}`, NEXTAUTH_SECRET: randomBytes(32).toString('hex') };
+    children.push(await startProcess('npx', ['next', 'start', '-p', String(port), '-H', '127.0.0.1'], serverEnv, /Ready in/));
     const base = `http://127.0.0.1:${port}`;
     const headers = { 'x-api-key': seed.key };
     const rooms: string[] = [];
@@ -157,7 +176,12 @@ async function main() {
       p99: latencies[Math.floor(latencies.length * 0.99)],
     };
 
-    const pages = [await firstLoadJs(base, `/join?token=x.y.z&url=ws%3A%2F%2F127.0.0.1`), await firstLoadJs(base, '/docs')];
+    const consoleCookie = await consoleSignIn(base, seed.console);
+    const pages = [
+      await firstLoadJs(base, `/join?token=x.y.z&url=ws%3A%2F%2F127.0.0.1`),
+      await firstLoadJs(base, '/console', consoleCookie),
+      await firstLoadJs(base, '/docs'),
+    ];
 
     const join64 = rows.find((r) => r.name === 'POST /rooms/{id}/join' && r.concurrency === 64);
     const base64 = rows.find((r) => r.name === 'baseline join' && r.concurrency === 64);

@@ -1,5 +1,7 @@
 import { db } from '../lib/db';
+import { randomBytes } from 'node:crypto';
 import { createProviderWithKey, provisionTenant } from '../lib/domain/tenants';
+import { createConsoleUser } from '../lib/domain/console';
 
 /** A tenant whose limits do not get in the way of measuring the service itself. */
 export async function seedTenantForBench(webhookUrl: string) {
@@ -12,6 +14,8 @@ export async function seedTenantForBench(webhookUrl: string) {
       webhookUrl,
       entitlementOverrides: { apiRequestsPerSecond: 1_000_000, concurrentLiveRooms: 1_000_000, maxParticipantsPerRoom: 10_000 },
     });
-    return { key: t.plainTextKey, tenantId: t.tenant.id };
+    const console = { email: 'bench@convene.dev', password: randomBytes(12).toString('base64url') };
+    await createConsoleUser(tx, { ...console, role: 'OWNER', tenantId: t.tenant.id });
+    return { key: t.plainTextKey, tenantId: t.tenant.id, console };
   });
 }
