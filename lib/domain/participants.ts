@@ -107,9 +107,10 @@ async function assertSeatAvailable(tx: Tx, tenant: Tenant, room: Room, excludeId
 }
 
 async function lockRoom(tx: Tx, tenantId: string, roomId: string): Promise<Room> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Room" WHERE id = ${roomId} AND "tenantId" = ${tenantId} FOR UPDATE`;
-  if (rows.length === 0) throw notFound('Room');
-  return tx.room.findUniqueOrThrow({ where: { id: roomId } });
+  // The locked row itself (one round trip): the column names are the model's field names.
+  const [room] = await tx.$queryRaw<Room[]>`SELECT * FROM "Room" WHERE id = ${roomId} AND "tenantId" = ${tenantId} FOR UPDATE`;
+  if (!room) throw notFound('Room');
+  return room;
 }
 
 function newAdmissionSecret() {

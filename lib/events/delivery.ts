@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Event, Tenant, WebhookDelivery } from '@/lib/generated/prisma/client';
 import { db } from '@/lib/db';
 import { config } from '@/lib/config';
@@ -51,11 +52,21 @@ export type AttemptOutcome = 'delivered' | 'retrying' | 'failed' | 'skipped';
  */
 export async function attemptDelivery(deliveryId: string, attempt: number): Promise<AttemptOutcome> {
   const c = config();
-  const delivery = await db().webhookDelivery.findUnique({ where: { id: deliveryId }, include: { event: true, tenant: true } });
+  // One round trip for everything the attempt needs (this is the hot path of the pipeline).
+  const [delivery] = await db().$queryRaw<
+    (Pick<WebhookDelivery, 'id' | 'status' | 'attemptCount' | 'url'> &
+      Pick<Tenant, 'webhookSecretEncrypted' | 'webhookSecretPreviousEncrypted' | 'webhookSecretPreviousExpiresAt'> & { event: Pick<Event, 'id' | 'name' | 'occurredAt' | 'data'> })[]
+  >`
+    SELECT d.id, d.status::text AS status, d."attemptCount", d.url,
+           t."webhookSecretEncrypted", t."webhookSecretPreviousEncrypted", t."webhookSecretPreviousExpiresAt",
+           json_build_object('id', e.id, 'name', e.name, 'occurredAt', e."occurredAt", 'data', e.data) AS event
+    FROM "WebhookDelivery" d JOIN "Event" e ON e.id = d."eventId" JOIN "Tenant" t ON t.id = d."tenantId"
+    WHERE d.id = ${deliveryId}`;
   if (!delivery || delivery.status === 'DELIVERED' || delivery.status === 'FAILED' || delivery.attemptCount !== attempt - 1) return 'skipped';
+  const event = { ...delivery.event, occurredAt: new Date(delivery.event.occurredAt) };
 
-  const body = envelopeBody(delivery.event);
-  const headers = deliveryHeaders(delivery.event, body, activeSecrets(delivery.tenant));
+  const body = envelopeBody(event);
+  const headers = deliveryHeaders(event, body, activeSecrets(delivery));
   const result = await postJson(delivery.url, headers, body, {
     timeoutMs: c.WEBHOOK_TIMEOUT_MS,
     allowPrivate: c.WEBHOOK_ALLOW_INSECURE_URLS,
@@ -66,40 +77,31 @@ export async function attemptDelivery(deliveryId: string, attempt: number): Prom
   const now = new Date();
   const nextRetryAt = willRetry ? new Date(now.getTime() + backoffMs(attempt)) : null;
   const error = ok ? null : (result.error ?? `receiver answered ${result.status}`);
-
   const outcome: AttemptOutcome = ok ? 'delivered' : willRetry ? 'retrying' : 'failed';
-  // Conditional on the attempt count, so a duplicate job racing this one cannot log twice.
-  const updated = await db().$transaction(async (tx) => {
-    const claimed = await tx.webhookDelivery.updateMany({
-      where: { id: delivery.id, attemptCount: attempt - 1 },
-      data: {
-        attemptCount: attempt,
-        status: ok ? 'DELIVERED' : willRetry ? 'RETRYING' : 'FAILED',
-        deliveredAt: ok ? now : null,
-        nextAttemptAt: nextRetryAt,
-        leasedUntil: null,
-        lastError: error,
-      },
-    });
-    if (claimed.count === 0) return false;
-    await tx.webhookAttempt.create({
-      data: {
-        deliveryId: delivery.id,
-        attemptNumber: attempt,
-        requestUrl: delivery.url,
-        requestHeaders: headers,
-        requestBody: body,
-        responseStatus: result.status,
-        responseBody: result.body,
-        error,
-        durationMs: result.durationMs,
-        willRetry,
-        nextRetryAt,
-      },
-    });
-    return true;
-  });
-  if (!updated) return 'skipped';
+  const status = ok ? 'DELIVERED' : willRetry ? 'RETRYING' : 'FAILED';
+
+  // Timestamps as ISO strings converted in SQL: correct whatever the driver's or server's time zone.
+  const nowUtc = now.toISOString();
+  const retryUtc = nextRetryAt?.toISOString() ?? null;
+  // One statement, conditional on the attempt count: the delivery's new state and the attempt log
+  // land together, and a duplicate job racing this one claims nothing and logs nothing.
+  const logged = await db().$queryRaw<{ id: string }[]>`
+    WITH claimed AS (
+      UPDATE "WebhookDelivery"
+      SET "attemptCount" = ${attempt}, status = ${status}::"DeliveryStatus", "deliveredAt" = ${ok ? nowUtc : null}::timestamptz AT TIME ZONE 'UTC',
+          "nextAttemptAt" = ${retryUtc}::timestamptz AT TIME ZONE 'UTC', "leasedUntil" = NULL, "lastError" = ${error},
+          "updatedAt" = ${nowUtc}::timestamptz AT TIME ZONE 'UTC'
+      WHERE id = ${delivery.id} AND "attemptCount" = ${attempt - 1}
+      RETURNING id
+    )
+    INSERT INTO "WebhookAttempt" (id, "deliveryId", "attemptNumber", "requestUrl", "requestHeaders", "requestBody",
+                                  "responseStatus", "responseBody", error, "durationMs", "willRetry", "nextRetryAt", "createdAt")
+    SELECT ${randomUUID()}, claimed.id, ${attempt}::int, ${delivery.url}, ${JSON.stringify(headers)}::jsonb, ${body},
+           ${result.status}::int, ${result.body}::text, ${error}::text, ${result.durationMs}::int, ${willRetry}::boolean,
+           ${retryUtc}::timestamptz AT TIME ZONE 'UTC', ${nowUtc}::timestamptz AT TIME ZONE 'UTC'
+    FROM claimed
+    RETURNING id`;
+  if (logged.length === 0) return 'skipped';
   metrics().webhookDeliveries.inc({ outcome });
   return outcome;
 }
