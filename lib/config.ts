@@ -37,6 +37,11 @@ const schema = z.object({
   INNGEST_BASE_URL: z.string().url().optional(),
 
   REDIS_URL: z.string().url().optional(),
+  /** Cache API key lookups per process, invalidated by PostgreSQL NOTIFY (off: one query per request). */
+  CREDENTIAL_CACHE: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   METRICS_TOKEN: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 

@@ -21,6 +21,12 @@ function createMetrics() {
       labelNames: ['outcome'],
       registers: [registry],
     }),
+    credentialCache: new Counter({
+      name: 'convene_credential_cache_total',
+      help: 'API key lookups answered from the per-process cache (hit) or the database (miss)',
+      labelNames: ['result'],
+      registers: [registry],
+    }),
     queueDepth: new Gauge({
       name: 'convene_webhook_queue_depth',
       help: 'Webhook deliveries waiting to be attempted',

@@ -1,6 +1,7 @@
 import { randomBase62, sha256Hex, constantTimeEqual } from '@/lib/crypto';
 import { db, type Tx } from '@/lib/db';
 import { ApiError } from '@/lib/http/errors';
+import { cachedCredential } from '@/lib/runtime/credential-cache';
 import type { ApiKey, Tenant, Provider, ProviderKey, KeyMode } from '@/lib/generated/prisma/client';
 import { ALL_PERMISSIONS, type Permission } from '@/lib/domain/permissions';
 
@@ -57,7 +58,7 @@ export async function authenticateApiKey(raw: string | null, now = new Date()): 
   if (kind === 'prov') throw unauthenticated('A provider key is not accepted here: use a tenant API key (x-api-key).');
   if (!kind) throw unauthenticated('Malformed API key.');
   const hash = hashKey(raw);
-  const apiKey = await db().apiKey.findUnique({ where: { keyHash: hash }, include: { tenant: true } });
+  const apiKey = await cachedCredential(hash, () => db().apiKey.findUnique({ where: { keyHash: hash }, include: { tenant: true } }));
   if (!apiKey || !constantTimeEqual(apiKey.keyHash, hash) || !isUsable(apiKey, now)) {
     throw unauthenticated('Invalid, expired or revoked API key.');
   }

@@ -1,5 +1,6 @@
 import { config } from '@/lib/config';
 import { flushUsage } from '@/lib/domain/usage';
+import { closeCredentialCache } from '@/lib/runtime/credential-cache';
 import { log } from '@/lib/log';
 import { startDeliveryRunner, startInngestDispatcher } from '@/lib/events/runner';
 import { inngestConfigured } from '@/lib/events/inngest';
@@ -25,7 +26,7 @@ export async function boot(): Promise<void> {
     if (!inngestConfigured()) await startLifecycleJobs();
     await startTranscriptJobs();
   }
-  stoppers.push(flushUsage);
+  stoppers.push(flushUsage, closeCredentialCache);
   log.info({ queueWorkers: c.QUEUE_WORKERS }, 'convene booted');
 }
 

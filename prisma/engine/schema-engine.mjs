@@ -95,6 +95,27 @@ function patchCharColumns(adapter) {
   };
 }
 
+// The adapter runs a migration script by splitting it on ';', which breaks any statement with a
+// ';' inside it (a plpgsql function body, a string literal). PostgreSQL's simple query protocol
+// takes the whole script as one message and runs it as one implicit transaction: send it so.
+function patchExecuteScript(adapter) {
+  const proto = Object.getPrototypeOf(adapter);
+  if (proto.__scriptPatched) return;
+  proto.__scriptPatched = true;
+  proto.executeScript = async function (script) {
+    try {
+      await this.client.query(script);
+    } catch (error) {
+      this.onError(error);
+    }
+  };
+}
+
+function patchAdapter(adapter) {
+  patchCharColumns(adapter);
+  patchExecuteScript(adapter);
+}
+
 class AdapterFactory {
   provider = 'postgres';
   adapterName = '@prisma/adapter-pg';
@@ -104,7 +125,7 @@ class AdapterFactory {
   }
   async connect() {
     const adapter = await new PrismaPg(pgConfig(this.url)).connect();
-    patchCharColumns(adapter);
+    patchAdapter(adapter);
     return adapter;
   }
   // A configured shadow database is reused, so wipe it first; otherwise create a temporary one
@@ -116,13 +137,13 @@ class AdapterFactory {
       await client.query('DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;');
       await client.end();
       const adapter = await new PrismaPg(pgConfig(this.shadowUrl)).connect();
-      patchCharColumns(adapter);
+      patchAdapter(adapter);
       return adapter;
     }
     const name = `prisma_shadow_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
     await withAdminClient(this.url, (c) => c.query(`CREATE DATABASE "${name}"`));
     const adapter = await new PrismaPg(pgConfig(this.url, name)).connect();
-    patchCharColumns(adapter);
+    patchAdapter(adapter);
     const dispose = adapter.dispose.bind(adapter);
     adapter.dispose = async () => {
       await dispose();
