@@ -99,6 +99,16 @@ async function fakeApi(page: Page, opts: { isModerator: boolean }) {
       questions[0] = question({ upvoteCount: 3 });
       return json(route, questions[0]);
     }
+    if (key === 'POST /questions/public/q_1/answer') {
+      if (!opts.isModerator) return json(route, { error: { code: 'FORBIDDEN', message: 'no' } }, 403);
+      questions[0] = question({ status: 'ANSWERED', answerText: body?.answerText ?? null, answeredByExternalId: 'u_ada', answeredAt: '2026-01-01T10:06:00.000Z' });
+      return json(route, questions[0]);
+    }
+    if (key === 'POST /questions/public/q_1/dismiss') {
+      if (!opts.isModerator) return json(route, { error: { code: 'FORBIDDEN', message: 'no' } }, 403);
+      questions[0] = question({ ...questions[0], status: 'DISMISSED', dismissedByExternalId: 'u_ada', dismissedAt: '2026-01-01T10:07:00.000Z' });
+      return json(route, questions[0]);
+    }
     return json(route, { error: { code: 'NOT_FOUND', message: `unexpected ${key}` } }, 404);
   });
   return seen;
@@ -153,6 +163,9 @@ test('an attendee votes in an open poll and asks and upvotes questions, with the
   await expect(qa.getByText('3 upvotes')).toBeVisible();
   expect(seen.find((s) => s.method === 'POST' && s.path === '/questions/public')?.body).toEqual({ text: 'Is there a recording?' });
   expect(seen.some((s) => s.path === '/questions/public/q_1/upvote')).toBe(true);
+  // Answering and dismissing are for hosts and moderators only.
+  await expect(qa.getByRole('button', { name: /^(Mark answered|Dismiss)/ })).toHaveCount(0);
+  await expect(qa.getByRole('textbox', { name: /^Answer to:/ })).toHaveCount(0);
 
   // Every call went out with the participant's own token, and nothing else.
   expect(seen.length).toBeGreaterThan(5);
@@ -190,6 +203,31 @@ test('a host creates, checks and closes polls and sees the host controls', async
   await expect(panel).toBeHidden();
   const host = page.getByRole('region', { name: 'Host controls' });
   await expect(host.getByRole('button', { name: 'Admit Grace' })).toBeVisible();
+});
+
+test('a host marks a question answered with an answer, then dismisses it', async ({ page }) => {
+  const seen = await fakeApi(page, { isModerator: true });
+  await joinCall(page, await token());
+  const tools = page.getByRole('group', { name: 'Meeting tools' });
+  await expect(tools.getByRole('button', { name: 'Host controls (1 waiting)' })).toBeVisible({ timeout: 10_000 });
+  await tools.getByRole('button', { name: /^Q&A/ }).click();
+  const qa = page.getByRole('region', { name: 'Questions' });
+  await expect(qa.getByText('Will the slides be shared?', { exact: true })).toBeVisible();
+
+  await qa.getByRole('textbox', { name: 'Answer to: Will the slides be shared? (optional)' }).fill('Yes, after the call');
+  await qa.getByRole('button', { name: 'Mark answered: Will the slides be shared?' }).click();
+  await expect(qa.getByRole('status')).toHaveText('The question is marked answered.');
+  await expect(qa.getByText('Yes, after the call')).toBeVisible();
+  await expect(qa.getByText('Answered', { exact: true })).toBeVisible();
+  await expect(qa.getByRole('button', { name: /^Mark answered/ })).toHaveCount(0);
+  expect(seen.find((s) => s.path === '/questions/public/q_1/answer')).toMatchObject({ method: 'POST', body: { answerText: 'Yes, after the call' } });
+  await page.screenshot({ path: 'test-results/e2e/questions-host.png' });
+
+  await qa.getByRole('button', { name: 'Dismiss: Will the slides be shared?' }).click();
+  await expect(qa.getByRole('status')).toHaveText('The question was dismissed.');
+  await expect(qa.getByText('Will the slides be shared?', { exact: true })).toHaveCount(0);
+  await expect(qa.getByText('No questions yet. Ask the first one.')).toBeVisible();
+  expect(seen.find((s) => s.path === '/questions/public/q_1/dismiss')).toMatchObject({ method: 'POST' });
 });
 
 test('at 390 px the panels are a bottom sheet and every control has a name', async ({ page }) => {

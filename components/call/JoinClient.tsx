@@ -160,7 +160,7 @@ function CallTools({ token, children }: { token: string; children: React.ReactNo
       key: 'questions',
       title: t.questions.title,
       label: t.panels.questionsToggle(questions.questions?.filter((q) => q.status === 'OPEN').length ?? 0),
-      body: <QuestionsPanel state={questions} api={api} />,
+      body: <QuestionsPanel state={questions} api={api} self={self} />,
     },
   ];
 

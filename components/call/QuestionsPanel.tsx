@@ -4,11 +4,13 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { useDataChannel, useRoomContext } from '@livekit/components-react';
 import { RoomEvent } from 'livekit-client';
 import { t } from '@/lib/i18n/en';
-import type { ParticipantApi } from '@/components/call/HostPanel';
+import type { ParticipantApi, Self } from '@/components/call/HostPanel';
 import { focusRing } from '@/components/call/PollsPanel';
 import { QUESTION_TOPIC, mergeQuestion, parseLiveUpdate, visibleQuestions, type QuestionSort, type QuestionView } from '@/components/call/engagement-state';
 
 const QUESTION_MAX = 1000;
+const ANSWER_MAX = 5000;
+const button = `rounded bg-slate-700 px-2 py-1 text-xs hover:bg-slate-600 disabled:opacity-50 ${focusRing}`;
 
 /**
  * The room's questions through the participant-token API (/api/v1/questions/public): loaded
@@ -62,12 +64,17 @@ export function useQuestions(api: ParticipantApi) {
 
 export type QuestionsState = ReturnType<typeof useQuestions>;
 
-export function QuestionsPanel({ state, api }: { state: QuestionsState; api: ParticipantApi }) {
+/**
+ * Everyone asks and upvotes; hosts and moderators (per GET /api/v1/me — the server checks its own
+ * records on every action) also mark questions answered, with an optional answer, and dismiss them.
+ */
+export function QuestionsPanel({ state, api, self }: { state: QuestionsState; api: ParticipantApi; self: Self | null }) {
   const [text, setText] = useState('');
   const [sort, setSort] = useState<QuestionSort>('upvotes');
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const inputId = useId();
+  const isModerator = self?.isModerator === true;
 
   const run = async (fn: () => Promise<QuestionView>, done: string | null) => {
     setBusy(true);
@@ -127,6 +134,9 @@ export function QuestionsPanel({ state, api }: { state: QuestionsState; api: Par
               question={q}
               upvoted={state.upvoted.has(q.id)}
               disabled={busy}
+              isModerator={isModerator}
+              onAnswer={(answerText) => run(() => api('POST', `/questions/public/${q.id}/answer`, answerText ? { answerText } : undefined), t.questions.markedAnswered)}
+              onDismiss={() => void run(() => api('POST', `/questions/public/${q.id}/dismiss`), t.questions.dismissed)}
               onUpvote={() =>
                 void run(async () => {
                   const updated: QuestionView = await api('POST', `/questions/public/${q.id}/upvote`);
@@ -145,7 +155,25 @@ export function QuestionsPanel({ state, api }: { state: QuestionsState; api: Par
   );
 }
 
-function QuestionItem({ question: q, upvoted, disabled, onUpvote }: { question: QuestionView; upvoted: boolean; disabled: boolean; onUpvote: () => void }) {
+function QuestionItem({
+  question: q,
+  upvoted,
+  disabled,
+  isModerator,
+  onUpvote,
+  onAnswer,
+  onDismiss,
+}: {
+  question: QuestionView;
+  upvoted: boolean;
+  disabled: boolean;
+  isModerator: boolean;
+  onUpvote: () => void;
+  onAnswer: (answerText: string) => Promise<boolean>;
+  onDismiss: () => void;
+}) {
+  const [answer, setAnswer] = useState('');
+  const answerId = useId();
   return (
     <li className="flex gap-2 rounded border border-slate-700 p-2">
       <button
@@ -161,7 +189,7 @@ function QuestionItem({ question: q, upvoted, disabled, onUpvote }: { question: 
           {q.upvoteCount}
         </span>
       </button>
-      <div className="min-w-0">
+      <div className="min-w-0 flex-1">
         <p className="break-words">{q.text}</p>
         <p className="text-xs text-slate-400">
           {t.questions.askedBy(q.askerName ?? t.questions.anonymousAsker)} · {t.questions.upvotes(q.upvoteCount)}
@@ -172,6 +200,42 @@ function QuestionItem({ question: q, upvoted, disabled, onUpvote }: { question: 
             <span className="font-semibold">{t.questions.answer}: </span>
             {q.answerText}
           </p>
+        )}
+        {isModerator && q.status !== 'DISMISSED' && (
+          <form
+            className="mt-2 space-y-1"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void onAnswer(answer.trim()).then((ok) => ok && setAnswer(''));
+            }}
+          >
+            {q.status === 'OPEN' && (
+              <>
+                <label htmlFor={answerId} className="sr-only">
+                  {t.questions.answerField(q.text)}
+                </label>
+                <textarea
+                  id={answerId}
+                  rows={1}
+                  maxLength={ANSWER_MAX}
+                  placeholder={t.questions.answerPlaceholder}
+                  className={`w-full rounded bg-slate-800 px-2 py-1 text-white placeholder:text-slate-400 ${focusRing}`}
+                  value={answer}
+                  onChange={(e) => setAnswer(e.target.value)}
+                />
+              </>
+            )}
+            <div className="flex gap-2">
+              {q.status === 'OPEN' && (
+                <button type="submit" aria-label={t.questions.markAnsweredLabel(q.text)} disabled={disabled} className={button}>
+                  {t.questions.markAnswered}
+                </button>
+              )}
+              <button type="button" aria-label={t.questions.dismissLabel(q.text)} disabled={disabled} onClick={onDismiss} className={button}>
+                {t.questions.dismiss}
+              </button>
+            </div>
+          </form>
         )}
       </div>
     </li>

@@ -59,3 +59,5 @@ export const questionListQuery = z.object({
 export const questionRoomListQuery = questionListQuery.extend({ roomId: id });
 export const upvoteInput = z.object({ voterExternalId: externalId });
 export const answerInput = z.object({ answerText: z.string().trim().min(1).max(5000), answeredByExternalId: externalId });
+/** A host answering through the hosted UI: the answer text is optional (marking a question answered live). */
+export const publicAnswerInput = z.object({ answerText: z.string().trim().min(1).max(5000).optional() });

@@ -88,12 +88,17 @@ export async function upvoteQuestion(tenant: Tenant, id: string, voterExternalId
   return questionView(updated);
 }
 
-export async function answerQuestion(tenant: Tenant, id: string, input: { answerText: string; answeredByExternalId: string }) {
-  const q = await findQuestion(tenant.id, id);
+/**
+ * Host action. The actor must be a HOST or MODERATOR of the question's room in our records. With
+ * roomId (participant token), a question of another room is 404. answerText may be omitted
+ * ("answered live").
+ */
+export async function answerQuestion(tenant: Tenant, id: string, input: { answerText?: string | null; answeredByExternalId: string }, roomId?: string) {
+  const q = await findQuestion(tenant.id, id, roomId);
   await requireModerator(q.roomId, input.answeredByExternalId);
   const moved = await db().question.updateMany({
     where: { id: q.id, status: 'OPEN' },
-    data: { status: 'ANSWERED', answerText: input.answerText, answeredByExternalId: input.answeredByExternalId, answeredAt: new Date() },
+    data: { status: 'ANSWERED', answerText: input.answerText ?? null, answeredByExternalId: input.answeredByExternalId, answeredAt: new Date() },
   });
   if (moved.count === 0) throw invalidState(`The question is ${q.status}; only OPEN questions can be answered.`);
   const updated = await findQuestion(tenant.id, id);
@@ -101,8 +106,9 @@ export async function answerQuestion(tenant: Tenant, id: string, input: { answer
   return questionView(updated);
 }
 
-export async function dismissQuestion(tenant: Tenant, id: string, actorExternalId: string) {
-  const q = await findQuestion(tenant.id, id);
+/** Host action, as answerQuestion: moderator per our records; with roomId, another room's question is 404. */
+export async function dismissQuestion(tenant: Tenant, id: string, actorExternalId: string, roomId?: string) {
+  const q = await findQuestion(tenant.id, id, roomId);
   await requireModerator(q.roomId, actorExternalId);
   const moved = await db().question.updateMany({
     where: { id: q.id, status: { in: ['OPEN', 'ANSWERED'] } },

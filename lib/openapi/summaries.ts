@@ -61,6 +61,8 @@ export const SUMMARIES: Record<string, [tag: string, summary: string]> = {
   'POST /api/v1/questions/public': ['Questions', 'Ask as oneself (participant token)'],
   'GET /api/v1/questions/public': ["Questions", "List the token's room's questions (participant token)"],
   'POST /api/v1/questions/public/{id}/upvote': ['Questions', 'Upvote as oneself (participant token)'],
+  'POST /api/v1/questions/public/{id}/answer': ['Questions', 'Mark answered, optionally with an answer, as a host participant'],
+  'POST /api/v1/questions/public/{id}/dismiss': ['Questions', 'Dismiss as a host participant'],
   'POST /api/v1/provider/tenants': ['Provider', 'Provision a tenant (first key shown once)'],
   'GET /api/v1/provider/tenants': ['Provider', 'List owned tenants'],
   'GET /api/v1/provider/tenants/{id}': ['Provider', 'Get an owned tenant'],

@@ -134,6 +134,59 @@ describe('questions', () => {
     expect(JSON.parse(Buffer.from(live.at(-1)!.body.data, 'base64').toString())).toMatchObject({ type: 'question.updated', question: { id: second.id, status: 'DISMISSED' } });
   });
 
+  it('hosts and moderators answer and dismiss with their participant token; attendees 403; another room 404', async () => {
+    const ask = async (text: string) => (await suite.api('POST', '/api/v1/questions/public', { bearer: tokens.bob, body: { text } })).body;
+    const status = async (id: string) => (await db().question.findUniqueOrThrow({ where: { id } })).status;
+    const [q1, q2, q3] = [await ask('Is lunch provided?'), await ask('Recording?'), await ask('Off topic')];
+
+    // Attendees are refused, also when their token's metadata claims HOST: our database decides.
+    await db().participant.updateMany({ where: { roomId: room.id, externalUserId: 'amy' }, data: { externalRole: 'HOST' } });
+    for (const who of ['amy', 'bob']) {
+      const answer = await suite.api('POST', `/api/v1/questions/public/${q1.id}/answer`, { bearer: tokens[who], body: { answerText: 'Yes' } });
+      expect([answer.status, answer.body.error.code]).toEqual([403, 'FORBIDDEN']);
+      const dismiss = await suite.api('POST', `/api/v1/questions/public/${q1.id}/dismiss`, { bearer: tokens[who] });
+      expect([dismiss.status, dismiss.body.error.code]).toEqual([403, 'FORBIDDEN']);
+    }
+    expect(await status(q1.id)).toBe('OPEN');
+    expect((await suite.api('POST', `/api/v1/questions/public/${q1.id}/answer`, { body: { answerText: 'Yes' } })).status).toBe(401);
+    expect((await suite.api('POST', `/api/v1/questions/public/${q1.id}/answer`, { bearer: tokens.host, body: { answerText: '   ' } })).status).toBe(400);
+
+    const answered = await suite.api('POST', `/api/v1/questions/public/${q1.id}/answer`, { bearer: tokens.host, body: { answerText: 'Yes, at noon' } });
+    expect(answered.status).toBe(200);
+    expect(answered.body).toMatchObject({ id: q1.id, status: 'ANSWERED', answerText: 'Yes, at noon', answeredByExternalId: 'host', answeredAt: expect.any(String) });
+    expect(await db().question.findUniqueOrThrow({ where: { id: q1.id } })).toMatchObject({ status: 'ANSWERED', answerText: 'Yes, at noon', answeredByExternalId: 'host' });
+    const live = () => {
+      const sent = suite.media.callsTo('SendData').filter((c) => c.body.topic === 'convene.questions');
+      return JSON.parse(Buffer.from(sent.at(-1)!.body.data, 'base64').toString());
+    };
+    expect(live()).toMatchObject({ type: 'question.updated', question: { id: q1.id, status: 'ANSWERED', answerText: 'Yes, at noon' } });
+    expect((await suite.api('POST', `/api/v1/questions/public/${q1.id}/answer`, { bearer: tokens.host, body: { answerText: 'Again' } })).status).toBe(409);
+
+    // The answer text is optional ("answered live"); a moderator may act too.
+    const mod = (await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: t.key, body: { externalUserId: 'mo', displayName: 'Mo', role: 'MODERATOR' } })).body.token;
+    const live2 = await suite.api('POST', `/api/v1/questions/public/${q2.id}/answer`, { bearer: mod });
+    expect(live2.status).toBe(200);
+    expect(live2.body).toMatchObject({ status: 'ANSWERED', answerText: null, answeredByExternalId: 'mo' });
+
+    const dismissed = await suite.api('POST', `/api/v1/questions/public/${q3.id}/dismiss`, { bearer: tokens.host });
+    expect(dismissed.status).toBe(200);
+    expect(dismissed.body).toMatchObject({ id: q3.id, status: 'DISMISSED', dismissedByExternalId: 'host', dismissedAt: expect.any(String) });
+    expect(await status(q3.id)).toBe('DISMISSED');
+    expect(live()).toMatchObject({ type: 'question.updated', question: { id: q3.id, status: 'DISMISSED' } });
+    expect((await suite.api('POST', `/api/v1/questions/public/${q3.id}/dismiss`, { bearer: tokens.host })).status).toBe(409);
+    // An answered question may be dismissed too.
+    expect((await suite.api('POST', `/api/v1/questions/public/${q1.id}/dismiss`, { bearer: mod })).body).toMatchObject({ status: 'DISMISSED', dismissedByExternalId: 'mo' });
+
+    // Another room's question is 404 through this token, even for someone who hosts both rooms.
+    const otherRoom = (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'host' } })).body;
+    await suite.api('POST', `/api/v1/rooms/${otherRoom.id}/join`, { key: t.key, body: { externalUserId: 'host', displayName: 'H', role: 'HOST' } });
+    const foreign = (await suite.api('POST', '/api/v1/questions', { key: t.key, body: { roomId: otherRoom.id, text: 'Elsewhere?', askerExternalId: 'host' } })).body;
+    const foreignAnswer = await suite.api('POST', `/api/v1/questions/public/${foreign.id}/answer`, { bearer: tokens.host, body: { answerText: 'No' } });
+    expect([foreignAnswer.status, foreignAnswer.body.error.code]).toEqual([404, 'NOT_FOUND']);
+    expect((await suite.api('POST', `/api/v1/questions/public/${foreign.id}/dismiss`, { bearer: tokens.host })).status).toBe(404);
+    expect(await status(foreign.id)).toBe('OPEN');
+  });
+
   it('only participants ask; another tenant sees 404', async () => {
     expect((await suite.api('POST', '/api/v1/questions', { key: t.key, body: { roomId: room.id, text: 'Hi', askerExternalId: 'stranger' } })).status).toBe(403);
     const q = (await suite.api('POST', '/api/v1/questions', { key: t.key, body: { roomId: room.id, text: 'Hi', askerExternalId: 'bob' } })).body;
