@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { test, expect, type Page, type Route } from '@playwright/test';
 import http from 'node:http';
 import { createHash } from 'node:crypto';
@@ -246,6 +247,10 @@ test('at 390 px the panels are a bottom sheet and every control has a name', asy
     els.filter((el) => !(el.getAttribute('aria-label') || el.textContent?.trim())).length,
   );
   expect(unnamed).toBe(0);
+  // axe on our own in-call UI (the toolbar and the open panel; LiveKit's video grid is theirs).
+  const { violations } = await new AxeBuilder({ page }).include('[role="group"][aria-label="Meeting tools"]').include('section[id^="convene-panel-"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
   await page.screenshot({ path: 'test-results/e2e/polls-390.png' });
   await panel.getByRole('button', { name: 'Close panel' }).click();
   await expect(panel).toBeHidden();

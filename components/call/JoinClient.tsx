@@ -60,7 +60,7 @@ export function JoinClient({ token, serverUrl }: { token: string | null; serverU
         {info.facts.roomName && <h1 className="text-2xl font-semibold">{info.facts.roomName}</h1>}
         <p data-testid="joining-as" className="text-slate-200">{t.joiningAs(info.name)}</p>
         {e2eeKey && <Badge>{t.e2eeBadge}</Badge>}
-        <PreJoin
+        <LabelledPreJoin
           defaults={{ username: info.name, videoEnabled: info.canPublish, audioEnabled: info.canPublish }}
           onSubmit={(choices) => setStage({ kind: 'call', choices })}
           joinLabel={t.join}
@@ -72,6 +72,30 @@ export function JoinClient({ token, serverUrl }: { token: string | null; serverU
     );
   }
   return <Call token={token!} serverUrl={serverUrl!} info={info} e2eeKey={e2eeKey} choices={stage.choices} onEnd={(error, retry) => setStage({ kind: 'error', error, retry })} />;
+}
+
+/**
+ * LiveKit's PreJoin renders its device-menu buttons without an accessible name (axe:
+ * button-name). Name them after render; the component offers no prop for it.
+ */
+function LabelledPreJoin(props: React.ComponentProps<typeof PreJoin>) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const name = () => {
+      for (const [kind, label] of [['audio', t.chooseMicrophone], ['video', t.chooseCamera]] as const) {
+        ref.current?.querySelectorAll(`.${kind} .lk-button-menu`).forEach((b) => b.getAttribute('aria-label') !== label && b.setAttribute('aria-label', label));
+      }
+    };
+    name();
+    const observer = new MutationObserver(name);
+    if (ref.current) observer.observe(ref.current, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <div ref={ref} className="contents">
+      <PreJoin {...props} />
+    </div>
+  );
 }
 
 function Call({ token, serverUrl, info, e2eeKey, choices, onEnd }: { token: string; serverUrl: string; info: JoinToken; e2eeKey: string | null; choices: LocalUserChoices; onEnd: (e: ErrorKey, retry: boolean) => void }) {

@@ -16,7 +16,7 @@ function Chart({ title, children, summary }: { title: string; children: React.Re
   return (
     <Card title={title}>
       <figure>
-        <div className="h-48" aria-hidden="true">
+        <div className="h-48">
           <ResponsiveContainer width="100%" height="100%">{children}</ResponsiveContainer>
         </div>
         <figcaption className="mt-2 text-xs text-slate-600 dark:text-slate-400">{summary}</figcaption>

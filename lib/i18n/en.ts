@@ -4,6 +4,8 @@ export const en = {
   join: 'Join meeting',
   camera: 'Camera',
   microphone: 'Microphone',
+  chooseMicrophone: 'Choose microphone',
+  chooseCamera: 'Choose camera',
   connecting: 'Connecting…',
   e2eeBadge: 'End-to-end encrypted',
   recordingBadge: 'Recording',
