@@ -4,12 +4,13 @@ import { invalidState, notFound } from '@/lib/http/errors';
 import { mediaFor } from '@/lib/domain/media';
 import { findRoom, newMediaRoomName, participantView } from '@/lib/domain/rooms';
 import { findParticipant, requireModerator } from '@/lib/domain/participants';
+import type { BreakoutResponse } from '@/lib/domain/responses.schemas';
 
 /**
  * Breakouts: each is a media-layer room of its own, linked to its parent room. Participants keep
  * their seat (and their participant row) in the parent room while in a breakout.
  */
-export function breakoutView(b: Breakout) {
+export function breakoutView(b: Breakout): BreakoutResponse {
   return {
     id: b.id,
     roomId: b.roomId,

@@ -7,6 +7,7 @@ import { createParticipant, mintToken } from '@/lib/domain/participants';
 import { emitEvent } from '@/lib/events/outbox';
 import type { EventName } from '@/lib/events/catalog';
 import type { callAcceptInput, callCreateInput, callForwardInput, callListQuery, callRingInput } from '@/lib/domain/engagement.schemas';
+import type { CallResponse } from '@/lib/domain/responses.schemas';
 
 /**
  * Call queues. States: QUEUED → RINGING (offered to an agent) → ACCEPTED (a room exists) →
@@ -20,7 +21,7 @@ const seconds = (from: Date | null, to: Date | null) => (from && to ? Math.max(0
 
 type CallWithRoom = Call & { room: (Room & { participants: Participant[] }) | null };
 
-export function callView(call: CallWithRoom | Call, queuePosition?: number | null) {
+export function callView(call: CallWithRoom | Call, queuePosition?: number | null): CallResponse {
   const room = 'room' in call ? call.room : null;
   return {
     id: call.id,

@@ -9,6 +9,7 @@ import { assertBillableMediaAllowed } from '@/lib/domain/tenants';
 import { minutesThisMonth } from '@/lib/domain/recordings';
 import { addUsage } from '@/lib/domain/usage';
 import type { captionsInput } from '@/lib/domain/media-features.schemas';
+import type { CaptionStatusResponse } from '@/lib/domain/responses.schemas';
 
 /**
  * Live captions: a captioning agent dispatched into the room through the media layer's agent
@@ -16,7 +17,7 @@ import type { captionsInput } from '@/lib/domain/media-features.schemas';
  * transcription stream. Allowed only with enableAiFeatures and never with E2EE. Starting while
  * captions run returns the running session; stopping when none runs is 409.
  */
-function captionView(roomId: string, session: CaptionSession | null) {
+function captionView(roomId: string, session: CaptionSession | null): CaptionStatusResponse {
   return {
     roomId,
     active: session?.status === 'ACTIVE',

@@ -5,6 +5,7 @@ import { invalidState, notFound } from '@/lib/http/errors';
 import { mediaFor } from '@/lib/domain/media';
 import { findRoom } from '@/lib/domain/rooms';
 import type { ingressCreateInput } from '@/lib/domain/media-features.schemas';
+import type { IngressResponse } from '@/lib/domain/responses.schemas';
 
 /**
  * Ingress endpoints: an RTMP or WHIP input that publishes into a room as one participant.
@@ -12,7 +13,7 @@ import type { ingressCreateInput } from '@/lib/domain/media-features.schemas';
  * it can start again) → DELETED. The stream key is the tenant's own credential for pushing,
  * so it is returned.
  */
-export function ingressView(i: IngressEndpoint) {
+export function ingressView(i: IngressEndpoint): IngressResponse {
   return {
     id: i.id,
     roomId: i.roomId,

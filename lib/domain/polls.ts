@@ -6,6 +6,7 @@ import { findRoom } from '@/lib/domain/rooms';
 import { requireModerator } from '@/lib/domain/participants';
 import { broadcast } from '@/lib/domain/live-updates';
 import type { publicPollCreateInput } from '@/lib/domain/engagement.schemas';
+import type { PollResponse } from '@/lib/domain/responses.schemas';
 
 /**
  * Polls. States: DRAFT → OPEN → CLOSED (a poll may also be closed from DRAFT). Votes only on OPEN
@@ -15,7 +16,7 @@ import type { publicPollCreateInput } from '@/lib/domain/engagement.schemas';
  */
 type PollWithOptions = Poll & { options: PollOption[]; votes?: PollVote[] };
 
-export function pollView(poll: PollWithOptions) {
+export function pollView(poll: PollWithOptions): PollResponse {
   return {
     id: poll.id,
     roomId: poll.roomId,

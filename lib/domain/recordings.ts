@@ -11,6 +11,7 @@ import { addUsage } from '@/lib/domain/usage';
 import { emitEvent } from '@/lib/events/outbox';
 import { queueTranscriptIfWanted } from '@/lib/domain/transcripts';
 import type { recordingListQuery, recordingStartInput } from '@/lib/domain/media-features.schemas';
+import type { RecordingResponse } from '@/lib/domain/responses.schemas';
 
 /**
  * Recordings: a room-composite egress to a file. Statuses: STARTING (egress requested) → ACTIVE
@@ -18,7 +19,7 @@ import type { recordingListQuery, recordingStartInput } from '@/lib/domain/media
  * recording.completed event, come only after the file is confirmed in storage with a size:
  * egress.ended alone says only that egress stopped.
  */
-export function recordingView(r: Recording) {
+export function recordingView(r: Recording): RecordingResponse {
   return {
     id: r.id,
     roomId: r.roomId,
@@ -123,7 +124,7 @@ export async function deleteRecording(tenant: Tenant, id: string) {
   if (r.status === 'STARTING' || r.status === 'ACTIVE') throw invalidState('Stop the recording before deleting it.');
   await storage().delete(r.storageKey);
   await db().recording.delete({ where: { id: r.id } });
-  return { id: r.id, deleted: true };
+  return { id: r.id, deleted: true as const };
 }
 
 /**

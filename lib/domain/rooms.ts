@@ -8,6 +8,7 @@ import { mediaFor } from '@/lib/domain/media';
 import { emitEvent } from '@/lib/events/outbox';
 import type { RoomCreateInput, RoomUpdateInput, roomListQuery } from '@/lib/domain/rooms.schemas';
 import type { z } from 'zod';
+import type { ParticipantResponse, RoomResponse } from '@/lib/domain/responses.schemas';
 
 /** Rooms: the durable handle a tenant keeps. Statuses: WAITING → ACTIVE → ENDED (→ WAITING on reopen). */
 export const DEFAULT_MAX_PARTICIPANTS = 100;
@@ -15,7 +16,7 @@ export const META_VERSION = 1;
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-export function participantView(p: Participant) {
+export function participantView(p: Participant): ParticipantResponse {
   return {
     id: p.id,
     roomId: p.roomId,
@@ -46,7 +47,7 @@ export function participantView(p: Participant) {
 }
 export type ParticipantView = ReturnType<typeof participantView>;
 
-export function roomView(room: Room, participants?: Participant[]) {
+export function roomView(room: Room, participants?: Participant[]): RoomResponse {
   return {
     id: room.id,
     tenantId: room.tenantId,

@@ -8,6 +8,7 @@ import { assertBillableMediaAllowed } from '@/lib/domain/tenants';
 import { minutesThisMonth } from '@/lib/domain/recordings';
 import { addUsage } from '@/lib/domain/usage';
 import type { streamStartInput } from '@/lib/domain/media-features.schemas';
+import type { StreamResponse } from '@/lib/domain/responses.schemas';
 
 /**
  * Live streaming (RTMP out): a room-composite egress to RTMP destinations. The stream keys are
@@ -21,12 +22,12 @@ export function maskStreamUrl(url: string): string {
   return `${u.protocol}//${u.host}${parts.join('/')}/••••${key.slice(-4)}`;
 }
 
-export function streamView(s: Stream) {
+export function streamView(s: Stream): StreamResponse {
   return {
     id: s.id,
     roomId: s.roomId,
     status: s.status,
-    destinations: s.destinations,
+    destinations: s.destinations as string[],
     createdByExternalId: s.createdByExternalId,
     startedAt: s.startedAt?.toISOString() ?? null,
     endedAt: s.endedAt?.toISOString() ?? null,

@@ -5,21 +5,23 @@ import { createApiKey, generateKey, generateWebhookSecret } from '@/lib/domain/k
 import { resolveLimits, type EntitlementOverrides, type PlanName } from '@/lib/domain/plans';
 import type { Permission } from '@/lib/domain/permissions';
 import { ApiError } from '@/lib/http/errors';
+import type { TenantResponse } from '@/lib/domain/responses.schemas';
+import type { EventName } from '@/lib/events/catalog';
 
 /** What a tenant (or its provider) may see of a tenant: never a secret, only whether one exists. */
-export function tenantView(tenant: Tenant, now = new Date()) {
+export function tenantView(tenant: Tenant, now = new Date()): TenantResponse {
   const overlapActive = !!tenant.webhookSecretPreviousExpiresAt && tenant.webhookSecretPreviousExpiresAt > now;
   return {
     id: tenant.id,
     name: tenant.name,
     status: tenant.status,
     isTestMode: tenant.isTestMode,
-    plan: tenant.plan,
+    plan: tenant.plan as PlanName,
     entitlementOverrides: (tenant.entitlementOverrides as EntitlementOverrides | null) ?? {},
     resolvedLimits: resolveLimits(tenant.plan, tenant.entitlementOverrides),
     webhook: {
       url: tenant.webhookUrl,
-      events: (tenant.webhookEvents as string[] | null) ?? null,
+      events: (tenant.webhookEvents as EventName[] | null) ?? null,
       secretConfigured: !!tenant.webhookSecretEncrypted,
       previousSecretExpiresAt: overlapActive ? tenant.webhookSecretPreviousExpiresAt!.toISOString() : null,
     },

@@ -5,13 +5,14 @@ import { storage } from '@/lib/storage';
 import { speechToText } from '@/lib/stt';
 import { emitEvent } from '@/lib/events/outbox';
 import { log } from '@/lib/log';
+import type { TranscriptResponse } from '@/lib/domain/responses.schemas';
 
 /**
  * Transcripts of completed recordings of AI-enabled rooms (never test mode, never E2EE — such
  * rooms are not recorded). PENDING → PROCESSING → COMPLETED (transcript.ready
  * {transcriptId, recordingId}) | FAILED. Runs as a job on the same queue as webhooks.
  */
-export function transcriptView(t: Transcript) {
+export function transcriptView(t: Transcript): TranscriptResponse {
   return {
     id: t.id,
     recordingId: t.recordingId,
@@ -19,7 +20,8 @@ export function transcriptView(t: Transcript) {
     status: t.status,
     language: t.language,
     text: t.text,
-    segments: t.segments,
+    // As the speech-to-text provider returned them (Whisper-style; extra fields kept).
+    segments: t.segments as TranscriptResponse['segments'],
     provider: t.provider,
     error: t.error,
     createdAt: t.createdAt.toISOString(),

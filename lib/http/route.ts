@@ -40,6 +40,25 @@ type AuthResult<A extends AuthSpec> = A extends { kind: 'tenant' }
       : null;
 
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
+/**
+ * What a handler may return: with a response schema, a value of its shape (or a Response of its
+ * own). Checked structurally (fields, nesting, nullability; enum and literal values as their base
+ * type): the view functions are typed with the response schemas themselves for the exact values.
+ */
+type Result<R> = R extends z.ZodType ? Structural<z.input<R>> | Response : unknown;
+type Structural<T> = T extends string
+  ? string
+  : T extends number
+    ? number
+    : T extends boolean
+      ? boolean
+      : T extends null | undefined
+        ? T
+        : T extends readonly (infer U)[]
+          ? Structural<U>[]
+          : T extends object
+            ? { [K in keyof T]: Structural<T[K]> }
+            : T;
 
 export interface HandlerContext<A extends AuthSpec, B, Q> {
   req: Request;
@@ -52,12 +71,19 @@ export interface HandlerContext<A extends AuthSpec, B, Q> {
   requestId: string;
 }
 
-export interface RouteOptions<A extends AuthSpec, B, Q> {
+export interface RouteOptions<A extends AuthSpec, B, Q, R = undefined> {
   auth: A;
   body?: B;
   query?: Q;
   /** Status for a successful plain-object result (default 200). */
   status?: number;
+  /**
+   * The JSON success body, for the API reference only: never run on a response (that would cost
+   * on every request). The compiler checks the handler's result against it instead.
+   */
+  response?: R;
+  /** A success body that is not JSON (a file, a text exposition): its content types, for the API reference. */
+  produces?: string[];
 }
 
 type Segment = { params: Promise<Record<string, string>> };
@@ -68,13 +94,17 @@ export interface RouteDescription {
   body?: z.ZodType;
   query?: z.ZodType;
   status: number;
+  response?: z.ZodType;
+  produces?: string[];
 }
 export type RouteHandler = ((req: Request, segment: Segment) => Promise<Response>) & { description: RouteDescription };
 
-export function route<A extends AuthSpec, B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
-  opts: RouteOptions<A, B, Q>,
-  handler: (ctx: HandlerContext<A, B, Q>) => Promise<unknown>,
-): RouteHandler {
+export function route<
+  A extends AuthSpec,
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  R extends z.ZodType | undefined = undefined,
+>(opts: RouteOptions<A, B, Q, R>, handler: (ctx: HandlerContext<A, B, Q>) => Promise<NoInfer<Result<R>>>): RouteHandler {
   const handle = async (req: Request, segment: Segment) => {
     const started = performance.now();
     const url = new URL(req.url);
@@ -118,7 +148,9 @@ export function route<A extends AuthSpec, B extends z.ZodType | undefined = unde
       return finish(ctx, response, started);
     });
   };
-  return Object.assign(handle, { description: { auth: opts.auth, body: opts.body, query: opts.query, status: opts.status ?? 200 } });
+  return Object.assign(handle, {
+    description: { auth: opts.auth, body: opts.body, query: opts.query, status: opts.status ?? 200, response: opts.response, produces: opts.produces },
+  });
 }
 
 async function authenticate(spec: AuthSpec, req: Request, ctx: RequestContext) {

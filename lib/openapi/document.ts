@@ -1,14 +1,17 @@
 import { z } from 'zod';
 import { ERROR_STATUS } from '@/lib/http/errors';
-import type { RouteHandler } from '@/lib/http/route';
+import type { RouteDescription, RouteHandler } from '@/lib/http/route';
 import { ROUTE_MODULES } from '@/lib/openapi/routes.generated';
 import { SUMMARIES } from '@/lib/openapi/summaries';
 import { EVENT_NAMES } from '@/lib/events/catalog';
+import { responseComponents } from '@/lib/domain/responses.schemas';
 
 /**
  * The OpenAPI 3.1 document, built from the route handlers themselves: each carries the auth and
- * the zod body and query schemas it validates with (zod's own JSON Schema output, which is the
- * dialect OpenAPI 3.1 uses). Nothing here is maintained by hand except one-line summaries.
+ * the zod body and query schemas it validates with, and the zod response schema its result is
+ * typed with (zod's own JSON Schema output, which is the dialect OpenAPI 3.1 uses). Named response
+ * shapes (lib/domain/responses.schemas.ts) become components. Nothing here is maintained by hand
+ * except one-line summaries.
  */
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
 
@@ -41,6 +44,46 @@ function jsonSchema(schema: z.ZodType) {
   return rest;
 }
 
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * A response schema as JSON Schema (output side: what is sent). Named shapes nested in it are
+ * hoisted into `components` and referenced; a named root becomes a plain $ref. Timestamps keep
+ * format: date-time without zod's long regex.
+ */
+function responseJsonSchema(schema: z.ZodType, components: Record<string, JsonSchema>): JsonSchema {
+  const converted = z.toJSONSchema(schema, {
+    io: 'output',
+    unrepresentable: 'any',
+    metadata: responseComponents,
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.format === 'date-time' || jsonSchema.format === 'date') delete jsonSchema.pattern;
+    },
+  }) as JsonSchema;
+  const { $schema: _ignored, $defs, ...root } = JSON.parse(JSON.stringify(converted).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema & {
+    $defs?: Record<string, JsonSchema>;
+  };
+  for (const [name, def] of Object.entries($defs ?? {})) components[name] ??= def;
+  return root;
+}
+
+function successResponse(description: RouteDescription, components: Record<string, JsonSchema>) {
+  if (description.response) {
+    return {
+      description: responseComponents.get(description.response)?.description ?? 'Success',
+      content: { 'application/json': { schema: responseJsonSchema(description.response, components) } },
+    };
+  }
+  if (description.produces) {
+    return {
+      description: 'Success',
+      content: Object.fromEntries(description.produces.map((type) => [type, { schema: type.startsWith('text/') ? { type: 'string' } : { type: 'string', format: 'binary' } }])),
+    };
+  }
+  // Undocumented: the API reference test fails on this.
+  return { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } };
+}
+
 const errorResponse = (codes: string[]) => ({
   description: codes.join(', '),
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
@@ -69,6 +112,7 @@ function errorResponses(op: Operation) {
 
 export function buildOpenApiDocument(serverUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const components: Record<string, JsonSchema> = {};
   for (const op of operations()) {
     const { auth, body, query, status } = op.handler.description;
     const [tag, summary] = SUMMARIES[`${op.method} ${op.path}`] ?? ['Other', `${op.method} ${op.path}`];
@@ -90,7 +134,7 @@ export function buildOpenApiDocument(serverUrl: string) {
       ...(auth.kind === 'tenant' ? { 'x-permission': auth.permission } : {}),
       parameters: [...pathParams, ...queryParams, ...(op.method === 'POST' && auth.kind !== 'none' ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }] : [])],
       ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(body) } } } } : {}),
-      responses: { [String(status)]: { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } }, ...errorResponses(op) },
+      responses: { [String(status)]: successResponse(op.handler.description, components), ...errorResponses(op) },
     };
   }
   return {
@@ -109,6 +153,7 @@ export function buildOpenApiDocument(serverUrl: string) {
         participantToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A participant token from join' },
       },
       schemas: {
+        ...Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),
         Error: {
           type: 'object',
           required: ['error'],

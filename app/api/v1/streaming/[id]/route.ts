@@ -1,4 +1,5 @@
 import { route, auth } from '@/lib/http/route';
 import { getStream } from '@/lib/domain/streams';
+import { streamResponse } from '@/lib/domain/responses.schemas';
 
-export const GET = route({ auth: auth.tenant('media.read') }, ({ auth, params }) => getStream(auth.tenant, params.id));
+export const GET = route({ auth: auth.tenant('media.read'), response: streamResponse }, ({ auth, params }) => getStream(auth.tenant, params.id));

@@ -1,9 +1,10 @@
 import { route, auth } from '@/lib/http/route';
 import { createBreakout, listBreakouts } from '@/lib/domain/breakouts';
 import { breakoutCreateInput } from '@/lib/domain/rooms.schemas';
+import { breakoutPage, breakoutResponse } from '@/lib/domain/responses.schemas';
 
-export const POST = route({ auth: auth.tenant('rooms.write'), body: breakoutCreateInput, status: 201 }, ({ auth, params, body }) =>
+export const POST = route({ auth: auth.tenant('rooms.write'), body: breakoutCreateInput, status: 201, response: breakoutResponse }, ({ auth, params, body }) =>
   createBreakout(auth.tenant, params.id, body),
 );
 
-export const GET = route({ auth: auth.tenant('rooms.read') }, ({ auth, params }) => listBreakouts(auth.tenant, params.id));
+export const GET = route({ auth: auth.tenant('rooms.read'), response: breakoutPage }, ({ auth, params }) => listBreakouts(auth.tenant, params.id));

@@ -1,5 +1,6 @@
 import { route, auth } from '@/lib/http/route';
 import { roomInfo } from '@/lib/domain/rooms';
+import { roomInfoResponse } from '@/lib/domain/responses.schemas';
 
 // No credential: the same non-private facts a participant token's metadata carries.
-export const GET = route({ auth: auth.none }, ({ params }) => roomInfo(params.id));
+export const GET = route({ auth: auth.none, response: roomInfoResponse }, ({ params }) => roomInfo(params.id));

@@ -1,4 +1,5 @@
 import { route, auth } from '@/lib/http/route';
 import { getDelivery } from '@/lib/domain/webhooks';
+import { webhookDeliveryResponse } from '@/lib/domain/responses.schemas';
 
-export const GET = route({ auth: auth.tenant('tenant.read') }, ({ auth, params }) => getDelivery(auth.tenant, params.id));
+export const GET = route({ auth: auth.tenant('tenant.read'), response: webhookDeliveryResponse }, ({ auth, params }) => getDelivery(auth.tenant, params.id));

@@ -2,9 +2,10 @@ import { route, auth } from '@/lib/http/route';
 import { findOwnedTenant } from '@/lib/domain/providers';
 import { createTenantApiKey, listApiKeys } from '@/lib/domain/keys';
 import { createKeyInput } from '@/lib/domain/tenants.schemas';
+import { apiKeyPage, createdApiKeyResponse } from '@/lib/domain/responses.schemas';
 
-export const POST = route({ auth: auth.provider, body: createKeyInput, status: 201 }, async ({ auth, params, body }) =>
+export const POST = route({ auth: auth.provider, body: createKeyInput, status: 201, response: createdApiKeyResponse }, async ({ auth, params, body }) =>
   createTenantApiKey(await findOwnedTenant(auth.provider.id, params.id), body),
 );
 
-export const GET = route({ auth: auth.provider }, async ({ auth, params }) => listApiKeys((await findOwnedTenant(auth.provider.id, params.id)).id));
+export const GET = route({ auth: auth.provider, response: apiKeyPage }, async ({ auth, params }) => listApiKeys((await findOwnedTenant(auth.provider.id, params.id)).id));

@@ -1,7 +1,8 @@
 import { route, auth } from '@/lib/http/route';
 import { denyParticipant } from '@/lib/domain/participants';
 import { actingUserInput } from '@/lib/domain/rooms.schemas';
+import { participantResponse } from '@/lib/domain/responses.schemas';
 
-export const POST = route({ auth: auth.tenant('rooms.write'), body: actingUserInput }, ({ auth, params, body }) =>
+export const POST = route({ auth: auth.tenant('rooms.write'), body: actingUserInput, response: participantResponse }, ({ auth, params, body }) =>
   denyParticipant(auth.tenant, params.id, params.participantId, body.actingExternalUserId),
 );
