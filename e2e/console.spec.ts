@@ -146,8 +146,14 @@ test('webhooks: set a URL, send a test event to a loopback receiver, replay a fa
   }
 });
 
-test("tenant A's admin cannot open tenant B's room", async ({ page }) => {
+test("rooms filter by status; tenant A's admin cannot open tenant B's room", async ({ page }) => {
   await signIn(page, 'owner@demo.convene.dev');
+  await page.goto(`${base}/console/rooms`);
+  await expect(page.getByRole('table', { name: 'Rooms' }).getByRole('row')).toHaveCount(3);
+  await page.getByRole('link', { name: 'Ended' }).click();
+  await expect(page.getByRole('table', { name: 'Rooms' })).toContainText('Sales demo');
+  await expect(page.getByRole('table', { name: 'Rooms' })).not.toContainText('Daily standup');
+  await expect(page.getByText('Other tenant room')).toHaveCount(0);
   await page.goto(`${base}/console/rooms/${seed.liveRoomId}`);
   await expect(page.getByRole('heading', { name: 'Daily standup' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Participants' })).toContainText('Ada');

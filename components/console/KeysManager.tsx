@@ -1,6 +1,6 @@
 'use client';
 
-import { useState } from 'react';
+import { useOptimistic, useState } from 'react';
 import type { ActionResult } from '@/app/console/actions';
 import { ActionButton, GraceSelect, RevealOnce } from '@/components/console/client';
 import { Badge, Table, fmtDate, input, statusTone, td } from '@/components/console/ui';
@@ -33,6 +33,8 @@ export function KeysManager({
   revoke?: (keyId: string) => Promise<ActionResult<unknown>>;
 }) {
   const [revealed, setRevealed] = useState<string | null>(null);
+  // Revocation shows at once; if the server refuses, the refresh brings the row back as it was.
+  const [rows, markRevoked] = useOptimistic(keys, (current, id: string) => current.map((k) => (k.id === id ? { ...k, status: 'revoked' } : k)));
   const [grace, setGrace] = useState(3600);
   const [name, setName] = useState('');
   const viewerNote = 'Your role can view keys but not change them';
@@ -53,7 +55,7 @@ export function KeysManager({
         <GraceSelect id="grace" value={grace} onChange={setGrace} label="On rotation, the old key keeps working for" />
       </div>
       <Table caption="API keys" head={['Name', 'Key', 'Status', 'Last used', 'Created', '']}>
-        {keys.map((k) => (
+        {rows.map((k) => (
           <tr key={k.id} data-testid="key-row">
             <td className={td}>{k.name ?? '—'}<div className="text-xs text-slate-500">{k.mode}</div></td>
             <td className={`${td} font-mono text-xs`}>{k.hint}</td>
@@ -69,7 +71,7 @@ export function KeysManager({
                   <ActionButton action={() => rotate(k.id, { gracePeriodSeconds: grace })} label="Rotate" success={(d) => (d.previousExpiresAt ? `Rotated; the old key works until ${fmtDate(d.previousExpiresAt)}` : 'Rotated; the old key is revoked')}
                     confirm="Rotate this key?" disabled={!canManage} disabledReason={viewerNote} onDone={(d) => setRevealed(d.plainTextKey)} />
                   {revoke && (
-                    <ActionButton action={() => revoke(k.id)} label="Revoke" tone="danger" confirm="Revoke now? Requests with it fail at once." success="Key revoked"
+                    <ActionButton action={() => { markRevoked(k.id); return revoke(k.id); }} label="Revoke" tone="danger" confirm="Revoke now? Requests with it fail at once." success="Key revoked"
                       disabled={!canManage} disabledReason={viewerNote} />
                   )}
                 </span>
