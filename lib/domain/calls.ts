@@ -58,9 +58,11 @@ export function callView(call: CallWithRoom | Call, queuePosition?: number | nul
   };
 }
 
+type CallEventName = Extract<EventName, `call.${string}`>;
+
 const withRoom = { room: { include: { participants: { orderBy: { createdAt: 'asc' as const } } } } };
 
-async function emitCall(tx: Tx, call: Call, name: EventName) {
+async function emitCall(tx: Tx, call: Call, name: CallEventName) {
   await emitEvent(tx, call.tenantId, name, {
     callId: call.id,
     queueName: call.queueName,
@@ -255,7 +257,7 @@ export async function missCall(tenant: Tenant, id: string, now = new Date()) {
   return closeWaiting(tenant, id, 'MISSED', 'call.missed', now);
 }
 
-async function closeWaiting(tenant: Tenant, id: string, status: 'CANCELLED' | 'MISSED', event: EventName, now: Date) {
+async function closeWaiting(tenant: Tenant, id: string, status: 'CANCELLED' | 'MISSED', event: 'call.cancelled' | 'call.missed', now: Date) {
   const call = await db().$transaction(async (tx) => {
     const current = await findCall(tenant.id, id, tx);
     const c = await transition(tx, tenant.id, id, WAITING, {

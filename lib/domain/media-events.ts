@@ -97,13 +97,9 @@ async function apply(tx: Tx, event: MediaWebhookEvent, followUps: FollowUp[]) {
         where: { id: room.id },
         data: { activeParticipants: active, ...(joined && room.status === 'WAITING' ? { status: 'ACTIVE', startedAt: room.startedAt ?? at } : {}) },
       });
-      await emitEvent(tx, room.tenantId, joined ? 'participant.joined' : 'participant.left', {
-        roomId: room.id,
-        participantId: updated.id,
-        externalUserId: updated.externalUserId,
-        role: updated.role,
-        ...(joined ? { joinedAt: joinedAt.toISOString() } : { leftAt: at.toISOString(), duration: updated.duration }),
-      });
+      const who = { roomId: room.id, participantId: updated.id, externalUserId: updated.externalUserId, role: updated.role };
+      if (joined) await emitEvent(tx, room.tenantId, 'participant.joined', { ...who, joinedAt: joinedAt.toISOString() });
+      else await emitEvent(tx, room.tenantId, 'participant.left', { ...who, leftAt: at.toISOString(), duration: updated.duration ?? 0 });
       return;
     }
     case 'egress_started':

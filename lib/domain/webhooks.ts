@@ -13,7 +13,7 @@ import { currentRunner } from '@/lib/events/runner';
 import type { deliveryListQuery, webhookSettingsInput } from '@/lib/domain/webhooks.schemas';
 import type { WebhookAttemptResponse, WebhookDeliveryResponse } from '@/lib/domain/responses.schemas';
 import { credentialsChanged } from '@/lib/runtime/credential-cache';
-import type { EventName } from '@/lib/events/catalog';
+import { TEST_EVENT_DATA, type EventName } from '@/lib/events/catalog';
 
 /** A webhook URL as stored: normalised, https and public unless WEBHOOK_ALLOW_INSECURE_URLS. */
 export async function validateWebhookUrl(raw: string | null | undefined): Promise<string | null | undefined> {
@@ -57,12 +57,10 @@ export async function rotateWebhookSecret(tenantId: string, overlapSeconds: numb
 }
 
 /** A synthetic signed event through the real queue, signer and retry pipeline; ignores the filter. */
-export async function sendTestEvent(tenant: Tenant, eventName: Parameters<typeof emitEvent>[2]) {
+export async function sendTestEvent(tenant: Tenant, eventName: EventName) {
   const fresh = await db().tenant.findUniqueOrThrow({ where: { id: tenant.id } });
   if (!fresh.webhookUrl) throw invalidState('No webhook URL is configured: set one with PATCH /api/v1/tenant/webhook first.');
-  const { event, delivery } = await db().$transaction((tx) =>
-    emitEvent(tx, tenant.id, eventName, { test: true, message: 'This is a test event from Convene.' }, { force: true }),
-  );
+  const { event, delivery } = await db().$transaction((tx) => emitEvent(tx, tenant.id, eventName, TEST_EVENT_DATA, { force: true }));
   currentRunner()?.wake();
   return { eventId: event.id, deliveryId: delivery!.id, event: eventName, status: 'pending' as const };
 }

@@ -1,6 +1,6 @@
 import { randomBase62 } from '@/lib/crypto';
 import type { Tx } from '@/lib/db';
-import type { EventName } from '@/lib/events/catalog';
+import type { EventData, EventName } from '@/lib/events/catalog';
 
 export function newEventId(): string {
   return `evt_${randomBase62(24)}`;
@@ -10,20 +10,29 @@ export function newEventId(): string {
  * The transactional outbox: call inside the transaction that makes the change the event
  * reports. It writes the event and one delivery per tenant endpoint that subscribes to it;
  * the delivery runner picks pending deliveries up after commit, so nothing is lost if the
- * process dies in between. `force` bypasses the subscription filter (webhook.test only).
+ * process dies in between.
+ *
+ * `data` is typed by the event's schema in the catalogue (EVENT_DATA), which the API reference
+ * documents: checked at compile time only, never at run time.
  */
-export async function emitEvent(
-  tx: Tx,
-  tenantId: string,
-  name: EventName,
-  data: Record<string, unknown>,
-  opts: { occurredAt?: Date; force?: boolean } = {},
-) {
-  const occurredAt = opts.occurredAt ?? new Date();
-  const event = await tx.event.create({ data: { id: newEventId(), tenantId, name, data: data as object, occurredAt } });
+export function emitEvent<N extends EventName>(tx: Tx, tenantId: string, name: N, data: EventData<N>, opts?: { occurredAt?: Date }): Promise<Emitted>;
+/**
+ * A synthetic event (`force: true`: POST /api/v1/webhooks/test, test and benchmark tooling): it
+ * bypasses the subscription filter and its data is not the named event's (the test endpoint sends
+ * TEST_EVENT_DATA under any name).
+ */
+export function emitEvent(tx: Tx, tenantId: string, name: EventName, data: Record<string, unknown>, opts: { occurredAt?: Date; force: true }): Promise<Emitted>;
+export function emitEvent(tx: Tx, tenantId: string, name: EventName, data: object, opts: { occurredAt?: Date; force?: boolean } = {}): Promise<Emitted> {
+  return writeEvent(tx, tenantId, name, data, opts.occurredAt ?? new Date(), opts.force ?? false);
+}
+
+type Emitted = Awaited<ReturnType<typeof writeEvent>>;
+
+async function writeEvent(tx: Tx, tenantId: string, name: EventName, data: object, occurredAt: Date, force: boolean) {
+  const event = await tx.event.create({ data: { id: newEventId(), tenantId, name, data, occurredAt } });
   const tenant = await tx.tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { webhookUrl: true, webhookEvents: true } });
   const filter = tenant.webhookEvents as string[] | null;
-  const subscribed = opts.force || !filter || filter.includes(name);
+  const subscribed = force || !filter || filter.includes(name);
   const delivery =
     tenant.webhookUrl && subscribed
       ? await tx.webhookDelivery.create({

@@ -3,7 +3,7 @@ import { ERROR_STATUS } from '@/lib/http/errors';
 import type { RouteDescription, RouteHandler } from '@/lib/http/route';
 import { ROUTE_MODULES } from '@/lib/openapi/routes.generated';
 import { SUMMARIES } from '@/lib/openapi/summaries';
-import { EVENT_NAMES } from '@/lib/events/catalog';
+import { EVENT_DATA, EVENT_NAMES, eventEnvelope, type EventName } from '@/lib/events/catalog';
 import { responseComponents } from '@/lib/domain/responses.schemas';
 
 /**
@@ -51,13 +51,16 @@ type JsonSchema = Record<string, unknown>;
  * hoisted into `components` and referenced; a named root becomes a plain $ref. Timestamps keep
  * format: date-time without zod's long regex.
  */
-function responseJsonSchema(schema: z.ZodType, components: Record<string, JsonSchema>): JsonSchema {
+function responseJsonSchema(schema: z.ZodType, components: Record<string, JsonSchema>, registry: typeof responseComponents = responseComponents): JsonSchema {
   const converted = z.toJSONSchema(schema, {
     io: 'output',
     unrepresentable: 'any',
-    metadata: responseComponents,
-    override: ({ jsonSchema }) => {
+    metadata: registry,
+    override: ({ zodSchema, jsonSchema }) => {
       if (jsonSchema.format === 'date-time' || jsonSchema.format === 'date') delete jsonSchema.pattern;
+      // .describe() writes to zod's global registry, which a custom `metadata` registry replaces.
+      const description = z.globalRegistry.get(zodSchema)?.description;
+      if (description && !jsonSchema.description && !jsonSchema.$ref) jsonSchema.description = description;
     },
   }) as JsonSchema;
   const { $schema: _ignored, $defs, ...root } = JSON.parse(JSON.stringify(converted).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema & {
@@ -110,6 +113,75 @@ function errorResponses(op: Operation) {
   return Object.fromEntries([...byStatus].map(([status, codes]) => [String(status), errorResponse(codes)]));
 }
 
+// ───────────────────────────── webhooks ─────────────────────────────
+
+/** room.started → RoomStarted */
+const pascal = (name: string) => name.split(/[._]/).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+
+/** Each event's data schema as a component (<Event>EventData), $ref'd from its envelope. */
+let eventDataRegistry: typeof responseComponents | undefined;
+function eventDataComponents(): typeof responseComponents {
+  if (!eventDataRegistry) {
+    eventDataRegistry = z.registry<{ id: string; description?: string }>();
+    for (const name of EVENT_NAMES) eventDataRegistry.add(EVENT_DATA[name], { id: `${pascal(name)}EventData`, description: EVENT_DATA[name].description });
+  }
+  return eventDataRegistry;
+}
+
+/** The headers every delivery carries (lib/events/delivery.ts deliveryHeaders). */
+function webhookHeaders(name: EventName) {
+  const header = (header: string, description: string, schema: JsonSchema) => ({ name: header, in: 'header', required: true, description, schema: { type: 'string', ...schema } });
+  return [
+    header('x-webhook-event', 'The event name.', { const: name }),
+    header('x-webhook-id', 'The event id (the body\'s id): the same on every retry and on a replay. Dedupe on it.', { pattern: '^evt_' }),
+    header('x-webhook-timestamp', 'The signed timestamp; equals the body\'s occurredAt.', { format: 'date-time' }),
+    header('x-webhook-version', 'The payload version.', { const: '2' }),
+    header(
+      'x-webhook-signature',
+      'sha256=<hex>: HMAC-SHA256 with the webhook secret over `<x-webhook-timestamp>.<raw body>`. During a secret rotation several comma-separated values (newest first); accept if any matches, compared in constant time.',
+      { pattern: '^sha256=[0-9a-f]{64}(,sha256=[0-9a-f]{64})*$' },
+    ),
+  ];
+}
+
+/**
+ * The OpenAPI 3.1 `webhooks` object: one entry per event in the catalogue, each a POST to the
+ * tenant's webhookUrl whose body is the v2 envelope with that event's data.
+ */
+function webhooks(components: Record<string, JsonSchema>) {
+  const registry = eventDataComponents();
+  return Object.fromEntries(
+    EVENT_NAMES.map((name) => [
+      name,
+      {
+        post: {
+          tags: ['Webhook events'],
+          summary: name,
+          operationId: `on${pascal(name)}`,
+          description: [
+            EVENT_DATA[name].description,
+            'POSTed as JSON to the tenant\'s webhookUrl when subscribed (webhookEvents; null = every event). Verify x-webhook-signature on the raw body before parsing it; see docs/webhooks.md.',
+            name === 'webhook.test'
+              ? ''
+              : `A synthetic delivery from POST /api/v1/webhooks/test {"event": "${name}"} carries the webhook.test data ({test: true, message}) instead.`,
+          ]
+            .filter(Boolean)
+            .join(' '),
+          parameters: webhookHeaders(name),
+          requestBody: { required: true, content: { 'application/json': { schema: responseJsonSchema(eventEnvelope(name), components, registry) } } },
+          responses: {
+            '2XX': { description: 'Any 2xx acknowledges the delivery (the response body is ignored; its first 4 KB are kept in the attempt log).' },
+            default: {
+              description:
+                'Anything else (another status, a timeout of 10 s, a refused or reset connection, a TLS error, a redirect, which is never followed) is a failed attempt: retried with the same x-webhook-id, up to 6 attempts with exponential backoff.',
+            },
+          },
+        },
+      },
+    ]),
+  );
+}
+
 export function buildOpenApiDocument(serverUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   const components: Record<string, JsonSchema> = {};
@@ -137,6 +209,7 @@ export function buildOpenApiDocument(serverUrl: string) {
       responses: { [String(status)]: successResponse(op.handler.description, components), ...errorResponses(op) },
     };
   }
+  const events = webhooks(components);
   return {
     openapi: '3.1.0',
     info: {
@@ -146,6 +219,7 @@ export function buildOpenApiDocument(serverUrl: string) {
     },
     servers: [{ url: serverUrl }],
     paths,
+    webhooks: events,
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Tenant API key: cv_live_… or cv_test_…' },
@@ -172,6 +246,5 @@ export function buildOpenApiDocument(serverUrl: string) {
         },
       },
     },
-    'x-webhooks': { events: EVENT_NAMES, envelope: { version: 2, id: 'evt_…', event: 'room.finished', occurredAt: 'ISO 8601', data: {} } },
   };
 }
