@@ -1,11 +1,10 @@
 'use client';
 
 import { useCallback, useEffect, useId, useState } from 'react';
-import { useDataChannel, useRoomContext } from '@livekit/components-react';
-import { RoomEvent } from 'livekit-client';
 import { t } from '@/lib/i18n/en';
 import type { ParticipantApi, Self } from '@/components/call/HostPanel';
-import { POLL_LIMITS, POLL_TOPIC, mergePoll, myBallot, parseLiveUpdate, pollDraft, tally, visiblePolls, type PollView } from '@/components/call/engagement-state';
+import { POLL_LIMITS, POLL_TOPIC, mergePoll, myBallot, pollDraft, tally, visiblePolls, type LiveUpdate, type PollView } from '@/components/call/engagement-state';
+import { useLiveList } from '@/components/call/useLiveList';
 
 export const focusRing = 'focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-300';
 const button = `rounded bg-slate-700 px-2 py-1 hover:bg-slate-600 disabled:opacity-50 ${focusRing}`;
@@ -17,46 +16,11 @@ const field = `w-full rounded bg-slate-800 px-2 py-1 text-white placeholder:text
  * current from the `convene.polls` data-channel messages, re-read after a reconnect and after
  * the viewer's own actions.
  */
+const pollOf = (update: LiveUpdate) => (update.type === 'poll.updated' ? update.poll : null);
+
 export function usePolls(api: ParticipantApi) {
-  const room = useRoomContext();
-  const [polls, setPolls] = useState<PollView[] | null>(null);
-  const [failed, setFailed] = useState(false);
+  const { items: polls, failed, refresh, apply } = useLiveList(api, '/polls/public', POLL_TOPIC, pollOf, mergePoll);
   const [cast, setCast] = useState<Record<string, string[]>>({});
-
-  const refresh = useCallback(async () => {
-    try {
-      setPolls((await api('GET', '/polls/public')).data);
-      setFailed(false);
-    } catch {
-      setFailed(true);
-    }
-  }, [api]);
-
-  useEffect(() => {
-    void refresh();
-    room.on(RoomEvent.Connected, refresh).on(RoomEvent.Reconnected, refresh);
-    return () => {
-      room.off(RoomEvent.Connected, refresh).off(RoomEvent.Reconnected, refresh);
-    };
-  }, [room, refresh]);
-
-  useEffect(() => {
-    if (!failed) return;
-    const timer = setTimeout(refresh, 10_000);
-    return () => clearTimeout(timer);
-  }, [failed, refresh]);
-
-  const onMessage = useCallback(
-    (msg: { topic?: string; payload: Uint8Array }) => {
-      const update = parseLiveUpdate(msg.topic, msg.payload);
-      if (update?.type === 'poll.updated') setPolls((list) => mergePoll(list ?? [], update.poll));
-      else void refresh();
-    },
-    [refresh],
-  );
-  useDataChannel(POLL_TOPIC, onMessage);
-
-  const apply = useCallback((poll: PollView) => setPolls((list) => mergePoll(list ?? [], poll)), []);
   const remember = useCallback((pollId: string, optionIds: string[]) => setCast((c) => ({ ...c, [pollId]: optionIds })), []);
   return { polls, failed, refresh, apply, cast, remember };
 }

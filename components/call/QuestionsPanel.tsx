@@ -1,12 +1,11 @@
 'use client';
 
-import { useCallback, useEffect, useId, useState } from 'react';
-import { useDataChannel, useRoomContext } from '@livekit/components-react';
-import { RoomEvent } from 'livekit-client';
+import { useCallback, useId, useState } from 'react';
 import { t } from '@/lib/i18n/en';
 import type { ParticipantApi, Self } from '@/components/call/HostPanel';
 import { focusRing } from '@/components/call/PollsPanel';
-import { QUESTION_TOPIC, mergeQuestion, parseLiveUpdate, visibleQuestions, type QuestionSort, type QuestionView } from '@/components/call/engagement-state';
+import { QUESTION_TOPIC, mergeQuestion, visibleQuestions, type LiveUpdate, type QuestionSort, type QuestionView } from '@/components/call/engagement-state';
+import { useLiveList } from '@/components/call/useLiveList';
 
 const QUESTION_MAX = 1000;
 const ANSWER_MAX = 5000;
@@ -18,46 +17,11 @@ const button = `rounded bg-slate-700 px-2 py-1 text-xs hover:bg-slate-600 disabl
  * and after the viewer's own actions. Upvotes count once per person (the server enforces it);
  * the ones given in this session are remembered to show the button as pressed.
  */
+const questionOf = (update: LiveUpdate) => (update.type === 'question.updated' ? update.question : null);
+
 export function useQuestions(api: ParticipantApi) {
-  const room = useRoomContext();
-  const [questions, setQuestions] = useState<QuestionView[] | null>(null);
-  const [failed, setFailed] = useState(false);
+  const { items: questions, failed, refresh, apply } = useLiveList(api, '/questions/public?sort=upvotes', QUESTION_TOPIC, questionOf, mergeQuestion);
   const [upvoted, setUpvoted] = useState<ReadonlySet<string>>(new Set());
-
-  const refresh = useCallback(async () => {
-    try {
-      setQuestions((await api('GET', '/questions/public?sort=upvotes')).data);
-      setFailed(false);
-    } catch {
-      setFailed(true);
-    }
-  }, [api]);
-
-  useEffect(() => {
-    void refresh();
-    room.on(RoomEvent.Connected, refresh).on(RoomEvent.Reconnected, refresh);
-    return () => {
-      room.off(RoomEvent.Connected, refresh).off(RoomEvent.Reconnected, refresh);
-    };
-  }, [room, refresh]);
-
-  useEffect(() => {
-    if (!failed) return;
-    const timer = setTimeout(refresh, 10_000);
-    return () => clearTimeout(timer);
-  }, [failed, refresh]);
-
-  const onMessage = useCallback(
-    (msg: { topic?: string; payload: Uint8Array }) => {
-      const update = parseLiveUpdate(msg.topic, msg.payload);
-      if (update?.type === 'question.updated') setQuestions((list) => mergeQuestion(list ?? [], update.question));
-      else void refresh();
-    },
-    [refresh],
-  );
-  useDataChannel(QUESTION_TOPIC, onMessage);
-
-  const apply = useCallback((q: QuestionView) => setQuestions((list) => mergeQuestion(list ?? [], q)), []);
   const markUpvoted = useCallback((id: string) => setUpvoted((s) => new Set(s).add(id)), []);
   return { questions, failed, refresh, apply, upvoted, markUpvoted };
 }
