@@ -126,8 +126,14 @@ async function main() {
     const seed = await seedTenantForBench(receiver.url);
 
     const port = 3300 + Math.floor(Math.random() * 500);
-    const serverEnv = { ...env, NEXTAUTH_URL: `http://127.0.0.1:${port}`, NEXTAUTH_SECRET: randomBytes(32).toString('hex') };
-    children.push(await startProcess('npx', ['next', 'start', '-p', String(port), '-H', '127.0.0.1'], serverEnv, /Ready in/));
+    const serverEnv: Record<string, string> = { ...env, NEXTAUTH_URL: `http://127.0.0.1:${port}`, NEXTAUTH_SECRET: randomBytes(32).toString('hex') };
+    // BENCH_PROFILE=1: a V8 CPU profile of the server, written on exit (open it in Chrome DevTools).
+    const nextArgs = ['start', '-p', String(port), '-H', '127.0.0.1'];
+    children.push(
+      process.env.BENCH_PROFILE === '1'
+        ? await startProcess('node', ['--cpu-prof', `--cpu-prof-dir=${path.join(root, 'bench/reports/profiles')}`, 'node_modules/next/dist/bin/next', ...nextArgs], serverEnv, /Ready in/)
+        : await startProcess('npx', ['next', ...nextArgs], serverEnv, /Ready in/),
+    );
     const base = `http://127.0.0.1:${port}`;
     const headers = { 'x-api-key': seed.key };
     const rooms: string[] = [];
