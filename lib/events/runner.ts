@@ -19,6 +19,7 @@ export const DELIVERY_QUEUE = 'webhook-delivery';
 const DISPATCH_INTERVAL_MS = 100;
 const DISPATCH_BATCH = 200;
 const WORKERS = 16;
+const JOBS_PER_FETCH = 4;
 const DISPATCHER_LOCK = 7_311_001; // advisory lock id: one dispatcher across all instances
 
 interface AttemptJob {
@@ -123,9 +124,18 @@ export async function startDeliveryRunner(): Promise<DeliveryRunner> {
   const workerIds: string[] = [];
   for (let i = 0; i < WORKERS; i++) {
     workerIds.push(
-      await boss.work<AttemptJob>(DELIVERY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
-        await attemptDelivery(job.data.deliveryId, job.data.attempt);
-        running?.wake(); // a slot of this tenant is free again: dispatch now, not at the next tick
+      // A few jobs per fetch (one query fetches them, one completes them), attempted concurrently;
+      // each attempt records its own outcome, so a slow receiver delays only the batch's bookkeeping.
+      await boss.work<AttemptJob>(DELIVERY_QUEUE, { batchSize: JOBS_PER_FETCH, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+        // allSettled: the handler (which graceful shutdown waits for) ends only when every attempt has.
+        const results = await Promise.allSettled(
+          jobs.map(async (job) => {
+            await attemptDelivery(job.data.deliveryId, job.data.attempt);
+            running?.wake(); // a slot of this tenant is free again: dispatch now, not at the next tick
+          }),
+        );
+        const failed = results.find((r) => r.status === 'rejected');
+        if (failed) throw failed.reason; // logged by pg-boss; the lease brings the delivery back
       }),
     );
   }
