@@ -10,6 +10,7 @@ import { useSuite, seedTenant } from './support/suite';
 import type { ApiResponse } from './support/app';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 import { operations } from '@/lib/openapi/document';
+import { until } from './support/until';
 
 type JsonSchema = Record<string, unknown>;
 interface Doc {
@@ -62,16 +63,6 @@ function expectDocumented(method: string, path: string, res: ApiResponse) {
   // zod objects drop unknown keys, so anything undocumented would be missing here.
   expect(parsed.data, `${method} ${path}: fields not in the schema`).toEqual(res.body);
   return res.body;
-}
-
-async function until<T>(fn: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('documented success responses', () => {

@@ -15,13 +15,13 @@ const root = path.resolve(import.meta.dirname, '..');
 const prismaBin = path.join(root, 'node_modules/.bin/prisma');
 // The globalSetup provides the admin URL (CONVENE_TEST_ADMIN_URL, the local server or an embedded one).
 const adminUrl = inject('databaseAdminUrl') ?? process.env.CONVENE_TEST_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const databases = [`engine_a_${randomBytes(4).toString('hex')}`, `engine_b_${randomBytes(4).toString('hex')}`];
+const databases = [`engine_a_${randomBytes(4).toString('hex')}`, `engine_b_${randomBytes(4).toString('hex')}`, `engine_c_${randomBytes(4).toString('hex')}`];
 const urlOf = (db: string) => Object.assign(new URL(adminUrl), { pathname: `/${db}` }).toString();
 let dir: string;
 
-function prisma(args: string[], database: string, env: Record<string, string> = {}): string {
+function prisma(args: string[], database: string, env: Record<string, string> = {}, cwd = dir): string {
   return execFileSync(prismaBin, args, {
-    cwd: dir,
+    cwd,
     env: { ...process.env, DATABASE_URL: urlOf(database), PRISMA_SCHEMA_ENGINE_BINARY: path.join(root, 'prisma/engine/schema-engine.mjs'), ...env },
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -108,6 +108,13 @@ describe('prisma CLI through the wasm schema engine', () => {
   it('migrate diff prints SQL', () => {
     const out = prisma(['migrate', 'diff', '--from-empty', '--to-schema', 'prisma/schema.prisma', '--script'], databases[1]);
     expect(out).toContain('CREATE TABLE "Widget"');
+  }, 120_000);
+
+  it("the project's migrations build exactly its schema: no drift for `migrate dev` to find", () => {
+    expect(prisma(['migrate', 'deploy'], databases[2], {}, root)).toMatch(/successfully applied/);
+    // --exit-code: 0 when the database already is the schema, 2 when a migration is missing.
+    const out = prisma(['migrate', 'diff', '--from-config-datasource', '--to-schema', 'prisma/schema.prisma', '--script', '--exit-code'], databases[2], {}, root);
+    expect(out).toContain('empty migration');
   }, 120_000);
 
   it('a Rust panic in the engine reaches the CLI as an error with its message', () => {

@@ -17,6 +17,7 @@ import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from
 import { EVENT_NAMES, eventEnvelope, isEventName } from '@/lib/events/catalog';
 import { deliveryHeaders } from '@/lib/events/delivery';
 import { db } from '@/lib/db';
+import { until } from './support/until';
 
 type JsonSchema = Record<string, unknown>;
 interface WebhookOperation {
@@ -97,16 +98,6 @@ function expectDocumentedDelivery(got: ReceivedWebhook) {
   return body;
 }
 
-async function until<T>(fn: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe('webhook events in the API reference', () => {
   it('documents every catalogue event as an OpenAPI 3.1 webhook, and nothing else', () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENT_NAMES].sort());
@@ -182,7 +173,7 @@ describe('webhook events in the API reference', () => {
       expect((await api('POST', `/api/v1/rooms/${room.id}/end`)).status).toBe(200);
       expect((await api('POST', '/api/v1/webhooks/test', {})).status).toBe(202);
 
-      await until(() => (EVENT_NAMES.every((name) => byName(name).length > 0) ? true : undefined), `a delivery of every event; missing: ${EVENT_NAMES.filter((n) => byName(n).length === 0)}`);
+      await until(() => (EVENT_NAMES.every((name) => byName(name).length > 0) ? true : undefined), `a delivery of every event; missing: ${EVENT_NAMES.filter((n) => byName(n).length === 0)}`, 30_000);
     }, 60_000);
 
     it('every event in the catalogue was delivered, and every delivery is exactly as documented', () => {

@@ -1,6 +1,6 @@
 import type { Tenant, WebhookAttempt, WebhookDelivery } from '@/lib/generated/prisma/client';
 import type { z } from 'zod';
-import { db, Prisma } from '@/lib/db';
+import { db, Prisma, type Tx } from '@/lib/db';
 import { config } from '@/lib/config';
 import { encryptSecret } from '@/lib/crypto';
 import { ApiError, invalidState, notFound, validationFailed } from '@/lib/http/errors';
@@ -98,24 +98,35 @@ export function deliveryView(d: WebhookDelivery & { attempts: WebhookAttempt[] }
   };
 }
 
+/**
+ * Prisma reads an `include` with a second SELECT. An attempt logged between the two would show a
+ * delivery still "pending" next to its attempt; one REPEATABLE READ snapshot keeps them together.
+ * (An interactive transaction: Prisma runs a one-query batch `$transaction([...])` without one.)
+ */
+function inOneSnapshot<T>(read: (tx: Tx) => Promise<T>): Promise<T> {
+  return db().$transaction(read, { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead });
+}
+
 export async function listDeliveries(tenant: Tenant, query: z.infer<typeof deliveryListQuery>) {
   const page = pageArgs(query);
-  const rows = await db().webhookDelivery.findMany({
-    where: {
-      tenantId: tenant.id,
-      ...(query.event ? { eventName: query.event } : {}),
-      ...(query.status ? { status: query.status.toUpperCase() as WebhookDelivery['status'] } : {}),
-      ...page.where,
-    },
-    include: { attempts: true },
-    orderBy: page.orderBy,
-    take: page.take,
-  });
+  const rows = await inOneSnapshot((tx) =>
+    tx.webhookDelivery.findMany({
+      where: {
+        tenantId: tenant.id,
+        ...(query.event ? { eventName: query.event } : {}),
+        ...(query.status ? { status: query.status.toUpperCase() as WebhookDelivery['status'] } : {}),
+        ...page.where,
+      },
+      include: { attempts: true },
+      orderBy: page.orderBy,
+      take: page.take,
+    }),
+  );
   return toPage(rows, query, deliveryView);
 }
 
 export async function getDelivery(tenant: Tenant, id: string) {
-  const delivery = await db().webhookDelivery.findFirst({ where: { id, tenantId: tenant.id }, include: { attempts: true } });
+  const delivery = await inOneSnapshot((tx) => tx.webhookDelivery.findFirst({ where: { id, tenantId: tenant.id }, include: { attempts: true } }));
   if (!delivery) throw notFound('Delivery');
   return deliveryView(delivery);
 }

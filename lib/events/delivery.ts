@@ -105,5 +105,3 @@ export async function attemptDelivery(deliveryId: string, attempt: number): Prom
   metrics().webhookDeliveries.inc({ outcome });
   return outcome;
 }
-
-export type DeliveryWithAttempts = WebhookDelivery & { attempts: { attemptNumber: number }[] };

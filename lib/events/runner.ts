@@ -4,27 +4,31 @@ import { log } from '@/lib/log';
 import { metrics } from '@/lib/metrics';
 import { attemptDelivery } from '@/lib/events/delivery';
 import { requestInngestDelivery } from '@/lib/events/inngest';
-import { ensureQueue, stopQueue } from '@/lib/runtime/queue';
+import { processState } from '@/lib/runtime/process-state';
 
 /**
- * The PostgreSQL delivery runner (pg-boss), in-process with the app.
+ * Webhook delivery runners, in-process with the app.
  *
- * Deliveries are rows; the queue only carries "attempt n of delivery d". A dispatcher loop (one
- * instance at a time, by advisory lock) leases due deliveries — at most WEBHOOK_TENANT_CONCURRENCY
- * in flight per tenant, so one slow receiver cannot starve the others — and enqueues one job per
- * lease. Workers run attemptDelivery(). A process that dies mid-attempt leaves a lease that
- * expires, and the attempt is dispatched again: nothing is lost (receivers dedupe on x-webhook-id).
+ * Deliveries are rows written in the emitting transaction (the outbox), and the rows are the queue:
+ * a dispatcher (one instance at a time, by advisory lock) leases due deliveries — at most
+ * WEBHOOK_TENANT_CONCURRENCY in flight per tenant, so one slow receiver cannot starve the others —
+ * and each leased delivery gets one attemptDelivery(). A process that dies mid-attempt leaves a
+ * lease that expires, and the attempt is made again: nothing is lost (receivers dedupe on
+ * x-webhook-id). Retries are rows with a later nextAttemptAt, so they survive restarts too.
+ *
+ * No pg-boss job per attempt: that hop cost three more writes per attempt (insert, fetch,
+ * complete) and gave nothing the lease does not. pg-boss runs the scheduled jobs (lib/runtime/jobs.ts).
  */
-export const DELIVERY_QUEUE = 'webhook-delivery';
 const DISPATCH_INTERVAL_MS = 100;
 const DISPATCH_BATCH = 200;
-const WORKERS = 16;
-const JOBS_PER_FETCH = 4;
+/** Attempts in flight per process, across tenants. */
+const ATTEMPTS_IN_FLIGHT = 64;
 const DISPATCHER_LOCK = 7_311_001; // advisory lock id: one dispatcher across all instances
 
-interface AttemptJob {
-  deliveryId: string;
-  attempt: number;
+interface LeasedDelivery {
+  id: string;
+  tenantId: string;
+  attemptCount: number;
 }
 
 export interface DeliveryRunner {
@@ -33,35 +37,59 @@ export interface DeliveryRunner {
   wake(): void;
 }
 
-let running: DeliveryRunner | undefined;
+// Once per process: emits in route handlers wake the runner that instrumentation started.
+const runner = processState('deliveryRunner', () => ({ running: undefined as DeliveryRunner | undefined }));
 
 export function currentRunner(): DeliveryRunner | undefined {
-  return running;
+  return runner.running;
 }
 
-/** Leases due deliveries and returns them; empty if another instance holds the dispatcher lock. */
-export async function leaseDueDeliveries(limit = DISPATCH_BATCH, leaseMs = 2 * config().WEBHOOK_TIMEOUT_MS + 5_000): Promise<{ id: string; tenantId: string; attemptCount: number }[]> {
+/**
+ * Leases due deliveries and returns them; empty if another instance holds the dispatcher lock.
+ *
+ * Per tenant: the oldest due deliveries, no more than WEBHOOK_TENANT_CONCURRENCY minus those in
+ * flight. Tenants are walked one by one (a loose index scan over open deliveries) and each gives
+ * at most its free slots, so the cost follows tenants and leases, not the backlog: one tenant's
+ * 100,000 queued events neither slow the query down nor push another tenant's event back.
+ */
+export async function leaseDueDeliveries(limit = DISPATCH_BATCH, leaseMs = 2 * config().WEBHOOK_TIMEOUT_MS + 5_000): Promise<LeasedDelivery[]> {
   const c = config();
   return db().$transaction(async (tx) => {
     const [{ locked }] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(${DISPATCHER_LOCK}) AS locked`;
     if (!locked) return [];
-    return tx.$queryRaw<{ id: string; tenantId: string; attemptCount: number }[]>`
-      WITH inflight AS (
+    // After the lock, in a new snapshot: the in-flight counts include every lease committed before.
+    return tx.$queryRaw<LeasedDelivery[]>`
+      WITH RECURSIVE tenants AS (
+        (SELECT "tenantId" FROM "WebhookDelivery" WHERE status IN ('PENDING', 'RETRYING') ORDER BY "tenantId" LIMIT 1)
+        UNION ALL
+        SELECT (SELECT d."tenantId" FROM "WebhookDelivery" d
+                WHERE d.status IN ('PENDING', 'RETRYING') AND d."tenantId" > t."tenantId"
+                ORDER BY d."tenantId" LIMIT 1)
+        FROM tenants t WHERE t."tenantId" IS NOT NULL
+      ), inflight AS (
         SELECT "tenantId", count(*)::int AS n FROM "WebhookDelivery"
-        WHERE status IN ('PENDING', 'RETRYING') AND "leasedUntil" > now()
+        WHERE status IN ('PENDING', 'RETRYING') AND "leasedUntil" IS NOT NULL AND "leasedUntil" > now()
         GROUP BY "tenantId"
       ), due AS (
-        SELECT id, "tenantId", row_number() OVER (PARTITION BY "tenantId" ORDER BY "nextAttemptAt", id) AS rn
-        FROM "WebhookDelivery"
-        WHERE status IN ('PENDING', 'RETRYING') AND "nextAttemptAt" <= now()
-          AND ("leasedUntil" IS NULL OR "leasedUntil" <= now())
-        ORDER BY "nextAttemptAt"
-        LIMIT ${limit * 4}
+        SELECT next.id, next."nextAttemptAt"
+        FROM tenants t
+        LEFT JOIN inflight ON inflight."tenantId" = t."tenantId"
+        CROSS JOIN LATERAL (
+          SELECT d.id, d."nextAttemptAt" FROM "WebhookDelivery" d
+          WHERE d."tenantId" = t."tenantId" AND d.status IN ('PENDING', 'RETRYING') AND d."nextAttemptAt" <= now()
+            AND (d."leasedUntil" IS NULL OR d."leasedUntil" <= now())
+          ORDER BY d."nextAttemptAt"
+          LIMIT GREATEST(${c.WEBHOOK_TENANT_CONCURRENCY}::int - COALESCE(inflight.n, 0), 0)
+        ) next
+        WHERE t."tenantId" IS NOT NULL
+        ORDER BY next."nextAttemptAt"
+        LIMIT ${limit}::int
       )
       UPDATE "WebhookDelivery" AS w
       SET "leasedUntil" = now() + make_interval(secs => ${leaseMs / 1000})
-      FROM due LEFT JOIN inflight ON inflight."tenantId" = due."tenantId"
-      WHERE w.id = due.id AND due.rn + COALESCE(inflight.n, 0) <= ${c.WEBHOOK_TENANT_CONCURRENCY}
+      FROM due
+      -- Checked again on the row itself, so a row that changed since the snapshot is never leased twice.
+      WHERE w.id = due.id AND w.status IN ('PENDING', 'RETRYING') AND (w."leasedUntil" IS NULL OR w."leasedUntil" <= now())
       RETURNING w.id, w."tenantId", w."attemptCount"`;
   });
 }
@@ -75,11 +103,17 @@ export async function startInngestDispatcher(): Promise<DeliveryRunner> {
   });
 }
 
+/**
+ * The dispatch loop: a tick every DISPATCH_INTERVAL_MS, and one right away on wake() (after an
+ * emit, or when an attempt frees a slot). Ticks never overlap; a wake during a tick runs one more
+ * straight after it.
+ */
 function startLoop(dispatch: () => Promise<void>, onStop: () => Promise<void> = async () => {}): DeliveryRunner {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<void> = Promise.resolve();
-  let pending = false;
+  let active = false;
+  let again = false;
   let depthMeasuredAt = 0;
   const tick = async () => {
     try {
@@ -94,65 +128,68 @@ function startLoop(dispatch: () => Promise<void>, onStop: () => Promise<void> = 
       if (!stopped) log.error({ err }, 'webhook dispatch failed');
     }
   };
-  const schedule = (delay: number) => {
+  const run = () => {
     if (stopped) return;
-    timer = setTimeout(() => {
-      ticking = tick().finally(() => schedule(DISPATCH_INTERVAL_MS));
-    }, delay);
+    if (active) {
+      again = true;
+      return;
+    }
+    clearTimeout(timer);
+    active = true;
+    ticking = tick().finally(() => {
+      active = false;
+      if (stopped) return;
+      if (again) {
+        again = false;
+        run();
+      } else {
+        timer = setTimeout(run, DISPATCH_INTERVAL_MS);
+      }
+    });
   };
-  schedule(0);
-  running = {
-    wake() {
-      if (stopped || pending) return;
-      pending = true;
-      void ticking.then(() => {
-        pending = false;
-        return tick();
-      });
-    },
+  run();
+  const started: DeliveryRunner = {
+    wake: run,
     async stop() {
       stopped = true;
       clearTimeout(timer);
       await ticking;
       await onStop();
-      running = undefined;
+      runner.running = undefined;
     },
   };
-  return running;
+  runner.running = started;
+  return started;
 }
 
+/**
+ * The PostgreSQL runner: the delivery rows are the queue. Each tick leases as many due deliveries
+ * as this process has free attempt slots and attempts them here; every finished attempt frees its
+ * slot and wakes the loop. Graceful stop lets in-flight attempts finish (each is bounded by
+ * WEBHOOK_TIMEOUT_MS).
+ */
 export async function startDeliveryRunner(): Promise<DeliveryRunner> {
-  if (running) return running;
-  const c = config();
-  const boss = await ensureQueue(DELIVERY_QUEUE);
-
-  const workerIds: string[] = [];
-  for (let i = 0; i < WORKERS; i++) {
-    workerIds.push(
-      // A few jobs per fetch (one query fetches them, one completes them), attempted concurrently;
-      // each attempt records its own outcome, so a slow receiver delays only the batch's bookkeeping.
-      await boss.work<AttemptJob>(DELIVERY_QUEUE, { batchSize: JOBS_PER_FETCH, pollingIntervalSeconds: 0.5 }, async (jobs) => {
-        // allSettled: the handler (which graceful shutdown waits for) ends only when every attempt has.
-        const results = await Promise.allSettled(
-          jobs.map(async (job) => {
-            await attemptDelivery(job.data.deliveryId, job.data.attempt);
-            running?.wake(); // a slot of this tenant is free again: dispatch now, not at the next tick
-          }),
-        );
-        const failed = results.find((r) => r.status === 'rejected');
-        if (failed) throw failed.reason; // logged by pg-boss; the lease brings the delivery back
-      }),
-    );
-  }
-
+  if (runner.running) return runner.running;
+  const inFlight = new Set<Promise<void>>();
   return startLoop(
     async () => {
-      const leased = await leaseDueDeliveries();
-      if (leased.length === 0) return;
-      await boss.insert(leased.map((d) => ({ name: DELIVERY_QUEUE, data: { deliveryId: d.id, attempt: d.attemptCount + 1 }, retryLimit: 0, expireInSeconds: 60 })));
-      workerIds.forEach((id) => boss.notifyWorker(id));
+      const free = ATTEMPTS_IN_FLIGHT - inFlight.size;
+      if (free <= 0) return;
+      for (const d of await leaseDueDeliveries(free)) {
+        const attempt: Promise<void> = attemptDelivery(d.id, d.attemptCount + 1)
+          .then(
+            () => undefined,
+            (err: unknown) => log.error({ err, deliveryId: d.id }, 'webhook attempt failed; its lease brings the delivery back'),
+          )
+          .finally(() => {
+            inFlight.delete(attempt);
+            runner.running?.wake(); // a slot is free: dispatch now, not at the next tick
+          });
+        inFlight.add(attempt);
+      }
     },
-    // Graceful: in-flight attempts finish (bounded by the attempt timeout), then leases release.
-    () => stopQueue(c.WEBHOOK_TIMEOUT_MS + 2_000),
+    async () => {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
   );
 }

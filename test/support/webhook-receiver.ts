@@ -7,13 +7,19 @@ export interface ReceivedWebhook {
 }
 
 /** What the receiver does with the n-th request (0-based): answer a status, hang, or reset. */
-export type Behaviour = (n: number) => { status: number; body?: string } | 'hang' | 'reset';
+export type Behaviour = (n: number) => { status: number; body?: string; headers?: Record<string, string> } | 'hang' | 'reset';
 
 /** A real HTTP receiver on loopback that records every delivery it gets. */
 export async function startWebhookReceiver(behaviour: Behaviour = () => ({ status: 200, body: 'ok' })) {
   const received: ReceivedWebhook[] = [];
   let current = behaviour;
+  // Requests open at once (a hanging one stays open until the sender gives up), and the most seen.
+  let open = 0;
+  let maxConcurrent = 0;
   const server = http.createServer((req, res) => {
+    open++;
+    maxConcurrent = Math.max(maxConcurrent, open);
+    res.on('close', () => open--);
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
@@ -22,7 +28,7 @@ export async function startWebhookReceiver(behaviour: Behaviour = () => ({ statu
       const action = current(n);
       if (action === 'hang') return; // never answers: the sender's timeout must fire
       if (action === 'reset') return req.socket.destroy();
-      res.writeHead(action.status, { 'content-type': 'text/plain' }).end(action.body ?? '');
+      res.writeHead(action.status, { 'content-type': 'text/plain', ...action.headers }).end(action.body ?? '');
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -30,6 +36,9 @@ export async function startWebhookReceiver(behaviour: Behaviour = () => ({ statu
   return {
     url,
     received,
+    get maxConcurrent() {
+      return maxConcurrent;
+    },
     setBehaviour(b: Behaviour) {
       current = b;
     },

@@ -87,6 +87,17 @@ describe('signed deliveries', () => {
     expect(t.receiver.received).toHaveLength(3);
   });
 
+  it('a redirect is never followed: it counts as a failed attempt and the target gets nothing', async () => {
+    const target = await startWebhookReceiver();
+    receivers.push(target);
+    const t = await tenantWithReceiver(() => ({ status: 307, headers: { location: target.url } }));
+    const res = await test(t.key);
+    await t.receiver.waitFor(2);
+    const delivery = (await suite.api('GET', `/api/v1/webhooks/deliveries/${res.body.deliveryId}`, { key: t.key })).body;
+    expect(delivery.attempts[0]).toMatchObject({ responseStatus: 307, willRetry: true, error: 'receiver answered 307' });
+    expect(target.received).toHaveLength(0);
+  });
+
   it('replay re-sends with the ORIGINAL event id', async () => {
     const t = await tenantWithReceiver(() => ({ status: 410 }));
     const res = await test(t.key);
@@ -171,6 +182,23 @@ describe('signed deliveries', () => {
     expect((await suite.api('POST', `/api/v1/webhooks/deliveries/${ok.body.deliveryId}/replay`, { key: other.key })).status).toBe(404);
   });
 
+  it('a delivery read while attempts land shows exactly the attempts its status and count say', async () => {
+    const t = await tenantWithReceiver(() => ({ status: 500 }));
+    const sent = await Promise.all(Array.from({ length: 8 }, () => test(t.key)));
+    expect(sent.every((r) => r.status === 202)).toBe(true);
+    let reads = 0;
+    while (t.receiver.received.length < 8 * 6) {
+      const res = await suite.api('GET', '/api/v1/webhooks/deliveries?limit=100', { key: t.key });
+      if (res.status === 429) continue;
+      reads++;
+      for (const d of res.body.data as { status: string; attemptCount: number; attempts: unknown[] }[]) {
+        expect({ status: d.status, attempts: d.attempts.length }).toEqual({ status: d.status, attempts: d.attemptCount });
+        expect(d.status === 'pending').toBe(d.attemptCount === 0);
+      }
+    }
+    expect(reads).toBeGreaterThan(10);
+  });
+
   it('the test endpoint works with test-mode keys and needs a URL and tenant.manage', async () => {
     const sandbox = await tenantWithReceiver(undefined, { isTestMode: true });
     expect((await test(sandbox.key)).status).toBe(202);
@@ -202,14 +230,18 @@ describe('restart safety', () => {
 });
 
 describe('fairness', () => {
-  it('a receiver that hangs does not hold up another tenant', async () => {
+  it('a receiver that hangs does not hold up another tenant, and never has more than the tenant limit in flight', async () => {
     const slow = await tenantWithReceiver(() => 'hang');
     const fast = await tenantWithReceiver();
-    for (let i = 0; i < 6; i++) await test(slow.key);
+    for (let i = 0; i < 10; i++) await test(slow.key);
     await test(fast.key);
     // The fast tenant is served while the slow tenant's attempts are still timing out.
     await fast.receiver.waitFor(1, 5_000);
+    // Several rounds of timeouts and retries later, the slow receiver has seen the limit (4), never more.
+    await slow.receiver.waitFor(16, 10_000);
+    expect(slow.receiver.maxConcurrent).toBe(4);
     const inFlight = await db().webhookDelivery.count({ where: { tenantId: slow.tenant.id, leasedUntil: { gt: new Date() } } });
     expect(inFlight).toBeLessThanOrEqual(4);
-  });
+  }, 20_000);
+
 });
