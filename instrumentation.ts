@@ -3,6 +3,24 @@ export async function register() {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
     const { boot, shutdown } = await import('./lib/runtime/boot');
     await boot();
-    process.once('SIGTERM', () => void shutdown().finally(() => process.exit(0)));
+    let stopping = false;
+    const onSignal = () => {
+      if (stopping) return;
+      stopping = true;
+      if (process.env.NEXT_MANUAL_SIG_HANDLE) {
+        void shutdown().finally(() => process.exit(0));
+        return;
+      }
+      // Next's own SIGTERM/SIGINT handler stops accepting connections, lets in-flight requests
+      // finish and then calls process.exit at once. Our work must finish after those requests and
+      // before that exit (in-flight webhook attempts, the usage counters they added), so the exit
+      // waits for it.
+      const exit = process.exit.bind(process);
+      process.exit = ((code?: number) => {
+        void shutdown().finally(() => exit(code));
+      }) as typeof process.exit;
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
   }
 }

@@ -1,7 +1,7 @@
 import { Registry, Histogram, Counter, Gauge, collectDefaultMetrics } from 'prom-client';
+import { processState } from '@/lib/runtime/process-state';
 
 /** Prometheus metrics, one registry per process, served by GET /api/v1/metrics. */
-const globalForMetrics = globalThis as unknown as { conveneMetrics?: ReturnType<typeof createMetrics> };
 
 function createMetrics() {
   const registry = new Registry();
@@ -43,8 +43,7 @@ function createMetrics() {
 }
 
 export function metrics() {
-  globalForMetrics.conveneMetrics ??= createMetrics();
-  return globalForMetrics.conveneMetrics;
+  return processState('metrics', createMetrics);
 }
 
 export function observeRequest(method: string, route: string, status: number, durationMs: number): void {

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const dataDir = path.join(root, '.data');
+const dataDir = process.env.CONVENE_DATA_DIR ? path.resolve(process.env.CONVENE_DATA_DIR) : path.join(root, '.data');
 const dev = process.argv.includes('--dev');
 const port = process.env.PORT ?? '3000';
 
@@ -23,11 +23,13 @@ function persistentSecret(name: string, bytes: number): string {
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv) {
   const result = spawnSync(cmd, args, { cwd: root, env, stdio: 'inherit' });
-  if (result.status !== 0) {
-    console.error(`\n✖ ${cmd} ${args.join(' ')} failed (exit ${result.status}).`);
-    process.exit(result.status ?? 1);
-  }
+  if (result.status !== 0) throw new Error(`\n✖ ${cmd} ${args.join(' ')} failed (exit ${result.status}).`);
 }
+
+// The embedded database, once started: stopped last, whatever ends this process.
+let stopDatabase: (() => Promise<void>) | undefined;
+const stopDatabaseAndExit = (code: number) => void (stopDatabase?.() ?? Promise.resolve()).finally(() => process.exit(code));
+const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 
 async function main() {
   mkdirSync(dataDir, { recursive: true });
@@ -37,15 +39,19 @@ async function main() {
   env.PUBLIC_BASE_URL ??= `http://localhost:${port}`;
   env.NEXTAUTH_URL ??= env.PUBLIC_BASE_URL;
 
-  let stopDatabase: (() => Promise<void>) | undefined;
   if (!env.DATABASE_URL) {
     const { startEmbeddedPostgres } = await import('../lib/runtime/embedded-postgres');
     const pgPort = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
-    console.log(`▸ Starting embedded PostgreSQL on 127.0.0.1:${pgPort} (data in .data/pg)`);
-    const embedded = await startEmbeddedPostgres({ dir: dataDir, port: pgPort });
+    console.log(`▸ Starting embedded PostgreSQL on 127.0.0.1:${pgPort} (data in ${path.relative(root, path.join(dataDir, 'pg'))})`);
+    // Stopped below once the server has exited, so its graceful shutdown still has a database.
+    const embedded = await startEmbeddedPostgres({ dir: dataDir, port: pgPort, stopOnSignal: false });
     env.DATABASE_URL = embedded.url;
     stopDatabase = embedded.stop;
   }
+  // Until the server runs, a signal just stops the database (spawnSync defers it to the step's end).
+  const beforeServer = (signal: keyof typeof SIGNAL_EXIT_CODES) => stopDatabaseAndExit(SIGNAL_EXIT_CODES[signal]);
+  process.once('SIGINT', beforeServer);
+  process.once('SIGTERM', beforeServer);
 
   console.log('▸ Applying migrations');
   run('npx', ['prisma', 'migrate', 'deploy'], env);
@@ -56,7 +62,7 @@ async function main() {
   const credentialsFile = path.join(dataDir, 'seed-credentials.json');
   if (seed.created) {
     writeFileSync(credentialsFile, JSON.stringify(seed, null, 2), { mode: 0o600 });
-    console.log('\n▸ Seeded demo accounts. These keys are shown once (also saved to .data/seed-credentials.json):');
+    console.log(`\n▸ Seeded demo accounts. These keys are shown once (also saved to ${path.relative(root, credentialsFile)}):`);
     console.log(`  provider key (x-provider-key):        ${seed.providerKey}`);
     console.log(`  live tenant ${seed.liveTenant!.id} (x-api-key):    ${seed.liveTenant!.apiKey}`);
     console.log(`  sandbox tenant ${seed.sandboxTenant!.id} (x-api-key): ${seed.sandboxTenant!.apiKey}`);
@@ -74,17 +80,18 @@ async function main() {
     run('npx', ['next', 'build'], env);
   }
   console.log(`▸ Serving on ${env.PUBLIC_BASE_URL}`);
-  const server = spawn('npx', ['next', dev ? 'dev' : 'start', '-p', port], { cwd: root, env, stdio: 'inherit' });
+  // Next's own bin under this node, not through npx: a signal sent to this process reaches the
+  // server (npx would exit without passing it on, leaving the server running with no database).
+  const server = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), dev ? 'dev' : 'start', '-p', port], { cwd: root, env, stdio: 'inherit' });
+  process.off('SIGINT', beforeServer);
+  process.off('SIGTERM', beforeServer);
   const stop = (signal: NodeJS.Signals) => server.kill(signal);
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  server.on('exit', async (code) => {
-    await stopDatabase?.();
-    process.exit(code ?? 0);
-  });
+  server.on('exit', (code) => stopDatabaseAndExit(code ?? 0));
 }
 
 main().catch((err) => {
   console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
+  stopDatabaseAndExit(1);
 });

@@ -1,4 +1,5 @@
 import { db } from '@/lib/db';
+import { processState } from '@/lib/runtime/process-state';
 
 /**
  * Daily usage counters per tenant. API requests are counted in memory and flushed in batches
@@ -7,8 +8,7 @@ import { db } from '@/lib/db';
  */
 export type UsageMetric = 'api_requests' | 'participant_minutes' | 'recording_minutes' | 'streaming_minutes' | 'caption_minutes';
 
-const pending = new Map<string, number>();
-let timer: NodeJS.Timeout | undefined;
+const usage = processState('usage', () => ({ pending: new Map<string, number>(), timer: undefined as NodeJS.Timeout | undefined }));
 const FLUSH_INTERVAL_MS = 5_000;
 
 function utcDay(at: Date): string {
@@ -22,14 +22,14 @@ export function recordApiRequest(tenantId: string, at = new Date()): void {
 export function addUsage(tenantId: string, metric: UsageMetric, amount: number, at = new Date()): void {
   if (amount <= 0) return;
   const key = `${tenantId}|${utcDay(at)}|${metric}`;
-  pending.set(key, (pending.get(key) ?? 0) + amount);
-  timer ??= setTimeout(() => void flushUsage(), FLUSH_INTERVAL_MS).unref();
+  usage.pending.set(key, (usage.pending.get(key) ?? 0) + amount);
+  usage.timer ??= setTimeout(() => void flushUsage(), FLUSH_INTERVAL_MS).unref();
 }
 
 export async function flushUsage(): Promise<void> {
-  timer = undefined;
-  const batch = [...pending.entries()];
-  pending.clear();
+  usage.timer = undefined;
+  const batch = [...usage.pending.entries()];
+  usage.pending.clear();
   for (const [key, amount] of batch) {
     const [tenantId, day, metric] = key.split('|');
     try {

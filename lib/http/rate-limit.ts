@@ -3,6 +3,7 @@ import Redis from 'ioredis';
 import { config } from '@/lib/config';
 import { ApiError } from '@/lib/http/errors';
 import { requestContext } from '@/lib/http/context';
+import { processState } from '@/lib/runtime/process-state';
 
 /**
  * Per-credential request rate (per second). Memory store by default; with REDIS_URL every app
@@ -10,18 +11,18 @@ import { requestContext } from '@/lib/http/context';
  */
 export const PROVIDER_REQUESTS_PER_SECOND = 100;
 
-const limiters = new Map<number, RateLimiterAbstract>();
-let redis: Redis | undefined;
+// Once per process: every route and server action spends from the same per-key budget.
+const store = processState('rateLimits', () => ({ limiters: new Map<number, RateLimiterAbstract>(), redis: undefined as Redis | undefined }));
 
 function limiterFor(points: number): RateLimiterAbstract {
-  let limiter = limiters.get(points);
+  let limiter = store.limiters.get(points);
   if (!limiter) {
     const { REDIS_URL } = config();
     if (REDIS_URL) {
-      redis ??= new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+      store.redis ??= new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
       // If Redis is unreachable, each process limits on its own rather than failing requests.
       limiter = new RateLimiterRedis({
-        storeClient: redis,
+        storeClient: store.redis,
         points,
         duration: 1,
         keyPrefix: `convene:rl:${points}`,
@@ -30,7 +31,7 @@ function limiterFor(points: number): RateLimiterAbstract {
     } else {
       limiter = new RateLimiterMemory({ points, duration: 1 });
     }
-    limiters.set(points, limiter);
+    store.limiters.set(points, limiter);
   }
   return limiter;
 }
@@ -57,7 +58,7 @@ export async function consumeRateLimit(credentialKey: string, perSecond: number)
 }
 
 export async function closeRateLimitStore(): Promise<void> {
-  limiters.clear();
-  await redis?.quit().catch(() => undefined);
-  redis = undefined;
+  store.limiters.clear();
+  await store.redis?.quit().catch(() => undefined);
+  store.redis = undefined;
 }

@@ -233,10 +233,16 @@ export function errorResponse(err: unknown, ctx = requestContext()): Response {
   return jsonResponse(JSON.stringify(envelope), apiError.status);
 }
 
+/** Prisma's codes for a database it cannot reach or get a connection to: a 503 to retry, not a 500. */
+const DATABASE_UNREACHABLE = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+
 function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof Error && err.name === 'MediaLayerError') {
     return new ApiError('MEDIA_LAYER_UNAVAILABLE', 'The media layer did not answer; nothing was changed. Retry shortly.');
+  }
+  if (err instanceof Prisma.PrismaClientInitializationError || (err instanceof Prisma.PrismaClientKnownRequestError && DATABASE_UNREACHABLE.has(err.code))) {
+    return new ApiError('SERVICE_UNAVAILABLE', 'The database is not reachable; nothing was changed. Retry shortly.');
   }
   if (err instanceof Prisma.PrismaClientKnownRequestError) {
     if (err.code === 'P2025') return new ApiError('NOT_FOUND', 'Resource not found.');

@@ -110,6 +110,8 @@ function errorResponses(op: Operation) {
   }
   if (op.path.includes('{')) add('NOT_FOUND');
   if (op.method === 'POST' && auth.kind !== 'none') add('CONFLICT');
+  // Any operation: the database could not be reached or was too busy; nothing was changed, retry.
+  add('SERVICE_UNAVAILABLE');
   return Object.fromEntries([...byStatus].map(([status, codes]) => [String(status), errorResponse(codes)]));
 }
 

@@ -1,15 +1,17 @@
 import { config } from '@/lib/config';
 import { flushUsage } from '@/lib/domain/usage';
 import { closeCredentialCache } from '@/lib/runtime/credential-cache';
+import { closeRateLimitStore } from '@/lib/http/rate-limit';
 import { log } from '@/lib/log';
 import { startDeliveryRunner, startInngestDispatcher } from '@/lib/events/runner';
 import { inngestConfigured } from '@/lib/events/inngest';
 import { startLifecycleJobs, startTranscriptJobs } from '@/lib/runtime/jobs';
+import { stopQueue } from '@/lib/runtime/queue';
 
 /**
- * Starts what runs beside the HTTP server in every app process: the queue workers (webhook
- * delivery, scheduled room lifecycle jobs) unless QUEUE_WORKERS=false. Called once, from
- * instrumentation.ts under Next.js and from the test app server.
+ * Starts what runs beside the HTTP server in every app process: the webhook delivery runner and
+ * the queue workers (scheduled room lifecycle and transcript jobs) unless QUEUE_WORKERS=false.
+ * Called once, from instrumentation.ts under Next.js and from the test app server.
  */
 type Stopper = () => Promise<void>;
 const stoppers: Stopper[] = [];
@@ -25,13 +27,11 @@ export async function boot(): Promise<void> {
     // With Inngest, the lifecycle runs as an Inngest cron (lib/events/inngest.ts) instead.
     if (!inngestConfigured()) await startLifecycleJobs();
     await startTranscriptJobs();
+    // Graceful: running jobs get as long as a webhook attempt, then the queue's pool closes.
+    stoppers.push(() => stopQueue(c.WEBHOOK_TIMEOUT_MS + 2_000));
   }
-  stoppers.push(flushUsage, closeCredentialCache);
+  stoppers.push(flushUsage, closeCredentialCache, closeRateLimitStore);
   log.info({ queueWorkers: c.QUEUE_WORKERS }, 'convene booted');
-}
-
-export function onShutdown(stop: Stopper): void {
-  stoppers.push(stop);
 }
 
 /** Graceful shutdown: stop taking work, let in-flight work finish (bounded), release leases. */

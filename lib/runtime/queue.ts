@@ -1,10 +1,10 @@
 import PgBoss from 'pg-boss';
 import { config } from '@/lib/config';
 import { log } from '@/lib/log';
+import { processState } from '@/lib/runtime/process-state';
 
-/** One pg-boss instance per process, shared by the delivery runner and the scheduled jobs. */
-let boss: PgBoss | undefined;
-let starting: Promise<PgBoss> | undefined;
+/** One pg-boss instance per process, shared by the scheduled jobs and the routes that queue work. */
+const queue = processState('queue', () => ({ starting: undefined as Promise<PgBoss> | undefined, boss: undefined as PgBoss | undefined }));
 
 /**
  * Instances starting at the same moment race on pg-boss's schema and queue creation and can
@@ -23,14 +23,14 @@ async function withRetry<T>(what: string, fn: () => Promise<T>, attempts = 6): P
 }
 
 export function startQueue(): Promise<PgBoss> {
-  starting ??= withRetry('queue start', async () => {
+  queue.starting ??= withRetry('queue start', async () => {
     const b = new PgBoss({ connectionString: config().DATABASE_URL, schema: 'pgboss', max: 4, application_name: 'convene-queue' });
     b.on('error', (err) => log.error({ err }, 'queue error'));
     await b.start();
-    boss = b;
+    queue.boss = b;
     return b;
   });
-  return starting;
+  return queue.starting;
 }
 
 export async function ensureQueue(name: string, options: Omit<PgBoss.Queue, 'name'> = {}): Promise<PgBoss> {
@@ -41,8 +41,8 @@ export async function ensureQueue(name: string, options: Omit<PgBoss.Queue, 'nam
 
 /** Graceful: waits for active jobs up to timeoutMs, then releases the connection pool. */
 export async function stopQueue(timeoutMs: number): Promise<void> {
-  const b = boss;
-  boss = undefined;
-  starting = undefined;
+  const b = queue.boss;
+  queue.boss = undefined;
+  queue.starting = undefined;
   await b?.stop({ graceful: true, timeout: timeoutMs, wait: true });
 }

@@ -58,12 +58,13 @@ describe('metrics', () => {
 describe('graceful shutdown', () => {
   it('SIGTERM lets an in-flight delivery attempt finish', async () => {
     // A receiver that takes 1.5 s to answer.
-    const server = http.createServer((req, res) => { req.resume(); setTimeout(() => res.end('ok'), 1500); });
+    let arrived!: () => void;
+    const requestArrived = new Promise<void>((r) => (arrived = r));
+    const server = http.createServer((req, res) => { arrived(); req.resume(); setTimeout(() => res.end('ok'), 1500); });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const t = await seedTenant({ webhookUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/` });
     const sent = await suite.api('POST', '/api/v1/webhooks/test', { key: t.key, body: {} });
-    await expect.poll(async () => (await db().webhookDelivery.findUniqueOrThrow({ where: { id: sent.body.deliveryId } })).leasedUntil, { timeout: 5000 }).not.toBeNull();
-    await new Promise((r) => setTimeout(r, 300)); // the attempt is now waiting on the slow receiver
+    await requestArrived; // the attempt is now waiting on the slow receiver
     await suite.app.stop(); // SIGTERM, and wait for the process to exit
     const delivery = await db().webhookDelivery.findUniqueOrThrow({ where: { id: sent.body.deliveryId }, include: { attempts: true } });
     expect(delivery.status).toBe('DELIVERED');

@@ -1,0 +1,109 @@
+/**
+ * The whole app for browser and server specs: a database of its own on the test PostgreSQL
+ * (migrated with the stock Prisma CLI, seeded by e2e/support/seed.ts) and the production build
+ * served by `next start` (Next's own bin, so signals reach the server itself).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+import { withDatabase } from '../../test/support/postgres';
+
+export const E2E_MASTER_KEY = 'e2e-only-master-key-0123456789abcdef';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export interface SeededDatabase {
+  url: string;
+  /** What e2e/support/seed.ts printed: the demo provider, tenants, console users and room ids. */
+  seed: string;
+  drop(): Promise<void>;
+}
+
+/** A new database on the server at adminUrl, migrated and seeded; drop() removes it. */
+export async function createSeededDatabase(adminUrl: string): Promise<SeededDatabase> {
+  const name = `convene_e2e_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = withDatabase(adminUrl, name);
+  const drop = async () => {
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await c.end();
+  };
+  try {
+    const env = { ...process.env, DATABASE_URL: url, CONVENE_MASTER_KEY: E2E_MASTER_KEY, LOG_LEVEL: 'warn' };
+    const migrate = spawnSync('npx', ['prisma', 'migrate', 'deploy'], { env, encoding: 'utf8' });
+    if (migrate.status !== 0) throw new Error(`migrate deploy failed:\n${migrate.stdout}${migrate.stderr}`);
+    const seed = spawnSync('npx', ['tsx', 'e2e/support/seed.ts'], { env, encoding: 'utf8' });
+    if (seed.status !== 0) throw new Error(`seed failed:\n${seed.stderr}`);
+    return { url, seed: seed.stdout, drop };
+  } catch (err) {
+    await drop();
+    throw err;
+  }
+}
+
+export interface NextServer {
+  baseUrl: string;
+  process: ChildProcess;
+  /** Resolves with the exit code once the server has exited. */
+  exited: Promise<number | null>;
+  /** SIGTERM, then SIGKILL if it has not exited within graceMs. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** `next start` on the e2e build (NEXT_DIST_DIR, default .next-e2e) against databaseUrl. */
+export async function startNextServer(databaseUrl: string, env: Record<string, string> = {}): Promise<NextServer> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    env: {
+      ...process.env,
+      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next-e2e',
+      DATABASE_URL: databaseUrl,
+      CONVENE_MASTER_KEY: E2E_MASTER_KEY,
+      NEXTAUTH_URL: baseUrl,
+      NEXTAUTH_SECRET: 'e2e-only-nextauth-secret-0123456789',
+      PUBLIC_BASE_URL: baseUrl,
+      LIVEKIT_URL: 'ws://127.0.0.1:1',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const stop = async (graceMs = 15_000) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+  };
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${baseUrl}/api/v1/health`)).ok) return { baseUrl, process: child, exited, stop };
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop(0);
+      throw new Error(`next start did not answer ${baseUrl}/api/v1/health`);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
