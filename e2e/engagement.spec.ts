@@ -34,8 +34,8 @@ test.afterAll(async () => {
   await new Promise((resolve) => silent.close(resolve));
 });
 
-async function token() {
-  const meta = { metaVersion: 1, roomId: 'room_1', roomName: 'Town hall', externalUserId: 'u_ada', role: 'ATTENDEE', enableChat: true };
+async function token(role = 'ATTENDEE') {
+  const meta = { metaVersion: 1, roomId: 'room_1', roomName: 'Town hall', externalUserId: 'u_ada', role, enableChat: true };
   const at = new AccessToken('key', 'secret-not-checked-by-the-browser', { identity: 'p_ada', name: 'Ada Lovelace', ttl: 600, metadata: JSON.stringify(meta) });
   at.addGrant({ roomJoin: true, room: 'cv_room', canPublish: true, canSubscribe: true, canPublishData: true });
   return at.toJwt();
@@ -231,6 +231,21 @@ test('a host marks a question answered with an answer, then dismisses it', async
   expect(seen.find((s) => s.path === '/questions/public/q_1/dismiss')).toMatchObject({ method: 'POST' });
 });
 
+test('the people panel lists who is in the call, you first, known from your token until it connects', async ({ page }) => {
+  await fakeApi(page, { isModerator: true });
+  await joinCall(page, await token('HOST'));
+  await page.getByRole('group', { name: 'Meeting tools' }).getByRole('button', { name: 'People (1)' }).click();
+  const panel = page.getByRole('region', { name: 'People' });
+  await expect(panel.getByRole('listitem')).toHaveCount(1);
+  const me = panel.getByRole('listitem').first();
+  await expect(me).toContainText('Ada Lovelace(you)');
+  await expect(me).toContainText('Host');
+  await expect(me).toContainText('Muted · Camera off');
+  const { violations } = await new AxeBuilder({ page }).include('section[id="convene-panel-people"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(violations.map((v) => v.id)).toEqual([]);
+  await page.screenshot({ path: 'test-results/e2e/people.png' });
+});
+
 test('at 390 px the panels are a bottom sheet and every control has a name', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await fakeApi(page, { isModerator: true });
@@ -247,6 +262,10 @@ test('at 390 px the panels are a bottom sheet and every control has a name', asy
     els.filter((el) => !(el.getAttribute('aria-label') || el.textContent?.trim())).length,
   );
   expect(unnamed).toBe(0);
+  // LiveKit's connection toast sits below the toggles, not on top of them.
+  const toolbar = (await page.getByRole('group', { name: 'Meeting tools' }).boundingBox())!;
+  const toast = (await page.locator('.lk-toast-connection-state').boundingBox())!;
+  expect(toast.y).toBeGreaterThanOrEqual(toolbar.y + toolbar.height);
   // axe on our own in-call UI (the toolbar and the open panel; LiveKit's video grid is theirs).
   const { violations } = await new AxeBuilder({ page }).include('[role="group"][aria-label="Meeting tools"]').include('section[id^="convene-panel-"]')
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();

@@ -38,9 +38,19 @@ test('pre-join shows the name from the token, the room and the devices', async (
   await page.goto(joinPath(await token()));
   await expect(page.getByTestId('joining-as')).toHaveText('Joining as Ada Lovelace');
   await expect(page.getByRole('heading', { name: 'Design review' })).toBeVisible();
-  await expect(page.locator('.lk-prejoin video')).toBeVisible();
+  // The preview plays the (fake) camera: frames have arrived, not only a <video> element.
+  const preview = page.locator('.lk-prejoin video');
+  await expect(preview).toBeVisible();
+  await expect.poll(() => preview.evaluate((v: HTMLVideoElement) => v.videoWidth * v.currentTime), { timeout: 10_000 }).toBeGreaterThan(0);
   await expect(page.getByRole('button', { name: 'Join meeting' })).toBeEnabled();
-  await expect(page.locator('.lk-prejoin .lk-button-group').first()).toBeVisible();
+  // Both device menus list the browser's (fake) devices by name; the camera in use is marked.
+  // (Chromium's fake microphones do not honour a non-exact deviceId, so a microphone switch
+  // cannot be asserted here: the browser keeps its default one.)
+  await page.getByRole('button', { name: 'Choose camera' }).click();
+  await expect(page.getByRole('option', { name: 'fake_device_0' })).toHaveAttribute('aria-selected', 'true');
+  await page.getByRole('button', { name: 'Choose microphone' }).click();
+  await expect(page.getByRole('option', { name: 'Fake Audio Input 2' })).toBeVisible();
+  await page.getByRole('button', { name: 'Choose microphone' }).click();
   await page.screenshot({ path: 'test-results/e2e/prejoin.png', fullPage: true });
 });
 
@@ -89,6 +99,46 @@ test('a token the media layer refuses is reported as refused', async ({ page }) 
   await page.goto(joinPath(await token({ secret: 'not-the-media-secret' })));
   await clickJoin(page);
   await expect(page.getByTestId('error-refused')).toContainText('could not be let in', { timeout: 20_000 });
+});
+
+/** Answers the call UI's entry check (GET /api/v1/me) as our API would, recording the credential it carried. */
+async function answerEntry(page: Page, answer: { status: number; body: object }) {
+  const seen: (string | undefined)[] = [];
+  await page.route('**/api/v1/me', (route) => {
+    seen.push(route.request().headers().authorization);
+    return route.fulfill({ status: answer.status, contentType: 'application/json', body: JSON.stringify(answer.body) });
+  });
+  return seen;
+}
+
+const me = (entry: string) => ({ status: 200, body: { isModerator: false, entry, participant: {}, room: {} } });
+
+test('a locked or full room is explained before connecting, with a retry', async ({ page }) => {
+  const jwt = await token();
+  const seen = await answerEntry(page, me('locked'));
+  await page.goto(joinPath(jwt));
+  await clickJoin(page);
+  await expect(page.getByTestId('error-locked')).toContainText('This meeting is locked');
+  expect(seen).toEqual([`Bearer ${jwt}`]);
+  await page.unroute('**/api/v1/me');
+  await answerEntry(page, me('full'));
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await clickJoin(page);
+  await expect(page.getByTestId('error-roomFull')).toContainText('This meeting is full');
+  await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
+});
+
+test('a removed participant and an ended meeting each say so, without a retry', async ({ page }) => {
+  await answerEntry(page, { status: 403, body: { error: { code: 'FORBIDDEN', message: 'This participant was removed from the room.' } } });
+  await page.goto(joinPath(await token()));
+  await clickJoin(page);
+  await expect(page.getByTestId('error-removed')).toContainText('You were removed');
+  await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
+  await page.unroute('**/api/v1/me');
+  await answerEntry(page, me('ended'));
+  await page.goto(joinPath(await token()));
+  await clickJoin(page);
+  await expect(page.getByTestId('error-ended')).toContainText('The meeting has ended');
 });
 
 test('pages other than the call UI refuse to be framed', async ({ request }) => {

@@ -2,24 +2,35 @@
 
 import '@livekit/components-styles';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { LiveKitRoom, PreJoin, VideoConference, useRoomContext, type LocalUserChoices } from '@livekit/components-react';
-import { ConnectionError, ConnectionErrorReason, DisconnectReason, ExternalE2EEKeyProvider, Room, RoomEvent, isE2EESupported } from 'livekit-client';
+import { LiveKitRoom, PreJoin, VideoConference, useParticipants, useRoomContext, type LocalUserChoices } from '@livekit/components-react';
+import { ExternalE2EEKeyProvider, Room, RoomEvent, isE2EESupported, type DisconnectReason } from 'livekit-client';
+import { connectFailure, disconnected } from '@/components/call/call-end';
 import { readJoinToken, type JoinToken } from '@/lib/domain/join-token';
 import { t, type ErrorKey } from '@/lib/i18n/en';
 import { HostPanel, useParticipantApi, useSelf } from '@/components/call/HostPanel';
 import { PollsPanel, focusRing, usePolls } from '@/components/call/PollsPanel';
 import { QuestionsPanel, useQuestions } from '@/components/call/QuestionsPanel';
 import { CaptionsOverlay } from '@/components/call/CaptionsOverlay';
+import { PeoplePanel } from '@/components/call/PeoplePanel';
 
-type Stage = { kind: 'prejoin' } | { kind: 'call'; choices: LocalUserChoices } | { kind: 'error'; error: ErrorKey; retry: boolean };
+type Stage = { kind: 'prejoin' } | { kind: 'checking' } | { kind: 'call'; choices: LocalUserChoices } | { kind: 'error'; error: ErrorKey; retry: boolean };
 
-/** Maps a connection failure to what a person should read (see media-layer.md for the reasons). */
-function errorFor(err: unknown): ErrorKey {
-  if (err instanceof ConnectionError) {
-    if (err.reason === ConnectionErrorReason.NotAllowed) return 'refused';
-    if (err.reason === ConnectionErrorReason.ServerUnreachable) return 'unreachable';
+/**
+ * Asks our API (GET /api/v1/me with the participant token) whether this person can go in now, so
+ * a locked or full room, a removal or an ended meeting reads as such instead of a media error.
+ * Our API being unreachable does not block: the media layer decides then.
+ */
+async function entryError(token: string): Promise<ErrorKey | null> {
+  try {
+    const res = await fetch('/api/v1/me', { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(4000) });
+    if (res.status === 401) return 'refused';
+    if (res.status === 403) return 'removed';
+    if (!res.ok) return null;
+    const entry = ((await res.json()) as { entry?: string }).entry;
+    return entry === 'locked' ? 'locked' : entry === 'full' ? 'roomFull' : entry === 'ended' ? 'ended' : null;
+  } catch {
+    return null;
   }
-  return 'unknown';
 }
 
 /** The E2EE key lives in the URL fragment: read once, then removed from the address bar. It never leaves the browser. */
@@ -54,6 +65,7 @@ export function JoinClient({ token, serverUrl }: { token: string | null; serverU
   if (blocking) return <ErrorScreen error={blocking} />;
   if (!info || e2eeKey === undefined) return <Centered><p>{t.connecting}</p></Centered>;
   if (stage.kind === 'error') return <ErrorScreen error={stage.error} onRetry={stage.retry ? () => setStage({ kind: 'prejoin' }) : undefined} />;
+  if (stage.kind === 'checking') return <Centered><p>{t.connecting}</p></Centered>;
   if (stage.kind === 'prejoin') {
     return (
       <main className="convene-prejoin flex min-h-dvh flex-col items-center justify-center gap-4 bg-[#111] p-4 text-white" data-lk-theme="default">
@@ -62,7 +74,10 @@ export function JoinClient({ token, serverUrl }: { token: string | null; serverU
         {e2eeKey && <Badge>{t.e2eeBadge}</Badge>}
         <LabelledPreJoin
           defaults={{ username: info.name, videoEnabled: info.canPublish, audioEnabled: info.canPublish }}
-          onSubmit={(choices) => setStage({ kind: 'call', choices })}
+          onSubmit={(choices) => {
+            setStage({ kind: 'checking' });
+            void entryError(token!).then((error) => setStage(error ? { kind: 'error', error, retry: error === 'locked' || error === 'roomFull' } : { kind: 'call', choices }));
+          }}
           joinLabel={t.join}
           camLabel={t.camera}
           micLabel={t.microphone}
@@ -110,10 +125,8 @@ function Call({ token, serverUrl, info, e2eeKey, choices, onEnd }: { token: stri
 
   useEffect(() => {
     const onDisconnected = (reason?: DisconnectReason) => {
-      if (reason === DisconnectReason.PARTICIPANT_REMOVED) onEnd('removed', false);
-      else if (reason === DisconnectReason.ROOM_DELETED) onEnd('ended', false);
-      else if (reason === DisconnectReason.CLIENT_INITIATED) onEnd('left', true);
-      else onEnd('networkLost', true);
+      const end = disconnected(reason);
+      onEnd(end.error, end.retry);
     };
     room.on(RoomEvent.Disconnected, onDisconnected);
     return () => {
@@ -122,7 +135,13 @@ function Call({ token, serverUrl, info, e2eeKey, choices, onEnd }: { token: stri
   }, [room, onEnd]);
 
   // Stable callback: an inline one would re-trigger LiveKitRoom's connect effect.
-  const onError = useCallback((err: Error) => onEnd(errorFor(err), true), [onEnd]);
+  const onError = useCallback(
+    (err: Error) => {
+      const end = connectFailure(err);
+      onEnd(end.error, end.retry);
+    },
+    [onEnd],
+  );
 
   return (
     <LiveKitRoom
@@ -139,7 +158,7 @@ function Call({ token, serverUrl, info, e2eeKey, choices, onEnd }: { token: stri
       style={{ height: '100dvh' }}
       className={`convene-call ${info.facts.enableChat ? '' : 'convene-no-chat'} ${info.canScreenShare ? '' : 'convene-no-screenshare'}`}
     >
-      <CallTools token={token}>
+      <CallTools token={token} info={info}>
         {e2eeKey && <Badge>{t.e2eeBadge}</Badge>}
         {info.facts.enableRecording && <RecordingBadge />}
       </CallTools>
@@ -149,17 +168,18 @@ function Call({ token, serverUrl, info, e2eeKey, choices, onEnd }: { token: stri
   );
 }
 
-type PanelKey = 'host' | 'polls' | 'questions';
+type PanelKey = 'host' | 'people' | 'polls' | 'questions';
 
 /**
  * The buttons above the video (beside the badges) and the panels they open, one at a time: host
- * controls (moderators per GET /api/v1/me), polls, Q&A. A panel floats at the left from the
+ * controls (moderators per GET /api/v1/me), people, polls, Q&A. A panel floats at the left from the
  * sm breakpoint and is a bottom sheet below it; Escape or its close button closes it and
  * returns focus to its button. Closed panels stay mounted (hidden) so they keep their state and
  * live updates, and their buttons can show counts.
  */
-function CallTools({ token, children }: { token: string; children: React.ReactNode }) {
+function CallTools({ token, info, children }: { token: string; info: JoinToken; children: React.ReactNode }) {
   const api = useParticipantApi(token);
+  const people = useParticipants().length;
   const self = useSelf(api);
   const polls = usePolls(api);
   const questions = useQuestions(api);
@@ -179,6 +199,7 @@ function CallTools({ token, children }: { token: string; children: React.ReactNo
 
   const items: { key: PanelKey; title: string; label: string; body: React.ReactNode }[] = [
     ...(self?.isModerator ? [{ key: 'host' as const, title: t.host.title, label: t.panels.hostToggle(waiting), body: <HostPanel token={token} onWaitingCount={setWaiting} /> }] : []),
+    { key: 'people', title: t.people.title, label: t.panels.peopleToggle(people), body: <PeoplePanel self={{ name: info.name, role: info.facts.role }} /> },
     { key: 'polls', title: t.polls.title, label: t.panels.pollsToggle(polls.polls?.filter((p) => p.status === 'OPEN').length ?? 0), body: <PollsPanel state={polls} api={api} self={self} /> },
     {
       key: 'questions',
@@ -259,7 +280,8 @@ function Badge({ children, tone = 'green' }: { children: React.ReactNode; tone?:
 }
 
 function Centered({ children }: { children: React.ReactNode }) {
-  return <main className="flex min-h-screen flex-col items-center justify-center gap-4 p-6 text-center">{children}</main>;
+  // The same dark ground as the pre-join, the call and the waiting page: no white flash between them.
+  return <main className="flex min-h-dvh flex-col items-center justify-center gap-4 bg-[#111] p-6 text-center text-white">{children}</main>;
 }
 
 function ErrorScreen({ error, onRetry }: { error: ErrorKey; onRetry?: () => void }) {
@@ -268,11 +290,11 @@ function ErrorScreen({ error, onRetry }: { error: ErrorKey; onRetry?: () => void
     <Centered>
       <div role="alert" data-testid={`error-${error}`} className="max-w-md">
         <h1 className="text-2xl font-semibold">{text.title}</h1>
-        <p className="mt-3 text-slate-600 dark:text-slate-300">{text.body}</p>
+        <p className="mt-3 text-slate-300">{text.body}</p>
       </div>
       {onRetry && (
         <button type="button" onClick={onRetry} className="rounded bg-blue-700 px-4 py-2 font-medium text-white focus:outline-none focus-visible:ring-4 focus-visible:ring-blue-300">
-          {error === 'left' ? t.rejoin : t.retry}
+          {error === 'left' || error === 'duplicate' ? t.rejoin : t.retry}
         </button>
       )}
     </Centered>

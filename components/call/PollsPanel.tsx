@@ -4,7 +4,7 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { t } from '@/lib/i18n/en';
 import type { ParticipantApi, Self } from '@/components/call/HostPanel';
 import { POLL_LIMITS, POLL_TOPIC, mergePoll, myBallot, pollDraft, tally, visiblePolls, type LiveUpdate, type PollView } from '@/components/call/engagement-state';
-import { useLiveList } from '@/components/call/useLiveList';
+import { useListAction, useLiveList } from '@/components/call/useLiveList';
 
 export const focusRing = 'focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-300';
 const button = `rounded bg-slate-700 px-2 py-1 hover:bg-slate-600 disabled:opacity-50 ${focusRing}`;
@@ -28,22 +28,8 @@ export function usePolls(api: ParticipantApi) {
 export type PollsState = ReturnType<typeof usePolls>;
 
 export function PollsPanel({ state, api, self }: { state: PollsState; api: ParticipantApi; self: Self | null }) {
-  const [notice, setNotice] = useState<string | null>(null);
+  const { run, notice } = useListAction<PollView>(state);
   const isModerator = self?.isModerator === true;
-  const run = useCallback(
-    async (fn: () => Promise<PollView>, done: string) => {
-      try {
-        state.apply(await fn());
-        setNotice(done);
-        void state.refresh();
-        return true;
-      } catch (err) {
-        setNotice((err as Error).message);
-        return false;
-      }
-    },
-    [state],
-  );
 
   const list = state.polls ? visiblePolls(state.polls, isModerator) : null;
   return (

@@ -5,7 +5,7 @@ import { t } from '@/lib/i18n/en';
 import type { ParticipantApi, Self } from '@/components/call/HostPanel';
 import { focusRing } from '@/components/call/PollsPanel';
 import { QUESTION_TOPIC, mergeQuestion, visibleQuestions, type LiveUpdate, type QuestionSort, type QuestionView } from '@/components/call/engagement-state';
-import { useLiveList } from '@/components/call/useLiveList';
+import { useListAction, useLiveList } from '@/components/call/useLiveList';
 
 const QUESTION_MAX = 1000;
 const ANSWER_MAX = 5000;
@@ -35,25 +35,9 @@ export type QuestionsState = ReturnType<typeof useQuestions>;
 export function QuestionsPanel({ state, api, self }: { state: QuestionsState; api: ParticipantApi; self: Self | null }) {
   const [text, setText] = useState('');
   const [sort, setSort] = useState<QuestionSort>('upvotes');
-  const [notice, setNotice] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { run, notice, busy } = useListAction<QuestionView>(state);
   const inputId = useId();
   const isModerator = self?.isModerator === true;
-
-  const run = async (fn: () => Promise<QuestionView>, done: string | null) => {
-    setBusy(true);
-    try {
-      state.apply(await fn());
-      setNotice(done);
-      void state.refresh();
-      return true;
-    } catch (err) {
-      setNotice((err as Error).message);
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const ask = async (e: React.FormEvent) => {
     e.preventDefault();

@@ -59,3 +59,27 @@ export function useLiveList<T>(
   const apply = useCallback((item: T) => setItems((list) => merge(list ?? [], item)), [merge]);
   return { items, failed, refresh, apply };
 }
+
+/** One action on a live list: the server's answer shown at once, the list re-read, the outcome told. */
+export function useListAction<T>({ apply, refresh }: { apply: (item: T) => void; refresh: () => Promise<void> }) {
+  const [notice, setNotice] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const run = useCallback(
+    async (fn: () => Promise<T>, done: string | null) => {
+      setBusy(true);
+      try {
+        apply(await fn());
+        setNotice(done);
+        void refresh();
+        return true;
+      } catch (err) {
+        setNotice((err as Error).message);
+        return false;
+      } finally {
+        setBusy(false);
+      }
+    },
+    [apply, refresh],
+  );
+  return { run, notice, busy };
+}

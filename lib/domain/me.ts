@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { db } from '@/lib/db';
 import type { ParticipantCredential } from '@/lib/http/participant-auth';
 import { participantView, roomFacts } from '@/lib/domain/rooms';
-import { approveParticipant, denyParticipant, isModeratorRole, muteAll, requireModerator } from '@/lib/domain/participants';
+import { approveParticipant, denyParticipant, entryFor, isModeratorRole, muteAll, requireModerator } from '@/lib/domain/participants';
 import type { lockInput } from '@/lib/domain/rooms.schemas';
 
 /**
@@ -10,8 +10,13 @@ import type { lockInput } from '@/lib/domain/rooms.schemas';
  * HOST or MODERATOR according to OUR records — mute everyone, lock the room, admit or refuse
  * people from the waiting room. The same domain functions as the tenant-key API.
  */
-export async function me({ participant, room }: ParticipantCredential) {
-  return { participant: participantView(participant), room: { ...roomFacts(room), isLocked: room.isLocked, status: room.status }, isModerator: isModeratorRole(participant.role) };
+export async function me({ tenant, participant, room }: ParticipantCredential) {
+  return {
+    participant: participantView(participant),
+    room: { ...roomFacts(room), isLocked: room.isLocked, status: room.status },
+    isModerator: isModeratorRole(participant.role),
+    entry: await entryFor(tenant, room, participant),
+  };
 }
 
 export async function muteAllAsParticipant({ tenant, room, participant }: ParticipantCredential) {

@@ -84,19 +84,18 @@ async function breakoutMediaRoom(breakoutId: string, room: Room) {
   return breakout?.mediaRoomName ?? room.mediaRoomName;
 }
 
-/** Seats taken: approved participants that are connected, or were handed a token recently. */
+/** The seat rule, as SQL over participants `p`: approved, and connected or handed a token within the hold. */
+function holdsSeatSql(now: Date) {
+  const holdSince = new Date(now.getTime() - UNCONNECTED_SEAT_HOLD_MS).toISOString();
+  return Prisma.sql`p."isApproved" AND (p."connectionState" = 'CONNECTED' OR (p."connectionState" = 'PENDING' AND p."tokenIssuedAt" > ${holdSince}::timestamptz AT TIME ZONE 'UTC'))`;
+}
+
+/** Seats taken in a room, optionally not counting one participant. */
 async function seatsTaken(tx: Tx, roomId: string, excludeId: string | undefined, now: Date) {
-  return tx.participant.count({
-    where: {
-      roomId,
-      isApproved: true,
-      ...(excludeId ? { id: { not: excludeId } } : {}),
-      OR: [
-        { connectionState: 'CONNECTED' },
-        { connectionState: 'PENDING', tokenIssuedAt: { gt: new Date(now.getTime() - UNCONNECTED_SEAT_HOLD_MS) } },
-      ],
-    },
-  });
+  const [{ taken }] = await tx.$queryRaw<{ taken: number }[]>`
+    SELECT count(*)::int AS taken FROM "Participant" p
+    WHERE p."roomId" = ${roomId} ${excludeId ? Prisma.sql`AND p.id <> ${excludeId}` : Prisma.empty} AND ${holdsSeatSql(now)}`;
+  return taken;
 }
 
 async function assertSeatAvailable(tx: Tx, tenant: Tenant, room: Room, excludeId: string | undefined, now: Date) {
@@ -114,25 +113,44 @@ async function lockRoom(tx: Tx, tenantId: string, roomId: string): Promise<Room>
  * The join's reads, in two round trips instead of three: the room row, locked (joins into one
  * room queue here, so the cap holds); then — in a statement that starts after the lock is held,
  * so it sees every seat a previous join committed — this user's participant row if any and the
- * seats the others hold (the seat rule of seatsTaken(), in SQL). A single statement would count
+ * seats the others hold (holdsSeatSql). A single statement would count
  * with the snapshot taken before it waited for the lock.
  */
 async function lockRoomForJoin(tx: Tx, tenantId: string, roomId: string, externalUserId: string, now: Date) {
   const room = await lockRoom(tx, tenantId, roomId);
-  const holdSince = new Date(now.getTime() - UNCONNECTED_SEAT_HOLD_MS).toISOString();
   const [row] = await tx.$queryRaw<{ existingId: string | null; existingState: ConnectionState | null; existingApproved: boolean | null; existingRole: ParticipantRole | null; seatsTaken: number }[]>`
     SELECT e.id AS "existingId", e."connectionState"::text AS "existingState", e."isApproved" AS "existingApproved", e.role::text AS "existingRole",
       (SELECT count(*)::int FROM "Participant" p
-        WHERE p."roomId" = ${room.id} AND p."isApproved" AND p."externalUserId" <> ${externalUserId}
-          AND (p."connectionState" = 'CONNECTED' OR (p."connectionState" = 'PENDING' AND p."tokenIssuedAt" > ${holdSince}::timestamptz AT TIME ZONE 'UTC'))) AS "seatsTaken"
+        WHERE p."roomId" = ${room.id} AND p."externalUserId" <> ${externalUserId} AND ${holdsSeatSql(now)}) AS "seatsTaken"
     FROM (SELECT 1) AS one LEFT JOIN "Participant" e ON e."roomId" = ${room.id} AND e."externalUserId" = ${externalUserId}`;
   const existing = row.existingId ? { id: row.existingId, connectionState: row.existingState!, isApproved: row.existingApproved!, role: row.existingRole! } : null;
   return { room, existing, seatsTaken: row.seatsTaken };
 }
 
+function seatCap(tenant: Tenant, room: Room): number {
+  return Math.min(room.maxParticipants, resolveLimits(tenant.plan, tenant.entitlementOverrides).maxParticipantsPerRoom);
+}
+
 function assertSeatFree(tenant: Tenant, room: Room, taken: number) {
-  const cap = Math.min(room.maxParticipants, resolveLimits(tenant.plan, tenant.entitlementOverrides).maxParticipantsPerRoom);
+  const cap = seatCap(tenant, room);
   if (taken >= cap) throw new ApiError('ROOM_FULL', `The room is full (${cap} participants).`);
+}
+
+export type Entry = 'open' | 'locked' | 'full' | 'ended';
+
+/**
+ * Whether a participant who already holds a token can go in now: what the hosted call UI asks
+ * before it connects, so a person reads "locked" or "full" instead of a media error. The join's
+ * own rules: an ended room is over; a participant holding a seat (connected, or let in by a join
+ * or an admission within the hold) uses it; anyone else is stopped by a lock (hosts and
+ * moderators excepted) and needs a free seat.
+ */
+export async function entryFor(tenant: Tenant, room: Room, participant: Participant, now = new Date()): Promise<Entry> {
+  if (room.status === 'ENDED') return 'ended';
+  const [{ held }] = await db().$queryRaw<{ held: boolean }[]>`SELECT EXISTS (SELECT 1 FROM "Participant" p WHERE p.id = ${participant.id} AND ${holdsSeatSql(now)}) AS held`;
+  if (held) return 'open';
+  if (room.isLocked && !isModeratorRole(participant.role)) return 'locked';
+  return (await seatsTaken(db(), room.id, participant.id, now)) >= seatCap(tenant, room) ? 'full' : 'open';
 }
 
 function newAdmissionSecret() {

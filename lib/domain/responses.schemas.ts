@@ -206,6 +206,9 @@ export const meResponse = named(
     participant: participantResponse,
     room: z.object({ ...roomFacts, isLocked: z.boolean(), status: roomResponse.shape.status }),
     isModerator: z.boolean(),
+    entry: z
+      .enum(['open', 'locked', 'full', 'ended'])
+      .describe('Whether this participant can go in now: open (they hold a seat, or one is free); locked (the room is locked and they hold no seat; hosts and moderators excepted); full (no seat is free and they hold none); ended.'),
   }),
 );
 export const roomLockResponse = named('RoomLock', 'The room’s lock state.', z.object({ roomId: z.string(), isLocked: z.boolean() }));

@@ -61,3 +61,38 @@ describe('host controls with a participant token', () => {
     expect((await suite.api('GET', '/api/v1/me/waiting', { bearer: tokens.host })).body.data).toEqual([]);
   });
 });
+
+describe('entry: what the call UI asks before it connects', () => {
+  it('GET /me says open, full, locked (hosts pass) or ended, with the join rules; a removed participant is refused', async () => {
+    const r = (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'host', maxParticipants: 3 } })).body;
+    const join = async (who: string, role = 'ATTENDEE') => (await suite.api('POST', `/api/v1/rooms/${r.id}/join`, { key: t.key, body: { externalUserId: who, displayName: who, role } })).body;
+    const host = await join('host', 'HOST');
+    const ann = await join('ann');
+    const ben = await join('ben');
+    const entry = async (token: string) => (await suite.api('GET', '/api/v1/me', { bearer: token })).body.entry;
+    expect(await entry(ann.token)).toBe('open'); // her token holds a seat
+
+    // Her hold lapses (token older than 10 minutes, never connected): she needs a free seat again.
+    await db().participant.update({ where: { id: ann.participant.id }, data: { tokenIssuedAt: new Date(Date.now() - 11 * 60_000) } });
+    expect(await entry(ann.token)).toBe('open'); // host and ben hold 2 of 3
+    await join('cat');
+    expect(await entry(ann.token)).toBe('full');
+    await db().participant.update({ where: { id: ann.participant.id }, data: { connectionState: 'CONNECTED' } });
+    expect(await entry(ann.token)).toBe('open'); // already in
+    await db().participant.update({ where: { id: ann.participant.id }, data: { connectionState: 'PENDING' } });
+
+    expect((await suite.api('PATCH', `/api/v1/rooms/${r.id}`, { key: t.key, body: { isLocked: true } })).status).toBe(200);
+    expect(await entry(ann.token)).toBe('locked'); // no seat held: the lock stops her
+    expect(await entry(ben.token)).toBe('open'); // let in before the lock, seat still held
+    await db().participant.update({ where: { id: host.participant.id }, data: { tokenIssuedAt: new Date(Date.now() - 11 * 60_000) } });
+    expect(await entry(host.token)).toBe('open'); // no seat held either, but hosts pass a lock (ben and cat hold 2 of 3)
+    await suite.api('PATCH', `/api/v1/rooms/${r.id}`, { key: t.key, body: { isLocked: false } });
+
+    expect((await suite.api('POST', `/api/v1/rooms/${r.id}/participants/${ben.participant.id}/remove`, { key: t.key, body: {} })).status).toBe(200);
+    const removed = await suite.api('GET', '/api/v1/me', { bearer: ben.token });
+    expect([removed.status, removed.body.error.code]).toEqual([403, 'FORBIDDEN']);
+
+    expect((await suite.api('POST', `/api/v1/rooms/${r.id}/end`, { key: t.key })).status).toBe(200);
+    expect(await entry(host.token)).toBe('ended');
+  });
+});
