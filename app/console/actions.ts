@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { requireActor } from '@/lib/console/session';
-import { assertCanManage, ownedTenantOf, tenantOf } from '@/lib/domain/console';
+import { assertCanManage, ownedTenantOf, providerOf, tenantOf } from '@/lib/domain/console';
 import { createTenantApiKey, revokeApiKey, rotateApiKey } from '@/lib/domain/keys';
 import { replayDelivery, rotateWebhookSecret, sendTestEvent, updateWebhookSettings } from '@/lib/domain/webhooks';
 import { deleteRecording } from '@/lib/domain/recordings';
@@ -96,9 +96,7 @@ export async function endRoomAction(roomId: string) {
 // ---- reseller console ----
 
 async function providerManager() {
-  const actor = await manager();
-  if (actor.kind !== 'provider') throw new ApiError('NOT_FOUND', 'Tenant not found.');
-  return actor;
+  return providerOf(await manager());
 }
 
 export async function provisionTenantAction(input: unknown) {

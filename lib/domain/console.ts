@@ -54,10 +54,15 @@ export function tenantOf(actor: ConsoleActor): Tenant {
   return actor.tenant;
 }
 
+/** The reseller behind a console user; a tenant user asking for reseller pages gets 404. */
+export function providerOf(actor: ConsoleActor): Extract<ConsoleActor, { kind: 'provider' }> {
+  if (actor.kind !== 'provider') throw notFound('Tenant');
+  return actor;
+}
+
 /** A reseller's console acts on a tenant only if its provider owns it; anything else is 404. */
 export async function ownedTenantOf(actor: ConsoleActor, tenantId: string): Promise<Tenant> {
-  if (actor.kind !== 'provider') throw notFound('Tenant');
-  return findOwnedTenant(actor.providerId, tenantId);
+  return findOwnedTenant(providerOf(actor).providerId, tenantId);
 }
 
 /** What the overview shows: the room and participant counts right now, and 30 days of usage. */
