@@ -128,17 +128,25 @@ test('a locked or full room is explained before connecting, with a retry', async
   await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
 });
 
-test('a removed participant and an ended meeting each say so, without a retry', async ({ page }) => {
-  await answerEntry(page, { status: 403, body: { error: { code: 'FORBIDDEN', message: 'This participant was removed from the room.' } } });
+test('a removed participant, one refused from the waiting room and an ended meeting each say so, without a retry', async ({ page }) => {
+  const screens = [
+    ['removed', 'error-removed', 'You were removed'],
+    ['denied', 'error-denied', 'You were not admitted'],
+    ['ended', 'error-ended', 'The meeting has ended'],
+  ] as const;
+  for (const [entry, testId, text] of screens) {
+    await answerEntry(page, me(entry));
+    await page.goto(joinPath(await token()));
+    await clickJoin(page);
+    await expect(page.getByTestId(testId)).toContainText(text);
+    await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
+    await page.unroute('**/api/v1/me');
+  }
+  // A suspended tenant (403) reads as a refused link.
+  await answerEntry(page, { status: 403, body: { error: { code: 'TENANT_SUSPENDED', message: 'This tenant is suspended.' } } });
   await page.goto(joinPath(await token()));
   await clickJoin(page);
-  await expect(page.getByTestId('error-removed')).toContainText('You were removed');
-  await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
-  await page.unroute('**/api/v1/me');
-  await answerEntry(page, me('ended'));
-  await page.goto(joinPath(await token()));
-  await clickJoin(page);
-  await expect(page.getByTestId('error-ended')).toContainText('The meeting has ended');
+  await expect(page.getByTestId('error-refused')).toContainText('could not be let in');
 });
 
 test('pages other than the call UI refuse to be framed', async ({ request }) => {

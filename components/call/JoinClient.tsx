@@ -15,6 +15,8 @@ import { PeoplePanel } from '@/components/call/PeoplePanel';
 
 type Stage = { kind: 'prejoin' } | { kind: 'checking' } | { kind: 'call'; choices: LocalUserChoices } | { kind: 'error'; error: ErrorKey; retry: boolean };
 
+const ENTRY_ERRORS: Record<string, ErrorKey> = { locked: 'locked', full: 'roomFull', ended: 'ended', removed: 'removed', denied: 'denied' };
+
 /**
  * Asks our API (GET /api/v1/me with the participant token) whether this person can go in now, so
  * a locked or full room, a removal or an ended meeting reads as such instead of a media error.
@@ -23,11 +25,11 @@ type Stage = { kind: 'prejoin' } | { kind: 'checking' } | { kind: 'call'; choice
 async function entryError(token: string): Promise<ErrorKey | null> {
   try {
     const res = await fetch('/api/v1/me', { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(4000) });
-    if (res.status === 401) return 'refused';
-    if (res.status === 403) return 'removed';
+    // 401: the token is not ours or no longer valid; 403: the tenant is suspended.
+    if (res.status === 401 || res.status === 403) return 'refused';
     if (!res.ok) return null;
     const entry = ((await res.json()) as { entry?: string }).entry;
-    return entry === 'locked' ? 'locked' : entry === 'full' ? 'roomFull' : entry === 'ended' ? 'ended' : null;
+    return entry ? (ENTRY_ERRORS[entry] ?? null) : null;
   } catch {
     return null;
   }

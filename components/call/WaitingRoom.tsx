@@ -48,7 +48,7 @@ export function WaitingRoom({ roomId, participantId }: { roomId: string | null; 
     };
   }, [roomId, participantId]);
 
-  const text = state === 'waiting' ? t.waiting : t.waiting[state];
+  const text = state === 'waiting' ? t.waiting : state === 'denied' ? t.errors.denied : t.waiting.lost;
   return (
     <main className="flex min-h-dvh flex-col items-center justify-center gap-4 bg-[#111] p-6 text-center text-white">
       <div role={state === 'waiting' ? 'status' : 'alert'} aria-live="polite" data-testid={`waiting-${state}`} className="max-w-md">

@@ -11,11 +11,13 @@ import type { lockInput } from '@/lib/domain/rooms.schemas';
  * people from the waiting room. The same domain functions as the tenant-key API.
  */
 export async function me({ tenant, participant, room }: ParticipantCredential) {
+  const entry = await entryFor(tenant, room, participant);
   return {
     participant: participantView(participant),
     room: { ...roomFacts(room), isLocked: room.isLocked, status: room.status },
-    isModerator: isModeratorRole(participant.role),
-    entry: await entryFor(tenant, room, participant),
+    // A removed or refused host moderates nothing (every other participant-token endpoint refuses them).
+    isModerator: isModeratorRole(participant.role) && entry !== 'removed' && entry !== 'denied',
+    entry,
   };
 }
 

@@ -136,16 +136,19 @@ function assertSeatFree(tenant: Tenant, room: Room, taken: number) {
   if (taken >= cap) throw new ApiError('ROOM_FULL', `The room is full (${cap} participants).`);
 }
 
-export type Entry = 'open' | 'locked' | 'full' | 'ended';
+export type Entry = 'open' | 'locked' | 'full' | 'ended' | 'removed' | 'denied';
 
 /**
  * Whether a participant who already holds a token can go in now: what the hosted call UI asks
  * before it connects, so a person reads "locked" or "full" instead of a media error. The join's
- * own rules: an ended room is over; a participant holding a seat (connected, or let in by a join
+ * own rules: a removed participant, or one refused from the waiting room, never comes back; an
+ * ended room is over; a participant holding a seat (connected, or let in by a join
  * or an admission within the hold) uses it; anyone else is stopped by a lock (hosts and
  * moderators excepted) and needs a free seat.
  */
 export async function entryFor(tenant: Tenant, room: Room, participant: Participant, now = new Date()): Promise<Entry> {
+  if (participant.connectionState === 'REMOVED') return 'removed';
+  if (participant.connectionState === 'DENIED') return 'denied';
   if (room.status === 'ENDED') return 'ended';
   const [{ held }] = await db().$queryRaw<{ held: boolean }[]>`SELECT EXISTS (SELECT 1 FROM "Participant" p WHERE p.id = ${participant.id} AND ${holdsSeatSql(now)}) AS held`;
   if (held) return 'open';

@@ -207,8 +207,8 @@ export const meResponse = named(
     room: z.object({ ...roomFacts, isLocked: z.boolean(), status: roomResponse.shape.status }),
     isModerator: z.boolean(),
     entry: z
-      .enum(['open', 'locked', 'full', 'ended'])
-      .describe('Whether this participant can go in now: open (they hold a seat, or one is free); locked (the room is locked and they hold no seat; hosts and moderators excepted); full (no seat is free and they hold none); ended.'),
+      .enum(['open', 'locked', 'full', 'ended', 'removed', 'denied'])
+      .describe('Whether this participant can go in now: open (they hold a seat, or one is free); locked (the room is locked and they hold no seat; hosts and moderators excepted); full (no seat is free and they hold none); ended; removed (a host or the API removed them); denied (refused from the waiting room). Removed and denied participants can read this and nothing else with their token.'),
   }),
 );
 export const roomLockResponse = named('RoomLock', 'The room’s lock state.', z.object({ roomId: z.string(), isLocked: z.boolean() }));

@@ -16,7 +16,7 @@ const refused = (message = 'Invalid or expired participant token.') => new ApiEr
  * with the media layer's verifier; the participant's role comes from OUR database, never from
  * the token's self-editable metadata.
  */
-export async function authenticateParticipant(header: string | null): Promise<ParticipantCredential> {
+export async function authenticateParticipant(header: string | null, { evenIfRefused = false } = {}): Promise<ParticipantCredential> {
   const token = /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1];
   if (!token) throw refused('Missing participant token: send Authorization: Bearer <token>.');
   // The identity (sub) picks the tenant whose media credentials must have signed the token.
@@ -34,7 +34,7 @@ export async function authenticateParticipant(header: string | null): Promise<Pa
   }
   if (verified.identity !== identity) throw refused();
   if (tenant.status === 'SUSPENDED') throw new ApiError('TENANT_SUSPENDED', 'This tenant is suspended.');
-  if (participant.connectionState === 'REMOVED' || participant.connectionState === 'DENIED') {
+  if (!evenIfRefused && (participant.connectionState === 'REMOVED' || participant.connectionState === 'DENIED')) {
     throw new ApiError('FORBIDDEN', 'This participant was removed from the room.');
   }
   return { participant: rest as Participant, room: roomOnly as Room, tenant };

@@ -22,13 +22,15 @@ export type AuthSpec =
   | { kind: 'none' }
   | { kind: 'tenant'; permission: Permission }
   | { kind: 'provider' }
-  | { kind: 'participant' };
+  | { kind: 'participant'; evenIfRefused?: true };
 
 export const auth = {
   none: { kind: 'none' } as const,
   tenant: <P extends Permission>(permission: P) => ({ kind: 'tenant', permission }) as const,
   provider: { kind: 'provider' } as const,
   participant: { kind: 'participant' } as const,
+  /** The participant's own read (GET /me): answers a removed or refused participant too, so the call UI can say which. */
+  participantEvenIfRefused: { kind: 'participant', evenIfRefused: true } as const,
 };
 
 type AuthResult<A extends AuthSpec> = A extends { kind: 'tenant' }
@@ -168,7 +170,7 @@ async function authenticate(spec: AuthSpec, req: Request, ctx: RequestContext) {
     case 'participant': {
       // Loaded on first use: only participant-token endpoints need the media layer's verifier.
       const { authenticateParticipant } = await import('@/lib/http/participant-auth');
-      const credential = await authenticateParticipant(req.headers.get('authorization'));
+      const credential = await authenticateParticipant(req.headers.get('authorization'), { evenIfRefused: spec.evenIfRefused });
       ctx.tenantId = credential.tenant.id;
       return credential;
     }

@@ -119,7 +119,6 @@ export const en = {
   waiting: {
     title: 'Waiting to be let in',
     body: 'The host has been told you are here. This page continues into the meeting as soon as you are admitted.',
-    denied: { title: 'You were not admitted', body: 'The host declined your request to join this meeting.' },
     lost: { title: 'This waiting link is not valid', body: 'Use the complete link you were given, including everything after the # sign.' },
   },
   errors: {
@@ -133,6 +132,7 @@ export const en = {
     locked: { title: 'This meeting is locked', body: 'The host has locked this meeting, so nobody new can join. Ask them to unlock it, then try again.' },
     roomFull: { title: 'This meeting is full', body: 'Every seat in this meeting is taken. Try again when someone leaves.' },
     removed: { title: 'You were removed from the meeting', body: 'A host removed you from this meeting.' },
+    denied: { title: 'You were not admitted', body: 'The host declined your request to join this meeting.' },
     ended: { title: 'The meeting has ended', body: 'The host ended this meeting.' },
     left: { title: 'You left the meeting', body: 'You can rejoin while your link is valid.' },
     duplicate: { title: 'You joined from somewhere else', body: 'This meeting was opened with your link in another tab or on another device, so it closed here.' },

@@ -63,7 +63,7 @@ describe('host controls with a participant token', () => {
 });
 
 describe('entry: what the call UI asks before it connects', () => {
-  it('GET /me says open, full, locked (hosts pass) or ended, with the join rules; a removed participant is refused', async () => {
+  it('GET /me says open, full, locked (hosts pass), removed, denied or ended, with the join rules', async () => {
     const r = (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'host', maxParticipants: 3 } })).body;
     const join = async (who: string, role = 'ATTENDEE') => (await suite.api('POST', `/api/v1/rooms/${r.id}/join`, { key: t.key, body: { externalUserId: who, displayName: who, role } })).body;
     const host = await join('host', 'HOST');
@@ -75,7 +75,7 @@ describe('entry: what the call UI asks before it connects', () => {
     // Her hold lapses (token older than 10 minutes, never connected): she needs a free seat again.
     await db().participant.update({ where: { id: ann.participant.id }, data: { tokenIssuedAt: new Date(Date.now() - 11 * 60_000) } });
     expect(await entry(ann.token)).toBe('open'); // host and ben hold 2 of 3
-    await join('cat');
+    const cat = await join('cat');
     expect(await entry(ann.token)).toBe('full');
     await db().participant.update({ where: { id: ann.participant.id }, data: { connectionState: 'CONNECTED' } });
     expect(await entry(ann.token)).toBe('open'); // already in
@@ -90,9 +90,21 @@ describe('entry: what the call UI asks before it connects', () => {
 
     expect((await suite.api('POST', `/api/v1/rooms/${r.id}/participants/${ben.participant.id}/remove`, { key: t.key, body: {} })).status).toBe(200);
     const removed = await suite.api('GET', '/api/v1/me', { bearer: ben.token });
-    expect([removed.status, removed.body.error.code]).toEqual([403, 'FORBIDDEN']);
+    expect([removed.status, removed.body.entry, removed.body.isModerator]).toEqual([200, 'removed', false]);
+    // Reading about themselves is all a removed participant's token still does.
+    expect((await suite.api('GET', '/api/v1/me/waiting', { bearer: ben.token })).status).toBe(403);
+
+    // A removed host moderates nothing any more.
+    expect((await suite.api('POST', `/api/v1/rooms/${r.id}/participants/${host.participant.id}/remove`, { key: t.key, body: {} })).status).toBe(200);
+    const removedHost = await suite.api('GET', '/api/v1/me', { bearer: host.token });
+    expect([removedHost.body.entry, removedHost.body.isModerator]).toEqual(['removed', false]);
+    expect((await suite.api('POST', '/api/v1/me/mute-all', { bearer: host.token, body: {} })).status).toBe(403);
+
+    // Refused from the waiting room (e.g. parked again on a later join, holding an earlier token): "denied", not "removed".
+    await db().participant.update({ where: { id: ann.participant.id }, data: { connectionState: 'DENIED' } });
+    expect(await entry(ann.token)).toBe('denied');
 
     expect((await suite.api('POST', `/api/v1/rooms/${r.id}/end`, { key: t.key })).status).toBe(200);
-    expect(await entry(host.token)).toBe('ended');
+    expect(await entry(cat.token)).toBe('ended');
   });
 });
