@@ -2,7 +2,6 @@ import { Registry, Histogram, Counter, Gauge, collectDefaultMetrics } from 'prom
 import { processState } from '@/lib/runtime/process-state';
 
 /** Prometheus metrics, one registry per process, served by GET /api/v1/metrics. */
-
 function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });

@@ -147,8 +147,7 @@ export type Entry = 'open' | 'locked' | 'full' | 'ended' | 'removed' | 'denied';
  * moderators excepted) and needs a free seat.
  */
 export async function entryFor(tenant: Tenant, room: Room, participant: Participant, now = new Date()): Promise<Entry> {
-  if (participant.connectionState === 'REMOVED') return 'removed';
-  if (participant.connectionState === 'DENIED') return 'denied';
+  if (isTurnedAway(participant)) return participant.connectionState === 'REMOVED' ? 'removed' : 'denied';
   if (room.status === 'ENDED') return 'ended';
   const [{ held }] = await db().$queryRaw<{ held: boolean }[]>`SELECT EXISTS (SELECT 1 FROM "Participant" p WHERE p.id = ${participant.id} AND ${holdsSeatSql(now)}) AS held`;
   if (held) return 'open';
@@ -185,7 +184,7 @@ export async function joinRoom(tenant: Tenant, roomId: string, input: JoinInput,
     if (room.isLocked && !privileged) throw new ApiError('ROOM_LOCKED', 'The room is locked.');
     if (room.status === 'ENDED') room = await reopenRoomIn(tx, room);
 
-    if (existing?.connectionState === 'DENIED' || existing?.connectionState === 'REMOVED') {
+    if (existing && isTurnedAway(existing)) {
       throw forbidden('This participant was refused entry to the room.');
     }
     const profile = {
@@ -259,10 +258,20 @@ export async function findParticipant(tenantId: string, roomId: string, particip
   return participant;
 }
 
+/** Removed by a host or refused from the waiting room: such a participant does not come back. */
+export function isTurnedAway(p: Pick<Participant, 'connectionState'>): boolean {
+  return p.connectionState === 'REMOVED' || p.connectionState === 'DENIED';
+}
+
+/** Who may vote, ask and upvote: a participant of the room not turned away and not still waiting. */
+export function isActiveMember(p: Pick<Participant, 'connectionState'> | null): p is Participant {
+  return !!p && !isTurnedAway(p) && p.connectionState !== 'WAITING';
+}
+
 /** Moderator actions: the acting user must be a HOST or MODERATOR of the room in OUR database. */
 export async function requireModerator(roomId: string, externalUserId: string, tx: Tx = db()) {
   const actor = await tx.participant.findUnique({ where: { roomId_externalUserId: { roomId, externalUserId } } });
-  if (!actor || !isModeratorRole(actor.role) || actor.connectionState === 'REMOVED' || actor.connectionState === 'DENIED') {
+  if (!actor || !isModeratorRole(actor.role) || isTurnedAway(actor)) {
     throw forbidden('The acting user is not a host or moderator of this room.');
   }
   return actor;

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { db, type Tx } from '@/lib/db';
 import { forbidden, invalidState, notFound, validationFailed } from '@/lib/http/errors';
 import { findRoom } from '@/lib/domain/rooms';
-import { requireModerator } from '@/lib/domain/participants';
+import { isActiveMember, requireModerator } from '@/lib/domain/participants';
 import { broadcast } from '@/lib/domain/live-updates';
 import type { publicPollCreateInput } from '@/lib/domain/engagement.schemas';
 import type { PollResponse } from '@/lib/domain/responses.schemas';
@@ -115,7 +115,7 @@ export async function vote(tenant: Tenant, id: string, voterExternalId: string, 
     if (unknown.length) throw validationFailed('optionIds', `unknown option ${unknown.join(', ')}`);
     if (!p.allowMultiple && unique.length > 1) throw validationFailed('optionIds', 'this poll allows one option');
     const voter = await tx.participant.findUnique({ where: { roomId_externalUserId: { roomId: p.roomId, externalUserId: voterExternalId } } });
-    if (!voter || voter.connectionState === 'REMOVED' || voter.connectionState === 'DENIED' || voter.connectionState === 'WAITING') {
+    if (!isActiveMember(voter)) {
       throw forbidden('The voter is not a participant of this room.');
     }
     const previous = p.votes.filter((v) => v.voterExternalId === voterExternalId);

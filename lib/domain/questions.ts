@@ -2,7 +2,7 @@ import type { Question, Room, Tenant } from '@/lib/generated/prisma/client';
 import { db } from '@/lib/db';
 import { forbidden, invalidState, notFound } from '@/lib/http/errors';
 import { findRoom } from '@/lib/domain/rooms';
-import { requireModerator } from '@/lib/domain/participants';
+import { isActiveMember, requireModerator } from '@/lib/domain/participants';
 import { broadcast } from '@/lib/domain/live-updates';
 
 /**
@@ -35,7 +35,7 @@ async function announce(tenant: Tenant, question: Question) {
 
 async function requireParticipant(roomId: string, externalUserId: string) {
   const p = await db().participant.findUnique({ where: { roomId_externalUserId: { roomId, externalUserId } } });
-  if (!p || p.connectionState === 'REMOVED' || p.connectionState === 'DENIED' || p.connectionState === 'WAITING') {
+  if (!isActiveMember(p)) {
     throw forbidden('This user is not a participant of the room.');
   }
   return p;

@@ -1,6 +1,7 @@
 import { db } from '@/lib/db';
 import { ApiError } from '@/lib/http/errors';
 import { mediaFor } from '@/lib/domain/media';
+import { isTurnedAway } from '@/lib/domain/participants';
 import type { Participant, Room, Tenant } from '@/lib/generated/prisma/client';
 
 export interface ParticipantCredential {
@@ -34,8 +35,8 @@ export async function authenticateParticipant(header: string | null, { evenIfRef
   }
   if (verified.identity !== identity) throw refused();
   if (tenant.status === 'SUSPENDED') throw new ApiError('TENANT_SUSPENDED', 'This tenant is suspended.');
-  if (!evenIfRefused && (participant.connectionState === 'REMOVED' || participant.connectionState === 'DENIED')) {
-    throw new ApiError('FORBIDDEN', 'This participant was removed from the room.');
+  if (!evenIfRefused && isTurnedAway(participant)) {
+    throw new ApiError('FORBIDDEN', participant.connectionState === 'REMOVED' ? 'This participant was removed from the room.' : 'This participant was refused entry to the room.');
   }
   return { participant: rest as Participant, room: roomOnly as Room, tenant };
 }
