@@ -25,7 +25,7 @@ describe('how a call ends, as a person reads it', () => {
   });
 
   it('every ending has its own title and text', () => {
-    const keys = ['removed', 'ended', 'left', 'duplicate', 'networkLost', 'refused', 'unreachable', 'unknown', 'locked', 'roomFull'] as const;
+    const keys = ['removed', 'ended', 'left', 'duplicate', 'networkLost', 'refused', 'unreachable', 'unknown', 'locked', 'roomFull', 'denied'] as const;
     const titles = keys.map((k) => t.errors[k].title);
     expect(new Set(titles).size).toBe(keys.length);
     for (const k of keys) expect(t.errors[k].body.length).toBeGreaterThan(10);
