@@ -11,6 +11,7 @@ import { emitEvent } from '@/lib/events/outbox';
 import { findRoom, participantView, reopenRoomIn, roomFacts, roomView } from '@/lib/domain/rooms';
 import type { JoinInput, ParticipantUpdateInput, participantListQuery } from '@/lib/domain/rooms.schemas';
 import { MediaLayerError, type ParticipantGrants, type PublishSource } from '@/lib/media';
+import type { Language } from '@/lib/i18n/languages';
 
 const isMediaNotFound = (err: unknown) => err instanceof MediaLayerError && err.isNotFound;
 
@@ -65,7 +66,7 @@ export function tokenMetadata(participant: Participant, room: Room): string {
   });
 }
 
-export async function mintToken(tenant: Tenant, room: Room, participant: Participant, ttlSeconds = DEFAULT_TOKEN_TTL_SECONDS) {
+export async function mintToken(tenant: Tenant, room: Room, participant: Participant, ttlSeconds = DEFAULT_TOKEN_TTL_SECONDS, lang?: Language) {
   const media = mediaFor(tenant);
   const token = await media.mintParticipantToken({
     identity: participant.mediaIdentity,
@@ -75,7 +76,7 @@ export async function mintToken(tenant: Tenant, room: Room, participant: Partici
     metadata: tokenMetadata(participant, room),
     grants: grantsFor(participant, room),
   });
-  const joinUrl = `${config().PUBLIC_BASE_URL}/join?token=${encodeURIComponent(token)}&url=${encodeURIComponent(media.url)}`;
+  const joinUrl = `${config().PUBLIC_BASE_URL}/join?token=${encodeURIComponent(token)}&url=${encodeURIComponent(media.url)}${lang ? `&lang=${lang}` : ''}`;
   return { token, mediaUrl: media.url, joinUrl };
 }
 
@@ -160,9 +161,9 @@ function newAdmissionSecret() {
   return { secret, hash: sha256Hex(secret) };
 }
 
-export function admissionUrl(roomId: string, participantId: string, secret: string) {
+export function admissionUrl(roomId: string, participantId: string, secret: string, lang?: Language) {
   // The secret travels in the fragment, so it never reaches a server log.
-  return `${config().PUBLIC_BASE_URL}/join/waiting?room=${encodeURIComponent(roomId)}&participant=${encodeURIComponent(participantId)}#${secret}`;
+  return `${config().PUBLIC_BASE_URL}/join/waiting?room=${encodeURIComponent(roomId)}&participant=${encodeURIComponent(participantId)}${lang ? `&lang=${lang}` : ''}#${secret}`;
 }
 
 /**
@@ -205,7 +206,7 @@ export async function joinRoom(tenant: Tenant, roomId: string, input: JoinInput,
       if (firstPark) {
         await emitEvent(tx, tenant.id, 'participant.waiting', { roomId: room.id, participantId: participant.id, externalUserId: participant.externalUserId });
       }
-      return { room, participant, waiting: true as const, admission: admissionUrl(room.id, participant.id, secret) };
+      return { room, participant, waiting: true as const, admission: admissionUrl(room.id, participant.id, secret, input.lang) };
     }
 
     assertSeatFree(tenant, room, locked.seatsTaken);
@@ -235,7 +236,7 @@ export async function joinRoom(tenant: Tenant, roomId: string, input: JoinInput,
       room: roomView(outcome.room),
     };
   }
-  const credentials = await mintToken(tenant, outcome.room, outcome.participant, input.ttlSeconds);
+  const credentials = await mintToken(tenant, outcome.room, outcome.participant, input.ttlSeconds, input.lang);
   return { ...credentials, waitingForApproval: false, participant: participantView(outcome.participant), room: roomView(outcome.room) };
 }
 

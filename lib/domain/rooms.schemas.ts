@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGES } from '@/lib/i18n/languages';
 import { paginationQuery } from '@/lib/http/pagination';
 
 /** Request schemas for rooms, participants and breakouts (also the source of the API reference). */
@@ -57,6 +58,8 @@ export const joinInput = z.object({
   externalMetadata: metadata.optional(),
   /** Token lifetime; default 6 h. */
   ttlSeconds: z.number().int().min(60).max(86_400).optional(),
+  /** The hosted call UI's language, carried as `lang` on the join (or waiting) URL. */
+  lang: z.enum(LANGUAGES).optional(),
 });
 export type JoinInput = z.infer<typeof joinInput>;
 

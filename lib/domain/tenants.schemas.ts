@@ -3,6 +3,7 @@ import { entitlementOverrides, planName } from '@/lib/domain/plans';
 import { permission } from '@/lib/domain/permissions';
 import { EVENT_NAMES } from '@/lib/events/catalog';
 import { paginationQuery } from '@/lib/http/pagination';
+import { brandingInput } from '@/lib/domain/branding.schemas';
 
 const origin = z.string().trim().max(200).regex(/^https?:\/\/[^/\s]+$/, 'must be an origin such as https://app.example.com');
 
@@ -19,6 +20,7 @@ export const provisionTenantInput = z.object({
   webhookUrl: z.string().trim().max(2048).nullable().optional(),
   webhookEvents: z.array(z.enum(EVENT_NAMES)).min(1).nullable().optional(),
   frameAncestors: z.array(origin).max(20).optional(),
+  branding: brandingInput.optional(),
 });
 
 export const updateTenantInput = z
@@ -30,6 +32,8 @@ export const updateTenantInput = z
     frameAncestors: z.array(origin).max(20),
     joinWindowMinutes: z.number().int().min(0).max(1440),
     emptyRoomTimeoutMinutes: z.number().int().min(1).max(1440),
+    /** The tenant's hosted-UI branding, merged field by field as PATCH /tenant/branding does. */
+    branding: brandingInput,
   })
   .partial();
 
