@@ -11,6 +11,8 @@ import { endRoom } from '@/lib/domain/rooms';
 import { provisionOwnedTenant, updateOwnedTenant } from '@/lib/domain/providers';
 import { createKeyInput, provisionTenantInput, rotateKeyInput, updateTenantInput } from '@/lib/domain/tenants.schemas';
 import { secretRotationInput, webhookSettingsInput } from '@/lib/domain/webhooks.schemas';
+import { updateTenantBranding } from '@/lib/domain/branding';
+import { brandingInput } from '@/lib/domain/branding.schemas';
 import { ApiError } from '@/lib/http/errors';
 import { log } from '@/lib/log';
 
@@ -63,6 +65,12 @@ export async function revokeKeyAction(keyId: string) {
 export async function saveWebhookAction(input: unknown) {
   return act('/console/webhooks', async () => {
     await updateWebhookSettings(tenantOf(await manager()), webhookSettingsInput.parse(input));
+  });
+}
+
+export async function saveBrandingAction(input: unknown) {
+  return act('/console/branding', async () => {
+    await updateTenantBranding(tenantOf(await manager()), brandingInput.parse(input));
   });
 }
 

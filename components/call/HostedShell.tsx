@@ -32,7 +32,7 @@ export function HostedShell({ branding, lang, children }: { branding: ResolvedBr
   return (
     <BrandingContext.Provider value={branding}>
       <I18nProvider lang={lang}>
-        <div lang={lang} className="convene-branded min-h-dvh text-white" style={brandStyle(branding)} data-testid="hosted-shell">
+        <div lang={lang} className="convene-branded min-h-dvh text-white [overflow-wrap:anywhere] hyphens-auto" style={brandStyle(branding)} data-testid="hosted-shell">
           {children}
         </div>
       </I18nProvider>

@@ -14,6 +14,28 @@ function withLang(joinUrl: string, lang: string | null): string {
 }
 
 type State = 'waiting' | 'denied' | 'lost';
+
+/**
+ * sessionStorage, which keeps the secret across a reload of this tab. Browsers that block
+ * third-party storage throw on any access when the page is embedded in another site's page:
+ * then the secret lives only as long as the page (a reload in the frame loses it).
+ */
+const tabStorage = {
+  get(key: string): string | null {
+    try {
+      return sessionStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  },
+  set(key: string, value: string) {
+    try {
+      sessionStorage.setItem(key, value);
+    } catch {
+      // Embedded with third-party storage blocked: memory only.
+    }
+  },
+};
 const POLL_MS = 2000;
 
 /**
@@ -37,10 +59,10 @@ export function WaitingRoom({ roomId, participantId, lang = null, embedOrigins =
     const storageKey = `convene.admission.${participantId}`;
     const fromHash = window.location.hash.slice(1);
     if (fromHash) {
-      sessionStorage.setItem(storageKey, fromHash);
+      tabStorage.set(storageKey, fromHash);
       window.history.replaceState(null, '', window.location.pathname + window.location.search);
     }
-    const secret = sessionStorage.getItem(storageKey);
+    const secret = fromHash || tabStorage.get(storageKey);
     if (!secret) return setState('lost');
     let stopped = false;
     let announced = false;
