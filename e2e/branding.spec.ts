@@ -200,3 +200,42 @@ test('without lang or a tenant default, the browser’s language', async ({ brow
   await expect(page.getByTestId('joining-as')).toHaveText(PREJOIN.fr.joiningAs);
   await context.close();
 });
+
+test('the console edits the branding with a live preview, checked as you type', async ({ page }, info) => {
+  const users = (JSON.parse(process.env.CONSOLE_SEED ?? '{}') as { consoleUsers: { email: string; password: string }[] }).consoleUsers;
+  const owner = users.find((u) => u.email === 'owner@demo.convene.dev')!;
+  await page.goto(`${base}/console/sign-in`);
+  await page.getByLabel('Email').fill(owner.email);
+  await page.getByLabel('Password').fill(owner.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.endsWith('/sign-in'));
+  await page.getByRole('link', { name: 'Branding' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Branding' })).toBeVisible();
+  const preview = page.getByTestId('branding-preview');
+  const save = page.getByRole('button', { name: 'Save branding' });
+  try {
+    await page.getByLabel('Product name', { exact: true }).fill('Demo Academy');
+    await expect(page.getByTestId('preview-product-name')).toHaveText('Demo Academy');
+    await page.getByLabel('Accent colour', { exact: true }).fill('#ffe066');
+    await expect(page.getByText(/Accent colour too light for white text on it: contrast 1\.\d+:1/)).toBeVisible();
+    await expect(save).toBeDisabled();
+    await page.getByLabel('Accent colour', { exact: true }).fill('#7c2d12');
+    await expect(page.getByTestId('preview-join')).toHaveCSS('background-color', rgb('#7c2d12'));
+    await page.getByLabel('Logo URL', { exact: true }).fill('http://cdn.acme.example/logo.svg');
+    await expect(page.getByText('Logo URL must be an https:// URL.')).toBeVisible();
+    await page.getByLabel('Logo URL', { exact: true }).fill('https://cdn.acme.example/logo.svg');
+    await page.getByLabel('Default language').selectOption('de');
+    await expect(preview).toContainText('Besprechung beitreten');
+    await shot(page, info, 'console-branding');
+    await save.click();
+    await expect(page.getByText('Branding saved')).toBeVisible();
+    await page.reload();
+    await expect(page.getByLabel('Product name', { exact: true })).toHaveValue('Demo Academy');
+    await expect(page.getByLabel('Accent colour', { exact: true })).toHaveValue('#7c2d12');
+  } finally {
+    for (const label of ['Product name', 'Logo URL', 'Accent colour']) await page.getByLabel(label, { exact: true }).fill('');
+    await page.getByLabel('Default language').selectOption('');
+    await save.click();
+    await expect(page.getByText('Branding saved').first()).toBeVisible();
+  }
+});

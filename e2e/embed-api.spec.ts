@@ -1,6 +1,8 @@
 import { test, expect, type APIRequestContext, type Frame, type Page } from '@playwright/test';
 import http from 'node:http';
 import type net from 'node:net';
+import { RoomServiceClient } from 'livekit-server-sdk';
+import { startDevMediaServer, type DevMediaServer } from '../lib/media/dev-server';
 
 /**
  * The embedding API in Chromium: public/embed.js on a real parent page served from a second
@@ -236,4 +238,98 @@ test('embed.js mounts the frame with the permissions a call needs', async ({ pag
   } finally {
     lms.close();
   }
+});
+
+/**
+ * In a real call, on the development media server (lib/media/dev-server) with the console
+ * server's media credentials (the development pair), so the tokens Convene mints are accepted.
+ */
+test.describe('in a call', () => {
+  let media: DevMediaServer;
+  test.beforeAll(async () => {
+    media = await startDevMediaServer({ apiKey: 'devkey', apiSecret: 'secret' });
+  });
+  test.afterAll(async () => {
+    await media?.close();
+  });
+
+  const subjectOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).sub as string;
+  const atMedia = (joinUrl: string) => {
+    const url = new URL(joinUrl);
+    url.searchParams.set('url', media.url);
+    return url.toString();
+  };
+
+  test('events arrive in order, commands take effect, and a nested disallowed frame cannot command', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const lms = await site();
+    const other = await site();
+    try {
+      const headers = await tenant(request, [lms.origin]);
+      const r = await room(request, headers);
+      const joined = await join(request, headers, r.id, { displayName: 'Ada Lovelace' });
+      await page.goto(lms.url('/host', { src: atMedia(joined.joinUrl), sibling: other.url('/sibling') }));
+      await meeting(page).getByRole('button', { name: 'Join meeting' }).click();
+      await expect.poll(() => names(page), { timeout: 30_000 }).toEqual(['ready', 'joined']);
+      expect((await events(page))[1].data).toEqual({ participantCount: 1 });
+
+      // Someone joins and leaves: names and counts only.
+      media.addParticipant(r.mediaRoomName, { identity: 'p_grace', name: 'Grace Hopper' });
+      await expect.poll(async () => (await events(page)).at(-1), { timeout: 15_000 }).toEqual({ event: 'participant-joined', data: { displayName: 'Grace Hopper', participantCount: 2 } });
+      const rooms = new RoomServiceClient(media.httpUrl, 'devkey', 'secret');
+      await rooms.removeParticipant(r.mediaRoomName, 'p_grace');
+      await expect.poll(async () => (await events(page)).at(-1), { timeout: 15_000 }).toEqual({ event: 'participant-left', data: { displayName: 'Grace Hopper', participantCount: 1 } });
+
+      // Commands: the microphone and camera toggle; the display name is not the token's to change.
+      const mic = meeting(page).locator('.lk-control-bar button[data-lk-source="microphone"]');
+      const cam = meeting(page).locator('.lk-control-bar button[data-lk-source="camera"]');
+      await expect(mic).toHaveAttribute('data-lk-enabled', 'true');
+      await command(page, 'toggleMicrophone');
+      await expect(mic).toHaveAttribute('data-lk-enabled', 'false');
+      await command(page, 'toggleMicrophone');
+      await expect(mic).toHaveAttribute('data-lk-enabled', 'true');
+      await expect(cam).toHaveAttribute('data-lk-enabled', 'true');
+      await command(page, 'toggleCamera');
+      await expect(cam).toHaveAttribute('data-lk-enabled', 'false');
+      await page.evaluate(() => (window as unknown as { call: { setDisplayName: (n: string) => void } }).call.setDisplayName('Countess Lovelace'));
+      await expect.poll(async () => (await events(page)).at(-1)).toEqual({ event: 'command-failed', data: { command: 'set-display-name', reason: 'not-allowed' } });
+
+      // A frame from a disallowed origin inside the allowed page: its leave is ignored.
+      const sibling = page.frames().find((f) => f.url().startsWith(other.origin))!;
+      const before = (await events(page)).length;
+      await sibling.evaluate(() => (window as unknown as { attack: (c: string) => void }).attack('leave'));
+      await page.waitForTimeout(1500);
+      expect((await events(page)).length).toBe(before);
+      await expect(meeting(page).getByRole('group', { name: 'Meeting tools' })).toBeVisible();
+      expect(await sibling.evaluate(() => (window as unknown as { got: string[] }).got)).toEqual([]);
+
+      // The parent's leave ends the call: left, reason left.
+      await command(page, 'leave');
+      await expect.poll(async () => (await events(page)).at(-1), { timeout: 15_000 }).toEqual({ event: 'left', data: { reason: 'left' } });
+      await expect(meeting(page).getByTestId('error-left')).toBeVisible();
+      expect(await names(page)).toEqual(['ready', 'joined', 'participant-joined', 'participant-left', 'command-failed', 'left']);
+    } finally {
+      lms.close();
+      other.close();
+    }
+  });
+
+  test('removed by a host: left with reason removed', async ({ page, request }) => {
+    test.setTimeout(90_000);
+    const lms = await site();
+    try {
+      const headers = await tenant(request, [lms.origin]);
+      const r = await room(request, headers);
+      const joined = await join(request, headers, r.id);
+      await page.goto(lms.url('/host', { src: atMedia(joined.joinUrl) }));
+      await meeting(page).getByRole('button', { name: 'Join meeting' }).click();
+      await expect.poll(() => names(page), { timeout: 30_000 }).toEqual(['ready', 'joined']);
+      await new RoomServiceClient(media.httpUrl, 'devkey', 'secret').removeParticipant(r.mediaRoomName, subjectOf(joined.token));
+      await expect.poll(() => names(page), { timeout: 15_000 }).toEqual(['ready', 'joined', 'left']);
+      expect((await events(page)).at(-1)!.data).toEqual({ reason: 'removed' });
+      await expect(meeting(page).getByTestId('error-removed')).toBeVisible();
+    } finally {
+      lms.close();
+    }
+  });
 });

@@ -12,6 +12,9 @@ import { BrandMark } from '@/components/call/HostedShell';
 import { useEmbedBridge, type EmbedBridge } from '@/components/call/useEmbedBridge';
 import { useEmbedCallEvents } from '@/components/call/useEmbedCallEvents';
 import { LEFT_REASONS } from '@/lib/embed/protocol';
+import { ensureStorage } from '@/components/call/storage-fallback';
+
+ensureStorage();
 import { HostPanel, useParticipantApi, useSelf } from '@/components/call/HostPanel';
 import { PollsPanel, focusRing, usePolls } from '@/components/call/PollsPanel';
 import { QuestionsPanel, useQuestions } from '@/components/call/QuestionsPanel';

@@ -62,17 +62,17 @@ const httpsUrl = z
 
 export const brandingFields = {
   /** Shown beside the logo and in the page title, instead of "Convene". */
-  productName: z.string().trim().min(1, 'must not be empty').max(60, 'must be at most 60 characters').nullable(),
+  productName: z.string().trim().min(1, 'must not be empty').max(60, 'must be at most 60 characters').nullable().describe('1–60 characters; null clears.'),
   /** An image shown at most 40 px high and 160 px wide. */
-  logoUrl: httpsUrl.nullable(),
+  logoUrl: httpsUrl.nullable().describe('https URL, no quotes, brackets or spaces; null clears.'),
   /** Buttons and highlights; white text is drawn on it. */
-  accentColor: colour(TEXT_ON_ACCENT, 'white text on it').nullable(),
+  accentColor: colour(TEXT_ON_ACCENT, 'white text on it').nullable().describe('#rrggbb with at least 4.5:1 contrast against white; null clears.'),
   /** The page's ground; light text is drawn on it. */
-  backgroundColor: colour(MUTED_TEXT, 'the light text on it').nullable(),
+  backgroundColor: colour(MUTED_TEXT, 'the light text on it').nullable().describe('#rrggbb with at least 4.5:1 contrast against #cbd5e1; null clears.'),
   /** Optional image over the background colour, under a dark veil so the text stays readable. */
-  backgroundImageUrl: httpsUrl.nullable(),
+  backgroundImageUrl: httpsUrl.nullable().describe('https URL, shown under a dark veil; null clears.'),
   /** The call UI's language when the join URL names none (before the browser's). */
-  defaultLanguage: z.enum(LANGUAGES).nullable(),
+  defaultLanguage: z.enum(LANGUAGES).nullable().describe('en, de, es or fr; null: the browser language.'),
 };
 
 /** PATCH body: any subset; null clears a field (back to the provider's default, then Convene's). Unknown fields are refused. */

@@ -299,7 +299,8 @@ export async function denyParticipant(tenant: Tenant, roomId: string, participan
     await requireModerator(room.id, actingExternalUserId, tx);
     const p = await findParticipant(tenant.id, room.id, participantId, tx);
     if (p.connectionState !== 'WAITING') throw invalidState(`Participant is ${p.connectionState}, not WAITING.`);
-    return tx.participant.update({ where: { id: p.id }, data: { isApproved: false, approvedBy: actingExternalUserId, connectionState: 'DENIED', admissionSecretHash: null } });
+    // The admission secret stays valid for reading: the waiting page learns it was refused (it grants nothing else).
+    return tx.participant.update({ where: { id: p.id }, data: { isApproved: false, approvedBy: actingExternalUserId, connectionState: 'DENIED' } });
   });
   return participantView(participant);
 }

@@ -86,6 +86,11 @@ describe('waiting room', () => {
     const denied = await suite.api('POST', `${base(room.id, parked.body.participant.id)}/deny`, { key: acme.key, body: { actingExternalUserId: 'host' } });
     expect(denied.body.connectionState).toBe('DENIED');
     expect((await suite.api('GET', `${base(room.id, parked.body.participant.id)}/admission`, { key: acme.key })).body.status).toBe('denied');
+    // The waiting page, holding only the admission secret, learns it was refused (not "invalid link").
+    const secret = new URL(parked.body.admissionUrl).hash.slice(1);
+    const told = await suite.api('GET', `${base(room.id, parked.body.participant.id)}/admission`, { bearer: secret });
+    expect(told.status).toBe(200);
+    expect(told.body).toMatchObject({ status: 'denied', token: null, joinUrl: null });
     expect((await join(room.id, { externalUserId: 'g3' })).status).toBe(403);
   });
 
