@@ -9,6 +9,9 @@ import type { Duplex } from 'node:stream';
  * server (it has a database: branding is the tenant's). Screenshots of the branded pre-join,
  * call, waiting page and an error screen, and of each language's pre-join, are attached to the
  * test output (test-results/e2e/...).
+ *
+ * Runs after console.spec.ts (file order): it provisions tenants under the seeded reseller, whose
+ * tenant list that spec counts.
  */
 const base = process.env.CONSOLE_BASE_URL!;
 const seed = JSON.parse(process.env.CONSOLE_SEED ?? '{}') as { providerKey: string };
