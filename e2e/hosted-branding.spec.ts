@@ -242,3 +242,24 @@ test('the console edits the branding with a live preview, checked as you type', 
     await expect(page.getByText('Branding saved').first()).toBeVisible();
   }
 });
+
+test('a reseller sets a tenant’s branding from the tenant page', async ({ page, request }) => {
+  const users = (JSON.parse(process.env.CONSOLE_SEED ?? '{}') as { consoleUsers: { email: string; password: string }[] }).consoleUsers;
+  const reseller = users.find((u) => u.email === 'reseller@demo.convene.dev')!;
+  const headers = await tenant(request, {});
+  const id = (await (await request.get(`${base}/api/v1/tenant`, { headers })).json()).id as string;
+  await page.goto(`${base}/console/sign-in`);
+  await page.getByLabel('Email').fill(reseller.email);
+  await page.getByLabel('Password').fill(reseller.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.endsWith('/sign-in'));
+  await page.goto(`${base}/console/tenants/${id}`);
+  const card = page.getByRole('region', { name: 'Call UI branding' });
+  await card.getByLabel('Product name', { exact: true }).fill('Acme Clinics Video');
+  await card.getByLabel('Background colour', { exact: true }).fill('#f8fafc');
+  await expect(card.getByText(/Background colour too light for the light text on it/)).toBeVisible();
+  await card.getByLabel('Background colour', { exact: true }).fill('#1e293b');
+  await card.getByRole('button', { name: 'Save branding' }).click();
+  await expect(page.getByText('Branding saved')).toBeVisible();
+  expect(await (await request.get(`${base}/api/v1/tenant/branding`, { headers })).json()).toMatchObject({ productName: 'Acme Clinics Video', backgroundColor: '#1e293b' });
+});

@@ -123,6 +123,11 @@ export async function updateTenantAction(tenantId: string, input: unknown) {
   });
 }
 
+/** A reseller sets one of its tenants' call UI branding (the tenant update's `branding`). */
+export async function saveTenantBrandingAction(tenantId: string, input: unknown) {
+  return updateTenantAction(tenantId, { branding: input });
+}
+
 export async function rotateTenantKeyAction(tenantId: string, keyId: string, input: unknown) {
   return act('/console/tenants', async () => {
     const tenant = await ownedTenantOf(await providerManager(), z.string().parse(tenantId));
