@@ -1,11 +1,11 @@
 import { test, expect, type Page } from '@playwright/test';
 import { createHmac } from 'node:crypto';
 import { AccessToken } from 'livekit-server-sdk';
-import { startFakeLiveKit, type FakeLiveKit } from '../test/support/fake-livekit';
+import { startDevMediaServer, type DevMediaServer } from '../lib/media/dev-server';
 
-let media: FakeLiveKit;
+let media: DevMediaServer;
 test.beforeAll(async () => {
-  media = await startFakeLiveKit();
+  media = await startDevMediaServer();
 });
 test.afterAll(() => media.close());
 

@@ -67,17 +67,18 @@ export interface SessionContext {
 }
 
 /**
- * Keeps one layer of a simulcast offer: the highest (last) rid of each video section. This
- * server does not switch layers, so every subscriber gets the best one the publisher sends.
+ * Keeps one layer of a simulcast offer: the middle one of three (a 720p camera's 360p layer),
+ * else the highest. This server does not switch layers, so every subscriber gets that one: good
+ * enough to see someone, light enough for one Node process to forward to a handful of people.
  */
-function highestLayerOnly(sdp: string) {
+function oneLayerOnly(sdp: string) {
   const sections = sdp.split(/\r\n(?=m=)/);
   return sections
     .map((section) => {
       const simulcast = /\r\na=simulcast:send ([^\r\n]+)/.exec(section);
       if (!simulcast) return section;
       const rids = simulcast[1].split(';').map((r) => r.split(',')[0].replace(/^~/, ''));
-      const keep = rids[rids.length - 1];
+      const keep = rids.length >= 3 ? rids[1] : rids[rids.length - 1];
       return section
         .split('\r\n')
         .filter((line) => !(line.startsWith('a=rid:') && !line.startsWith(`a=rid:${keep} `)))
@@ -224,7 +225,7 @@ export class SignalSession implements ParticipantLink {
 
   private onPublisherOffer(sd: SessionDescription) {
     this.offerChain = this.offerChain.then(async () => {
-      const sdp = highestLayerOnly(sd.sdp);
+      const sdp = oneLayerOnly(sd.sdp);
       this.cids = msidsByMid(sdp);
       await this.publisher.setRemoteDescription({ type: 'offer', sdp });
       await this.publisher.setLocalDescription(await this.publisher.createAnswer());
@@ -270,7 +271,6 @@ export class SignalSession implements ParticipantLink {
       return;
     }
     track.media = media;
-    if (process.env.DEVMEDIA_DEBUG) { let n = 0; media.onReceiveRtp.subscribe(() => { if (++n % 100 === 1) this.ctx.log(`rtp ${media.kind} ${this.participant.identity} ${n} rid=${media.rid}`); }); this.ctx.log(`media ${media.kind} mid=${transceiver.mid} cid=${cid} -> ${track.sid}`); }
     let lastKeyFrameRequest = 0;
     track.requestKeyFrame = () => {
       // At most one request per 500 ms: several subscribers joining at once need one key frame.
