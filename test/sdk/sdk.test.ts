@@ -1,0 +1,362 @@
+/**
+ * The SDK (sdk/, published as @convene/sdk) against the real app over HTTP: every call below goes
+ * through the SDK only — the typical flow, the waiting room, key rotation, webhook verification,
+ * a provider provisioning a tenant, error mapping and retries. The one direct database use is
+ * seeding the provider (providers have no public API).
+ */
+import http from 'node:http';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSuite, seedTenant } from '../support/suite';
+import { startWebhookReceiver } from '../support/webhook-receiver';
+import {
+  Convene,
+  ConveneError,
+  verifyWebhook,
+  isTestDelivery,
+  WebhookMissingHeaderError,
+  WebhookSignatureError,
+  WebhookTimestampError,
+  WebhookVerificationError,
+  type WebhookEvent,
+} from '../../sdk/src/index';
+
+const suite = useSuite();
+
+let provider: Convene; // the reseller's client
+let convene: Convene; // a tenant's client, for a tenant the provider provisioned through the SDK
+let tenantKey: string;
+let webhookSecret: string;
+let tenantId: string;
+
+const client = (opts: Partial<ConstructorParameters<typeof Convene>[0]> = {}) => new Convene({ baseUrl: suite.app.baseUrl, retryBaseDelayMs: 20, ...opts });
+
+/** An HTTP server answering each request with `answer(n, req)`; `'proxy'` forwards it to the app. */
+async function startStub(answer: (n: number, req: http.IncomingMessage) => { status: number; headers?: Record<string, string>; body?: string } | 'proxy' | 'hang') {
+  const seen: { method: string; url: string; headers: http.IncomingHttpHeaders; at: number }[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const n = seen.length;
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, at: Date.now() });
+      const action = answer(n, req);
+      if (action === 'hang') return;
+      if (action === 'proxy') {
+        const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)) as [string, string][]);
+        const upstream = await fetch(`${suite.app.baseUrl}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+        res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json', 'x-request-id': upstream.headers.get('x-request-id') ?? '' });
+        return res.end(Buffer.from(await upstream.arrayBuffer()));
+      }
+      res.writeHead(action.status, action.headers).end(action.body ?? '');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    seen,
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}
+
+const caught = async (p: PromiseLike<unknown>): Promise<ConveneError> => {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConveneError);
+    return e as ConveneError;
+  }
+  throw new Error('expected the call to throw');
+};
+
+beforeAll(async () => {
+  const seeded = await seedTenant({ name: 'Seed tenant' });
+  provider = client({ providerKey: seeded.providerKey! });
+  const provisioned = await provider.provider.tenants.provision({ name: 'Acme via SDK', plan: 'growth' });
+  tenantKey = provisioned.apiKey.plainTextKey;
+  webhookSecret = provisioned.webhookSecret;
+  tenantId = provisioned.tenant.id;
+  convene = client({ apiKey: tenantKey });
+});
+
+describe('a provider provisions a tenant through the SDK', () => {
+  it('returns the tenant, its first key and its webhook secret; the key works at once', async () => {
+    expect(tenantKey).toMatch(/^cv_live_/);
+    expect(webhookSecret).toMatch(/^whsec_/);
+    expect((await convene.tenant.get()).id).toBe(tenantId);
+    const owned = await provider.provider.tenants.get(tenantId);
+    expect(owned).toMatchObject({ id: tenantId, name: 'Acme via SDK', plan: 'growth' });
+    const updated = await provider.provider.tenants.update(tenantId, { entitlementOverrides: { maxParticipantsPerRoom: 40 } });
+    expect(updated.resolvedLimits.maxParticipantsPerRoom).toBe(40);
+  });
+
+  it('walks every owned tenant across cursor pages with for await', async () => {
+    for (const name of ['More 1', 'More 2']) await provider.provider.tenants.provision({ name, isTestMode: true });
+    const first = await provider.provider.tenants.list({ limit: 1 });
+    expect(first.data).toHaveLength(1);
+    expect(first.nextCursor).not.toBeNull();
+    const names: string[] = [];
+    for await (const t of provider.provider.tenants.list({ limit: 1 })) names.push(t.name);
+    expect(names).toEqual(expect.arrayContaining(['Seed tenant', 'Acme via SDK', 'More 1', 'More 2']));
+    expect(new Set(names).size).toBe(names.length);
+  });
+});
+
+describe('the typical flow', () => {
+  it('create a room → join → the join URL opens the call for that participant', async () => {
+    const room = await convene.rooms.create({ name: 'Weekly review', createdByExternalId: 'user_42' });
+    expect(room).toMatchObject({ name: 'Weekly review', status: 'WAITING' });
+    const joined = await convene.rooms.join(room.id, { externalUserId: 'user_42', displayName: 'Ada', role: 'HOST' });
+    if (joined.waitingForApproval) throw new Error('a host is never parked');
+    const url = new URL(joined.joinUrl);
+    expect(url.pathname).toBe('/join');
+    expect(url.searchParams.get('token')).toBe(joined.token);
+    expect(url.searchParams.get('url')).toBe(joined.mediaUrl);
+    // What the call UI does with the URL's token: it identifies this participant in this room.
+    const { data: me } = await convene.api.GET('/api/v1/me', { headers: { authorization: `Bearer ${url.searchParams.get('token')}` } });
+    expect(me).toMatchObject({ room: { roomId: room.id }, participant: { externalUserId: 'user_42', role: 'HOST' } });
+    expect((await convene.rooms.get(room.id)).participants?.map((p) => p.externalUserId)).toEqual(['user_42']);
+    const ended = await convene.rooms.end(room.id);
+    expect(ended.status).toBe('ENDED');
+  });
+
+  it('the same Idempotency-Key replays the first answer; without one each call is its own', async () => {
+    const key = `create-${Date.now()}`;
+    const a = await convene.rooms.create({ name: 'Once', createdByExternalId: 'u' }, { idempotencyKey: key });
+    const b = await convene.rooms.create({ name: 'Once', createdByExternalId: 'u' }, { idempotencyKey: key });
+    expect(b.id).toBe(a.id);
+    const c = await convene.rooms.create({ name: 'Once', createdByExternalId: 'u' });
+    expect(c.id).not.toBe(a.id);
+    const conflict = await caught(convene.rooms.create({ name: 'Other body', createdByExternalId: 'u' }, { idempotencyKey: key }));
+    expect([conflict.status, conflict.code]).toEqual([409, 'CONFLICT']);
+  });
+
+  it('lists rooms a page at a time or all of them', async () => {
+    const page = await convene.rooms.list({ limit: 2 });
+    expect(page.data).toHaveLength(2);
+    const all = await convene.rooms.list({ limit: 2 }).toArray();
+    expect(all.map((r) => r.name)).toEqual(expect.arrayContaining(['Weekly review', 'Once', 'Once']));
+    expect(all.length).toBeGreaterThan(2);
+    expect(new Set(all.map((r) => r.id)).size).toBe(all.length);
+  });
+});
+
+describe('the waiting room', () => {
+  it('parks an attendee, admits one and refuses another', async () => {
+    const room = await convene.rooms.create({ name: 'Clinic', createdByExternalId: 'dr', enableWaitingRoom: true });
+    const host = await convene.rooms.join(room.id, { externalUserId: 'dr', displayName: 'Dr', role: 'HOST' });
+    expect(host.waitingForApproval).toBe(false);
+
+    const parked = await convene.rooms.join(room.id, { externalUserId: 'patient', displayName: 'Pat' });
+    if (!parked.waitingForApproval) throw new Error('an attendee must wait');
+    expect(new URL(parked.admissionUrl).pathname).toBe('/join/waiting');
+    const pid = parked.participant.id;
+    expect((await convene.rooms.participants.admission(room.id, pid)).status).toBe('waiting');
+
+    const notHost = await caught(convene.rooms.participants.approve(room.id, pid, { actingExternalUserId: 'patient' }));
+    expect(notHost.status).toBe(403);
+    const approved = await convene.rooms.participants.approve(room.id, pid, { actingExternalUserId: 'dr' });
+    expect(approved).toMatchObject({ isApproved: true, approvedBy: 'dr' });
+    const admission = await convene.rooms.participants.admission(room.id, pid);
+    expect(admission.status).toBe('approved');
+    expect(admission.joinUrl).toContain('/join?token=');
+
+    const other = await convene.rooms.join(room.id, { externalUserId: 'stranger', displayName: 'S' });
+    if (!other.waitingForApproval) throw new Error('an attendee must wait');
+    const denied = await convene.rooms.participants.deny(room.id, other.participant.id, { actingExternalUserId: 'dr' });
+    expect(denied.connectionState).toBe('DENIED');
+    expect((await convene.rooms.participants.admission(room.id, other.participant.id)).status).toBe('denied');
+    const again = await caught(convene.rooms.join(room.id, { externalUserId: 'stranger', displayName: 'S' }));
+    expect(again.status).toBe(403);
+  });
+});
+
+describe('webhooks', () => {
+  it('a test event reaches the receiver, verifies with verifyWebhook, and is refused when tampered, too old or under the wrong secret', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const config = await convene.webhooks.configure({ webhookUrl: receiver.url });
+      expect(config).toMatchObject({ url: receiver.url, secretConfigured: true });
+      const sent = await convene.webhooks.test({ event: 'room.finished' });
+      const [delivery] = await receiver.waitFor(1);
+      const event: WebhookEvent = await verifyWebhook(delivery.body, delivery.headers, webhookSecret);
+      expect(event).toMatchObject({ version: 2, id: sent.eventId, event: 'room.finished' });
+      expect(isTestDelivery(event)).toBe(true);
+      expect(event.data).toMatchObject({ test: true });
+      // Fetch Headers work as well as Node's header object.
+      const asHeaders = new Headers(Object.entries(delivery.headers).map(([k, v]): [string, string] => [k, String(v)]));
+      expect((await verifyWebhook(new TextEncoder().encode(delivery.body), asHeaders, [webhookSecret])).id).toBe(sent.eventId);
+
+      const tampered = delivery.body.replace('"test":true', '"test":false');
+      expect(tampered).not.toBe(delivery.body);
+      await expect(verifyWebhook(tampered, delivery.headers, webhookSecret)).rejects.toBeInstanceOf(WebhookSignatureError);
+      const wrong = await verifyWebhook(delivery.body, delivery.headers, 'whsec_not_the_secret').catch((e) => e);
+      expect(wrong).toBeInstanceOf(WebhookSignatureError);
+      expect(wrong.code).toBe('SIGNATURE_MISMATCH');
+      const old = await verifyWebhook(delivery.body, delivery.headers, webhookSecret, { now: Date.now() + 16 * 60_000 }).catch((e) => e);
+      expect(old).toBeInstanceOf(WebhookTimestampError);
+      expect(old.message).toMatch(/signed \d+ s ago/);
+      // A wider tolerance accepts the same delivery.
+      await expect(verifyWebhook(delivery.body, delivery.headers, webhookSecret, { toleranceSeconds: 3600, now: Date.now() + 16 * 60_000 })).resolves.toMatchObject({ id: sent.eventId });
+      const { 'x-webhook-signature': _dropped, ...unsigned } = delivery.headers;
+      const missing = await verifyWebhook(delivery.body, unsigned, webhookSecret).catch((e) => e);
+      expect(missing).toBeInstanceOf(WebhookMissingHeaderError);
+      expect(missing).toBeInstanceOf(WebhookVerificationError);
+      expect(missing.message).toContain('x-webhook-signature');
+
+      // The delivery log through the SDK.
+      const logged = await convene.webhooks.deliveries.get(sent.deliveryId);
+      expect(logged.eventId).toBe(sent.eventId);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('during a secret rotation either secret verifies; after it only the new one', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      await convene.webhooks.configure({ webhookUrl: receiver.url });
+      const rotated = await convene.webhooks.rotateSecret({ overlapSeconds: 3600 });
+      expect(rotated.webhookSecret).toMatch(/^whsec_/);
+      await convene.webhooks.test();
+      const [delivery] = await receiver.waitFor(1);
+      expect(String(delivery.headers['x-webhook-signature']).split(',')).toHaveLength(2);
+      expect((await verifyWebhook(delivery.body, delivery.headers, webhookSecret)).event).toBe('webhook.test');
+      expect((await verifyWebhook(delivery.body, delivery.headers, rotated.webhookSecret)).event).toBe('webhook.test');
+      expect((await verifyWebhook(delivery.body, delivery.headers, ['whsec_unrelated', rotated.webhookSecret])).event).toBe('webhook.test');
+
+      const now = await convene.webhooks.rotateSecret({ overlapSeconds: 0 });
+      await convene.webhooks.test();
+      const [, second] = await receiver.waitFor(2);
+      expect(String(second.headers['x-webhook-signature']).split(',')).toHaveLength(1);
+      await expect(verifyWebhook(second.body, second.headers, rotated.webhookSecret)).rejects.toBeInstanceOf(WebhookSignatureError);
+      expect((await verifyWebhook(second.body, second.headers, [rotated.webhookSecret, now.webhookSecret])).event).toBe('webhook.test');
+      webhookSecret = now.webhookSecret;
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('walks the delivery log across cursor pages with for await', async () => {
+    const ids: string[] = [];
+    for await (const d of convene.webhooks.deliveries.list({ limit: 1 })) ids.push(d.id);
+    expect(ids.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('key rotation', () => {
+  it('the new key works at once; the old one until its grace period ends (0: at once)', async () => {
+    const graceful = await convene.tenant.keys.rotate({ gracePeriodSeconds: 3600 });
+    expect(graceful.plainTextKey).toMatch(/^cv_live_/);
+    expect(graceful.previousKey.status).toBe('expiring');
+    expect((await convene.tenant.get()).id).toBe(tenantId); // the old key, within its grace period
+    const next = client({ apiKey: graceful.plainTextKey });
+    expect((await next.tenant.get()).id).toBe(tenantId);
+
+    const immediate = await next.tenant.keys.rotate({ gracePeriodSeconds: 0 });
+    const refused = await caught(next.tenant.get());
+    expect([refused.status, refused.code]).toEqual([401, 'UNAUTHENTICATED']);
+    expect(refused.requestId).toMatch(/^req_/);
+    tenantKey = immediate.plainTextKey;
+    convene = client({ apiKey: tenantKey });
+    expect((await convene.tenant.get()).id).toBe(tenantId);
+  });
+});
+
+describe('errors are one typed class', () => {
+  it('404 NOT_FOUND with status, requestId and message', async () => {
+    const err = await caught(convene.rooms.get('does-not-exist'));
+    expect(err).toMatchObject({ name: 'ConveneError', code: 'NOT_FOUND', status: 404 });
+    expect(err.requestId).toMatch(/^req_/);
+    expect(err.message.length).toBeGreaterThan(0);
+  });
+
+  it('400 VALIDATION_FAILED carries the details', async () => {
+    // @ts-expect-error createdByExternalId is required: the server, not the SDK, says so
+    const err = await caught(convene.rooms.create({ name: 'x' }));
+    expect([err.status, err.code]).toEqual([400, 'VALIDATION_FAILED']);
+    expect(err.details.map((d) => d.field)).toContain('createdByExternalId');
+  });
+
+  it('a network failure is NETWORK_ERROR (after its retries)', async () => {
+    const closed = await startStub(() => ({ status: 200 }));
+    await closed.close();
+    const err = await caught(new Convene({ baseUrl: closed.url, apiKey: 'k', maxRetries: 1, retryBaseDelayMs: 10 }).rooms.list());
+    expect(err).toMatchObject({ code: 'NETWORK_ERROR', status: null, requestId: null });
+    expect(err.message).toContain(`GET ${closed.url}/api/v1/rooms`);
+  });
+
+  it("a proxy's HTML 502 page is UNEXPECTED_RESPONSE with the status; a 200 that is not JSON too", async () => {
+    const proxy = await startStub((n) =>
+      n === 0
+        ? { status: 502, headers: { 'content-type': 'text/html' }, body: '<html><body><h1>502 Bad Gateway</h1>nginx</body></html>' }
+        : { status: 200, headers: { 'content-type': 'text/html' }, body: '<html>login page</html>' },
+    );
+    try {
+      const sdk = new Convene({ baseUrl: proxy.url, apiKey: 'k', maxRetries: 0 });
+      const err = await caught(sdk.rooms.get('r1'));
+      expect(err).toMatchObject({ code: 'UNEXPECTED_RESPONSE', status: 502 });
+      expect(err.message).toContain('502');
+      expect(err.message).toContain('Bad Gateway');
+      const ok = await caught(sdk.rooms.get('r1'));
+      expect(ok).toMatchObject({ code: 'UNEXPECTED_RESPONSE', status: 200 });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('no answer within timeoutMs is TIMEOUT', async () => {
+    const hang = await startStub(() => 'hang');
+    try {
+      const started = Date.now();
+      const err = await caught(new Convene({ baseUrl: hang.url, apiKey: 'k', timeoutMs: 200, maxRetries: 0 }).rooms.list());
+      expect(err.code).toBe('TIMEOUT');
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      await hang.close();
+    }
+  });
+});
+
+describe('retries', () => {
+  it('a 429 is retried after Retry-After with the same Idempotency-Key, and the room is created once', async () => {
+    const proxy = await startStub((n) =>
+      n === 0
+        ? { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '1' }, body: JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'slow down', requestId: 'req_x' } }) }
+        : 'proxy',
+    );
+    try {
+      const sdk = new Convene({ baseUrl: proxy.url, apiKey: tenantKey });
+      const room = await sdk.rooms.create({ name: 'Retried', createdByExternalId: 'u' });
+      expect(proxy.seen).toHaveLength(2);
+      expect(proxy.seen[1].at - proxy.seen[0].at).toBeGreaterThanOrEqual(950);
+      const keys = proxy.seen.map((s) => s.headers['idempotency-key']);
+      expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(keys[1]).toBe(keys[0]);
+      expect((await convene.rooms.get(room.id)).name).toBe('Retried');
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('503 is retried with backoff; once retries run out the last answer is the error; a Retry-After beyond maxRetryDelayMs is not waited for', async () => {
+    const busy = { status: 503, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 'SERVICE_UNAVAILABLE', message: 'busy', requestId: 'req_y' } }) };
+    const proxy = await startStub(() => busy);
+    try {
+      const err = await caught(new Convene({ baseUrl: proxy.url, apiKey: 'k', maxRetries: 2, retryBaseDelayMs: 10 }).rooms.list());
+      expect(proxy.seen).toHaveLength(3);
+      expect(err).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503, requestId: 'req_y' });
+      expect(err.retryable).toBe(true);
+    } finally {
+      await proxy.close();
+    }
+    const limited = await startStub(() => ({ status: 429, headers: { 'content-type': 'application/json', 'retry-after': '120' }, body: JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'later', requestId: 'req_z' } }) }));
+    try {
+      const err = await caught(new Convene({ baseUrl: limited.url, apiKey: 'k', maxRetryDelayMs: 5_000 }).rooms.list());
+      expect(limited.seen).toHaveLength(1);
+      expect(err).toMatchObject({ code: 'RATE_LIMITED', status: 429, retryAfterSeconds: 120 });
+    } finally {
+      await limited.close();
+    }
+  });
+});
