@@ -5,6 +5,7 @@
  * seeding the provider (providers have no public API).
  */
 import http from 'node:http';
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSuite, seedTenant } from '../support/suite';
 import { startWebhookReceiver } from '../support/webhook-receiver';
@@ -19,6 +20,7 @@ import {
   WebhookVerificationError,
   type WebhookEvent,
 } from '../../sdk/src/index';
+import { renderSdkTypes, SDK_TYPES_FILE, SDK_GENERATE_COMMAND } from '../../scripts/generate-sdk-types';
 
 const suite = useSuite();
 
@@ -76,6 +78,24 @@ beforeAll(async () => {
   webhookSecret = provisioned.webhookSecret;
   tenantId = provisioned.tenant.id;
   convene = client({ apiKey: tenantKey });
+});
+
+describe('the generated types', () => {
+  it(`equal what the served API reference generates (stale: run \`${SDK_GENERATE_COMMAND}\`)`, async () => {
+    // The document itself is not an operation of the API (no SDK method): read it as served.
+    const served = (await suite.api('GET', '/api/v1/openapi.json')).body;
+    const fresh = await renderSdkTypes(served);
+    const committed = readFileSync(SDK_TYPES_FILE, 'utf8');
+    if (committed !== fresh) {
+      const a = committed.split('\n');
+      const b = fresh.split('\n');
+      const line = a.findIndex((l, i) => l !== b[i]);
+      expect.fail(
+        `sdk/src/generated/openapi.ts differs from what the API reference generates (first at line ${line + 1}: ` +
+          `committed ${JSON.stringify(a[line]?.trim())}, generated ${JSON.stringify(b[line]?.trim())}). Run \`${SDK_GENERATE_COMMAND}\` and commit the result.`,
+      );
+    }
+  }, 60_000);
 });
 
 describe('a provider provisions a tenant through the SDK', () => {
