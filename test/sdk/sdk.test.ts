@@ -20,6 +20,7 @@ import {
   WebhookVerificationError,
   type WebhookEvent,
 } from '../../sdk/src/index';
+import { signatureHeader } from '@/lib/events/signature';
 import { renderSdkTypes, SDK_TYPES_FILE, SDK_GENERATE_COMMAND } from '../../scripts/generate-sdk-types';
 
 const suite = useSuite();
@@ -261,6 +262,60 @@ describe('webhooks', () => {
     for await (const d of convene.webhooks.deliveries.list({ limit: 1 })) ids.push(d.id);
     expect(ids.length).toBeGreaterThanOrEqual(3);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('verifyWebhook refusals, against the server\'s own signer', () => {
+  const at = new Date('2026-11-23T10:00:00.000Z');
+  const body = JSON.stringify({ version: 2, id: 'evt_abc', event: 'participant.waiting', occurredAt: at.toISOString(), data: { roomId: 'r', participantId: 'p', externalUserId: 'u' } });
+  const headers = (over: Record<string, string> = {}) => ({
+    'x-webhook-event': 'participant.waiting',
+    'x-webhook-id': 'evt_abc',
+    'x-webhook-timestamp': at.toISOString(),
+    'x-webhook-version': '2',
+    'x-webhook-signature': signatureHeader(['whsec_new', 'whsec_old'], at.toISOString(), body),
+    ...over,
+  });
+  const verify = (h: Record<string, string>, secrets: string | string[] = 'whsec_old', now = at.getTime() + 1000, b = body) => verifyWebhook(b, h, secrets, { now }).catch((e: unknown) => e);
+
+  it('accepts a match on any value and any secret, and types the event', async () => {
+    const event = await verifyWebhook(body, headers(), 'whsec_old', { now: at });
+    if (event.event !== 'participant.waiting') throw new Error('narrowing');
+    expect(event.data.participantId).toBe('p');
+    expect((await verify(headers(), ['whsec_x', 'whsec_new'])) as WebhookEvent).toMatchObject({ id: 'evt_abc' });
+  });
+
+  it('names each failure', async () => {
+    for (const name of ['x-webhook-signature', 'x-webhook-timestamp', 'x-webhook-id', 'x-webhook-event']) {
+      const h: Record<string, string> = headers();
+      delete h[name];
+      expect(await verify(h)).toMatchObject({ name: 'WebhookMissingHeaderError', code: 'MISSING_HEADER', header: name });
+    }
+    expect(await verify(headers({ 'x-webhook-signature': 'v1,abc' }))).toMatchObject({ name: 'WebhookSignatureError', code: 'INVALID_HEADER' });
+    expect(await verify(headers(), 'whsec_other')).toMatchObject({ name: 'WebhookSignatureError', code: 'SIGNATURE_MISMATCH' });
+    // The signature covers the timestamp: moving it breaks the signature, not just the age check.
+    expect(await verify(headers({ 'x-webhook-timestamp': new Date().toISOString() }))).toMatchObject({ code: 'SIGNATURE_MISMATCH' });
+    expect(await verify(headers(), 'whsec_old', at.getTime() + 901_000)).toMatchObject({ name: 'WebhookTimestampError', code: 'TIMESTAMP_OUT_OF_TOLERANCE' });
+    expect(await verify(headers(), 'whsec_old', at.getTime() - 901_000)).toMatchObject({ code: 'TIMESTAMP_OUT_OF_TOLERANCE', message: expect.stringContaining('future') });
+    // Signed correctly but not agreeing with its headers.
+    const other = headers({ 'x-webhook-id': 'evt_other' });
+    expect(await verify(other)).toMatchObject({ name: 'WebhookPayloadError', code: 'INVALID_PAYLOAD' });
+    await expect(verifyWebhook(body, headers(), [])).rejects.toBeInstanceOf(TypeError);
+  });
+});
+
+describe('per-call options', () => {
+  it('a per-call timeout and an abort signal are typed errors too', async () => {
+    const hang = await startStub(() => 'hang');
+    try {
+      const sdk = new Convene({ baseUrl: hang.url, apiKey: 'k', timeoutMs: 60_000, maxRetries: 0 });
+      expect((await caught(sdk.rooms.get('r', { timeoutMs: 100 }))).code).toBe('TIMEOUT');
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 100);
+      expect((await caught(sdk.rooms.get('r', { signal: controller.signal }))).code).toBe('ABORTED');
+    } finally {
+      await hang.close();
+    }
   });
 });
 
