@@ -64,6 +64,11 @@ export class ConveneError extends Error {
     this.url = init.url;
   }
 
+  /** For logs: JSON.stringify(err) keeps what support needs. */
+  toJSON() {
+    return { name: this.name, code: this.code, status: this.status, requestId: this.requestId, message: this.message, details: this.details, method: this.method, url: this.url };
+  }
+
   /** True for errors worth retrying later with the same Idempotency-Key (rate limit, unavailable, network). */
   get retryable(): boolean {
     return ['RATE_LIMITED', 'SERVICE_UNAVAILABLE', 'MEDIA_LAYER_UNAVAILABLE', 'NETWORK_ERROR', 'TIMEOUT'].includes(this.code);

@@ -344,6 +344,7 @@ describe('errors are one typed class', () => {
     expect(err).toMatchObject({ name: 'ConveneError', code: 'NOT_FOUND', status: 404 });
     expect(err.requestId).toMatch(/^req_/);
     expect(err.message.length).toBeGreaterThan(0);
+    expect(JSON.parse(JSON.stringify(err))).toMatchObject({ code: 'NOT_FOUND', status: 404, requestId: err.requestId });
   });
 
   it('400 VALIDATION_FAILED carries the details', async () => {
