@@ -124,6 +124,34 @@ export class Convene {
     },
   };
 
+  readonly calls = {
+    /** POST /api/v1/calls: queue a call. */
+    create: (body: RequestBody<'/api/v1/calls', 'post'>, opts?: RequestOptions) => call(this.api.POST('/api/v1/calls', { body, ...this.init(opts) })),
+    /** GET /api/v1/calls/{id}: the call with its room. */
+    get: (id: string, opts?: RequestOptions) => call(this.api.GET('/api/v1/calls/{id}', { params: { path: { id } }, ...this.init(opts) })),
+    /** GET /api/v1/calls: next up first; `for await` walks every page. */
+    list: (query: QueryOf<'/api/v1/calls'> = {}, opts?: RequestOptions) =>
+      this.list<'/api/v1/calls'>((cursor) => call(this.api.GET('/api/v1/calls', { params: { query: { ...query, cursor } }, ...this.init(opts) })), query.cursor),
+    /** POST /api/v1/calls/{id}/ring: offer the call to an agent. */
+    ring: (id: string, body: RequestBody<'/api/v1/calls/{id}/ring', 'post'>, opts?: RequestOptions) =>
+      call(this.api.POST('/api/v1/calls/{id}/ring', { params: { path: { id } }, body, ...this.init(opts) })),
+    /** POST /api/v1/calls/{id}/accept: creates the room; both join URLs and tokens. */
+    accept: (id: string, body: RequestBody<'/api/v1/calls/{id}/accept', 'post'>, opts?: RequestOptions) =>
+      call(this.api.POST('/api/v1/calls/{id}/accept', { params: { path: { id } }, body, ...this.init(opts) })),
+    /** POST /api/v1/calls/{id}/forward */
+    forward: (id: string, body: RequestBody<'/api/v1/calls/{id}/forward', 'post'>, opts?: RequestOptions) =>
+      call(this.api.POST('/api/v1/calls/{id}/forward', { params: { path: { id } }, body, ...this.init(opts) })),
+    /** POST /api/v1/calls/{id}/cancel */
+    cancel: (id: string, body: RequestBody<'/api/v1/calls/{id}/cancel', 'post'> = {}, opts?: RequestOptions) =>
+      call(this.api.POST('/api/v1/calls/{id}/cancel', { params: { path: { id } }, body, ...this.init(opts) })),
+    /** POST /api/v1/calls/{id}/miss */
+    miss: (id: string, body: RequestBody<'/api/v1/calls/{id}/miss', 'post'> = {}, opts?: RequestOptions) =>
+      call(this.api.POST('/api/v1/calls/{id}/miss', { params: { path: { id } }, body, ...this.init(opts) })),
+    /** POST /api/v1/calls/{id}/end: ends the call and its room. */
+    end: (id: string, body: RequestBody<'/api/v1/calls/{id}/end', 'post'> = {}, opts?: RequestOptions) =>
+      call(this.api.POST('/api/v1/calls/{id}/end', { params: { path: { id } }, body, ...this.init(opts) })),
+  };
+
   readonly tenant = {
     /** GET /api/v1/tenant: plan, resolved limits, webhook configuration. */
     get: (opts?: RequestOptions) => call(this.api.GET('/api/v1/tenant', this.init(opts))),

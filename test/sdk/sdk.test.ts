@@ -161,6 +161,20 @@ describe('the typical flow', () => {
   });
 });
 
+describe('a call queue', () => {
+  it('queue a call → ring an agent → accept: both sides get a join URL; end', async () => {
+    const queued = await convene.calls.create({ callerExternalId: 'cust_1', callerDisplayName: 'Customer' });
+    expect(queued.status).toBe('QUEUED');
+    expect((await convene.calls.list({ status: 'QUEUED' })).data.map((c) => c.id)).toContain(queued.id);
+    expect((await convene.calls.ring(queued.id, { agentExternalId: 'agent_7' })).status).toBe('RINGING');
+    const accepted = await convene.calls.accept(queued.id, { acceptedByExternalId: 'agent_7', acceptedByDisplayName: 'Agent' });
+    expect(new URL(accepted.callerJoinUrl).searchParams.get('token')).toBe(accepted.callerToken);
+    expect(new URL(accepted.agentJoinUrl).searchParams.get('token')).toBe(accepted.agentToken);
+    expect((await convene.calls.get(queued.id)).status).toBe('ACCEPTED');
+    expect((await convene.calls.end(queued.id, { actorExternalId: 'agent_7' })).status).toBe('ENDED');
+  });
+});
+
 describe('the waiting room', () => {
   it('parks an attendee, admits one and refuses another', async () => {
     const room = await convene.rooms.create({ name: 'Clinic', createdByExternalId: 'dr', enableWaitingRoom: true });
@@ -421,6 +435,7 @@ describe('retries', () => {
     try {
       const err = await caught(new Convene({ baseUrl: proxy.url, apiKey: 'k', maxRetries: 2, retryBaseDelayMs: 10 }).rooms.list());
       expect(proxy.seen).toHaveLength(3);
+      expect(proxy.seen.map((r) => r.headers['idempotency-key'])).toEqual([undefined, undefined, undefined]); // GETs carry none
       expect(err).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503, requestId: 'req_y' });
       expect(err.retryable).toBe(true);
     } finally {
