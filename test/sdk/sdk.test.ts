@@ -21,6 +21,7 @@ import {
   type WebhookEvent,
 } from '../../sdk/src/index';
 import { signatureHeader } from '@/lib/events/signature';
+import { parseRetryAfter } from '../../sdk/src/errors';
 import { renderSdkTypes, SDK_TYPES_FILE, SDK_GENERATE_COMMAND } from '../../scripts/generate-sdk-types';
 
 const suite = useSuite();
@@ -427,6 +428,14 @@ describe('retries', () => {
     } finally {
       await proxy.close();
     }
+  });
+
+  it('Retry-After is read as seconds or as an HTTP date', () => {
+    const now = Date.parse('2026-11-23T10:00:00Z');
+    expect(parseRetryAfter('2', now)).toBe(2);
+    expect(parseRetryAfter('Mon, 23 Nov 2026 10:00:30 GMT', now)).toBe(30);
+    expect(parseRetryAfter('soon', now)).toBeNull();
+    expect(parseRetryAfter(null, now)).toBeNull();
   });
 
   it('503 is retried with backoff; once retries run out the last answer is the error; a Retry-After beyond maxRetryDelayMs is not waited for', async () => {
