@@ -167,6 +167,8 @@ test('the integration guide renders', async ({ page }) => {
   await page.goto('/docs/guide');
   await expect(page.getByRole('heading', { name: 'Integrating Convene' })).toBeVisible();
   await expect(page.getByRole('heading', { name: '3. Verify webhooks' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '0. Install the SDK' })).toBeVisible();
+  await expect(page.getByText("import { verifyWebhook, WebhookVerificationError } from '@convene/sdk';")).toBeVisible();
 });
 
 test('the call UI carries a frame-ancestors policy from its tenant (none for an unknown token)', async ({ request }) => {
