@@ -59,9 +59,17 @@ const CODECS = {
 // The mid and rid extensions route RTP to its track when the SDP lists no SSRCs (simulcast offers).
 const HEADER_EXTENSIONS = { audio: [useSdesMid()], video: [useSdesMid(), useSdesRTPStreamId()] };
 
+/** Counters the benchmark reads: packets in and out, and time spent handing packets on. */
+export interface ForwardingStats {
+  rtpIn: number;
+  rtpOut: number;
+  forwardMs: number;
+}
+
 export interface SessionContext {
   registry: Registry;
   log: (msg: string) => void;
+  stats: ForwardingStats;
   /** A token for the same participant in another room (sent with a move). */
   tokenFor(participant: DevParticipant, room: string): Promise<string>;
 }
@@ -271,6 +279,7 @@ export class SignalSession implements ParticipantLink {
       return;
     }
     track.media = media;
+    media.onReceiveRtp.subscribe(() => this.ctx.stats.rtpIn++);
     let lastKeyFrameRequest = 0;
     track.requestKeyFrame = () => {
       // At most one request per 500 ms: several subscribers joining at once need one key frame.
@@ -351,7 +360,13 @@ export class SignalSession implements ParticipantLink {
     const local = new MediaStreamTrack({ kind: track.type === TrackType.AUDIO ? 'audio' : 'video' });
     const transceiver = this.subscriber.addTransceiver(local, { direction: 'sendonly', streams: [new MediaStream({ id: `${publisher.sid}|${track.sid}` })] });
     (transceiver.sender as { trackId: string }).trackId = track.sid; // the browser reads our track sid from the msid
-    const forward = track.media.onReceiveRtp.subscribe((rtp) => local.writeRtp(rtp));
+    const stats = this.ctx.stats;
+    const forward = track.media.onReceiveRtp.subscribe((rtp) => {
+      const started = performance.now();
+      local.writeRtp(rtp);
+      stats.forwardMs += performance.now() - started;
+      stats.rtpOut++;
+    });
     const pli = transceiver.sender.onPictureLossIndication.subscribe(() => track.requestKeyFrame?.());
     this.subscriptions.set(track.sid, {
       transceiver,
