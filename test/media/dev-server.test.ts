@@ -8,7 +8,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { AccessToken, RoomServiceClient, TrackSource, WebhookReceiver, type VideoGrant } from 'livekit-server-sdk';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { AccessToken, EgressClient, EgressStatus, EncodedFileOutput, RoomServiceClient, StreamOutput, StreamProtocol, TrackSource, WebhookReceiver, type VideoGrant } from 'livekit-server-sdk';
 import { startDevMediaServer, type DevMediaServer } from '@/lib/media/dev-server';
 
 /** Polls until fn is true; fails with its source so the failing condition is named. */
@@ -25,7 +27,7 @@ let web: http.Server;
 let pageUrl: string;
 let browser: Browser;
 let roomService: RoomServiceClient;
-const hooks: { event: string; room?: string; identity?: string }[] = [];
+const hooks: { event: string; room?: string; identity?: string; egressId?: string; egressStatus?: EgressStatus; error?: string }[] = [];
 let hookServer: http.Server;
 
 beforeAll(async () => {
@@ -37,7 +39,7 @@ beforeAll(async () => {
     req.on('end', async () => {
       try {
         const event = await receiver.receive(body, req.headers.authorization);
-        hooks.push({ event: event.event, room: event.room?.name, identity: event.participant?.identity });
+        hooks.push({ event: event.event, room: event.room?.name, identity: event.participant?.identity, egressId: event.egressInfo?.egressId, egressStatus: event.egressInfo?.status, error: event.egressInfo?.error });
         res.writeHead(200).end();
       } catch {
         res.writeHead(401).end();
@@ -175,6 +177,32 @@ describe('development media server', { timeout: 90_000 }, () => {
     expect((await roomService.listParticipants('r-breakout')).map((p) => p.identity).sort()).toEqual(['ada', 'bob']);
     await ada.close();
     await bob.close();
+  });
+
+  it('records a file egress for real (a playable WebM), and fails what it cannot do with the reason', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'convene-egress-'));
+    const egress = new EgressClient(media.httpUrl, media.apiKey, media.apiSecret);
+    try {
+      const ada = await connect('r-rec', 'ada');
+      await waitFor(async () => (await roomService.listParticipants('r-rec'))[0]?.tracks.length === 2, 20_000);
+      const filepath = path.join(dir, 'rec.webm');
+      const started = await egress.startRoomCompositeEgress('r-rec', { file: new EncodedFileOutput({ filepath }) });
+      await waitFor(() => hooks.some((h) => h.egressId === started.egressId && h.event === 'egress_updated' && h.egressStatus === EgressStatus.EGRESS_ACTIVE), 10_000);
+      await ada.waitForTimeout(3000);
+      await egress.stopEgress(started.egressId);
+      await waitFor(() => hooks.some((h) => h.egressId === started.egressId && h.event === 'egress_ended'), 15_000);
+      expect(hooks.find((h) => h.egressId === started.egressId && h.event === 'egress_ended')).toMatchObject({ egressStatus: EgressStatus.EGRESS_COMPLETE });
+      const file = readFileSync(filepath);
+      expect(file.subarray(0, 4).toString('hex')).toBe('1a45dfa3'); // EBML: a WebM file
+      expect(file.length).toBeGreaterThan(20_000);
+
+      const streamed = await egress.startRoomCompositeEgress('r-rec', { stream: new StreamOutput({ protocol: StreamProtocol.RTMP, urls: ['rtmp://127.0.0.1/live/key'] }) });
+      await waitFor(() => hooks.some((h) => h.egressId === streamed.egressId && h.event === 'egress_ended'), 10_000);
+      expect(hooks.find((h) => h.egressId === streamed.egressId && h.event === 'egress_ended')).toMatchObject({ egressStatus: EgressStatus.EGRESS_FAILED, error: expect.stringContaining('not supported') });
+      await ada.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses what LiveKit refuses: bad tokens at signaling and validate, grants it lacks, other rooms', async () => {
