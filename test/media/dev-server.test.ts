@@ -99,6 +99,8 @@ async function connect(room: string, identity: string, opts: { grant?: Partial<V
         w.received.push({ text: new TextDecoder().decode(payload), from: participant?.identity ?? null, topic }),
       );
       room.on('disconnected', (reason: number) => (w.disconnectReason = reason));
+      w.speakers = [];
+      room.on('activeSpeakersChanged', (speakers: any[]) => w.speakers.push(...speakers.map((p) => p.identity)));
       await room.connect(url, jwt);
       if (publish) await room.localParticipant.enableCameraAndMicrophone();
     },
@@ -121,6 +123,9 @@ describe('development media server', { timeout: 90_000 }, () => {
     const before = await videoFrames(bob);
     await bob.waitForTimeout(1000);
     expect(await videoFrames(bob)).toBeGreaterThan(before + 5); // frames keep arriving, not a frozen first one
+
+    // The fake microphone beeps: Bob is told Ada is speaking (speaker updates from the audio level extension).
+    await waitFor(() => bob.evaluate(() => (window as any).speakers.includes('ada')), 15_000);
 
     // A screen share is a second video track: Bob decodes both.
     await ada.evaluate(() => (window as any).room.localParticipant.setScreenShareEnabled(true));
