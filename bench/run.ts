@@ -20,8 +20,9 @@ const WEBHOOK_EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 3000);
 // The paced run: events per second offered, for this many seconds.
 const WEBHOOK_RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 200);
 const WEBHOOK_SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 10);
-// Which parts run: api (autocannon + baseline), webhooks (the delivery pipeline), pages (first-load JS).
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'api,webhooks,pages').split(','));
+// Which parts run: api (autocannon + baseline), webhooks (the delivery pipeline), pages (first-load JS),
+// media (the development media server with 2, 4 and 6 browsers in one room).
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'api,webhooks,pages,media').split(','));
 
 async function adminUrl(): Promise<{ url: string; stop?: () => Promise<void> }> {
   const candidate = process.env.CONVENE_TEST_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -284,6 +285,11 @@ async function main() {
       );
       writeFileSync(path.join(root, 'bench/reports', `${stamp}.svg`), chart);
       report += `\n![Throughput by endpoint](${stamp}.svg)\n`;
+    }
+    if (PARTS.has('media')) {
+      console.log('▸ development media server: 2, 4 and 6 participants');
+      const { mediaBench } = await import('./media');
+      report += `\n${(await mediaBench()).markdown}`;
     }
     writeFileSync(file, report);
     console.log(report);
