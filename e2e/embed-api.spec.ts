@@ -1,8 +1,7 @@
 import { test, expect, type APIRequestContext, type Frame, type Page } from '@playwright/test';
 import http from 'node:http';
 import type net from 'node:net';
-import { RoomServiceClient } from 'livekit-server-sdk';
-import { startDevMediaServer, type DevMediaServer } from '../lib/media/dev-server';
+import { enter, person } from './support/call';
 
 /**
  * The embedding API in Chromium: public/embed.js on a real parent page served from a second
@@ -241,26 +240,14 @@ test('embed.js mounts the frame with the permissions a call needs', async ({ pag
 });
 
 /**
- * In a real call, on the development media server (lib/media/dev-server) with the console
- * server's media credentials (the development pair), so the tokens Convene mints are accepted.
+ * In a real call, on the development media server the suite's server uses (e2e/support/global-setup.ts):
+ * the join URLs Convene mints point at it.
  */
 test.describe('in a call', () => {
-  let media: DevMediaServer;
-  test.beforeAll(async () => {
-    media = await startDevMediaServer({ apiKey: 'devkey', apiSecret: 'secret' });
-  });
-  test.afterAll(async () => {
-    await media?.close();
-  });
+  const remove = (request: APIRequestContext, headers: Record<string, string>, roomId: string, participantId: string) =>
+    request.post(`${base}/api/v1/rooms/${roomId}/participants/${participantId}/remove`, { headers, data: {} });
 
-  const subjectOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).sub as string;
-  const atMedia = (joinUrl: string) => {
-    const url = new URL(joinUrl);
-    url.searchParams.set('url', media.url);
-    return url.toString();
-  };
-
-  test('events arrive in order, commands take effect, and a nested disallowed frame cannot command', async ({ page, request }) => {
+  test('events arrive in order, commands take effect, and a nested disallowed frame cannot command', async ({ page, browser, request }) => {
     test.setTimeout(120_000);
     const lms = await site();
     const other = await site();
@@ -268,17 +255,19 @@ test.describe('in a call', () => {
       const headers = await tenant(request, [lms.origin]);
       const r = await room(request, headers);
       const joined = await join(request, headers, r.id, { displayName: 'Ada Lovelace' });
-      await page.goto(lms.url('/host', { src: atMedia(joined.joinUrl), sibling: other.url('/sibling') }));
+      await page.goto(lms.url('/host', { src: joined.joinUrl, sibling: other.url('/sibling') }));
       await meeting(page).getByRole('button', { name: 'Join meeting' }).click();
       await expect.poll(() => names(page), { timeout: 30_000 }).toEqual(['ready', 'joined']);
       expect((await events(page))[1].data).toEqual({ participantCount: 1 });
 
-      // Someone joins and leaves: names and counts only.
-      media.addParticipant(r.mediaRoomName, { identity: 'p_grace', name: 'Grace Hopper' });
-      await expect.poll(async () => (await events(page)).at(-1), { timeout: 15_000 }).toEqual({ event: 'participant-joined', data: { displayName: 'Grace Hopper', participantCount: 2 } });
-      const rooms = new RoomServiceClient(media.httpUrl, 'devkey', 'secret');
-      await rooms.removeParticipant(r.mediaRoomName, 'p_grace');
-      await expect.poll(async () => (await events(page)).at(-1), { timeout: 15_000 }).toEqual({ event: 'participant-left', data: { displayName: 'Grace Hopper', participantCount: 1 } });
+      // Someone joins (in their own browser) and is removed: names and counts only.
+      const grace = await join(request, headers, r.id, { externalUserId: 'grace', displayName: 'Grace Hopper' });
+      const gracePage = await person(browser);
+      await enter(gracePage, grace.joinUrl);
+      await expect.poll(async () => (await events(page)).at(-1), { timeout: 20_000 }).toEqual({ event: 'participant-joined', data: { displayName: 'Grace Hopper', participantCount: 2 } });
+      expect((await remove(request, headers, r.id, grace.participant.id)).ok()).toBe(true);
+      await expect.poll(async () => (await events(page)).at(-1), { timeout: 20_000 }).toEqual({ event: 'participant-left', data: { displayName: 'Grace Hopper', participantCount: 1 } });
+      await gracePage.context().close();
 
       // Commands: the microphone and camera toggle; the display name is not the token's to change.
       const mic = meeting(page).locator('.lk-control-bar button[data-lk-source="microphone"]');
@@ -321,10 +310,10 @@ test.describe('in a call', () => {
       const headers = await tenant(request, [lms.origin]);
       const r = await room(request, headers);
       const joined = await join(request, headers, r.id);
-      await page.goto(lms.url('/host', { src: atMedia(joined.joinUrl) }));
+      await page.goto(lms.url('/host', { src: joined.joinUrl }));
       await meeting(page).getByRole('button', { name: 'Join meeting' }).click();
       await expect.poll(() => names(page), { timeout: 30_000 }).toEqual(['ready', 'joined']);
-      await new RoomServiceClient(media.httpUrl, 'devkey', 'secret').removeParticipant(r.mediaRoomName, subjectOf(joined.token));
+      expect((await remove(request, headers, r.id, joined.participant.id)).ok()).toBe(true);
       await expect.poll(() => names(page), { timeout: 15_000 }).toEqual(['ready', 'joined', 'left']);
       expect((await events(page)).at(-1)!.data).toEqual({ reason: 'removed' });
       await expect(meeting(page).getByTestId('error-removed')).toBeVisible();
