@@ -152,6 +152,9 @@ async function main() {
       WEBHOOK_ALLOW_INSECURE_URLS: 'true',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
+      // A production server refuses missing or published media credentials.
+      LIVEKIT_API_KEY: `APIbench${randomBytes(6).toString('hex')}`,
+      LIVEKIT_API_SECRET: randomBytes(32).toString('base64url'),
     };
     const migrate = spawnSync('npx', ['prisma', 'migrate', 'deploy'], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
     if (migrate.status !== 0) throw new Error(migrate.stderr);
