@@ -188,11 +188,15 @@ export async function rotateApiKey(tenant: Pick<Tenant, 'id' | 'isTestMode'>, ke
     throw new ApiError('INVALID_STATE', 'This key was already rotated or revoked; rotate the current key instead.');
   }
   const { apiKey, plainTextKey, previous } = await db().$transaction(async (tx) => {
-    const created = await createApiKey(tx, tenant, { name: old.name, permissions: old.permissions as Permission[] });
-    const retired = await tx.apiKey.update({
-      where: { id: old.id },
-      data: gracePeriodSeconds > 0 ? { expiresAt: new Date(now.getTime() + gracePeriodSeconds * 1000), rotatedToId: created.apiKey.id } : { revokedAt: now, rotatedToId: created.apiKey.id },
+    // A key is rotated once: the conditional update takes the row lock, and a concurrent rotation
+    // (waiting on that lock) finds the key no longer current and changes nothing: 409.
+    const claimed = await tx.apiKey.updateMany({
+      where: { id: old.id, revokedAt: null, expiresAt: null, rotatedToId: null },
+      data: gracePeriodSeconds > 0 ? { expiresAt: new Date(now.getTime() + gracePeriodSeconds * 1000) } : { revokedAt: now },
     });
+    if (claimed.count !== 1) throw new ApiError('CONFLICT', 'This key was rotated by a concurrent request; use the key that rotation returned.');
+    const created = await createApiKey(tx, tenant, { name: old.name, permissions: old.permissions as Permission[] });
+    const retired = await tx.apiKey.update({ where: { id: old.id }, data: { rotatedToId: created.apiKey.id } });
     return { ...created, previous: retired };
   });
   credentialsChanged();
