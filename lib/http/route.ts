@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { Prisma } from '@/lib/db';
 import { ApiError, type ErrorEnvelope } from '@/lib/http/errors';
 import { newRequestId, runWithContext, requestContext, type RequestContext } from '@/lib/http/context';
-import { readRawBody, parseJsonBody, validate, queryObject } from '@/lib/http/body';
+import { readRawBody, parseJsonBody, validate, queryObject, assertPathIds } from '@/lib/http/body';
 import { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyClaim } from '@/lib/http/idempotency';
 import { consumeRateLimit, PROVIDER_REQUESTS_PER_SECOND } from '@/lib/http/rate-limit';
 import { authenticateApiKey, authenticateProviderKey, hasPermission, type TenantCredential, type ProviderCredential } from '@/lib/domain/keys';
@@ -122,6 +122,7 @@ export function route<
       let response: Response;
       try {
         const credential = await authenticate(opts.auth, req, ctx);
+        assertPathIds(params);
         const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
         const rawBody = hasBody ? await readRawBody(req) : '';
 
