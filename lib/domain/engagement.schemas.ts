@@ -50,10 +50,11 @@ export const actorInput = z.object({ actorExternalId: externalId });
 export const voteInput = z.object({ optionIds: z.array(id).min(1).max(10), voterExternalId: externalId });
 export const publicVoteInput = z.object({ optionIds: z.array(id).min(1).max(10) });
 export const roomScopedQuery = z.object({ roomId: id });
+export const roomPageQuery = paginationQuery.extend({ roomId: id });
 
 export const questionCreateInput = z.object({ roomId: id, text: z.string().trim().min(1).max(1000), askerExternalId: externalId, askerName: displayName.optional() });
 export const publicQuestionCreateInput = z.object({ text: z.string().trim().min(1).max(1000) });
-export const questionListQuery = z.object({
+export const questionListQuery = paginationQuery.extend({
   sort: z.enum(['upvotes', 'recent']).default('upvotes'),
   status: z.enum(['OPEN', 'ANSWERED', 'DISMISSED']).optional(),
 });

@@ -1,4 +1,5 @@
 import { randomBase62, sha256Hex, constantTimeEqual } from '@/lib/crypto';
+import { pageArgs, toPage, type PageQuery } from '@/lib/http/pagination';
 import { db, type Tx } from '@/lib/db';
 import { ApiError } from '@/lib/http/errors';
 import type { ApiKey, Tenant, Provider, ProviderKey, KeyMode } from '@/lib/generated/prisma/client';
@@ -151,10 +152,12 @@ export function apiKeyView(key: ApiKey, now = new Date()): ApiKeyResponse {
   };
 }
 
-export async function listApiKeys(tenantId: string) {
-  const keys = await db().apiKey.findMany({ where: { tenantId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+/** A tenant's keys, newest first, paged (the console asks for the first 100). */
+export async function listApiKeys(tenantId: string, page: PageQuery = { limit: 100 }) {
+  const args = pageArgs(page);
+  const keys = await db().apiKey.findMany({ where: { tenantId, ...args.where }, orderBy: args.orderBy, take: args.take });
   const now = new Date();
-  return { data: keys.map((k) => apiKeyView(k, now)), nextCursor: null };
+  return toPage(keys, page, (k) => apiKeyView(k, now));
 }
 
 export async function createTenantApiKey(tenant: Pick<Tenant, 'id' | 'isTestMode'>, input: { name?: string; permissions?: Permission[] }) {

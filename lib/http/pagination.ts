@@ -37,16 +37,17 @@ export function decodeCursor(cursor: string): CursorPosition {
 }
 
 /**
- * Prisma arguments for one page, newest first: a where-clause fragment for the cursor, the
+ * Prisma arguments for one page, newest first (or oldest first with 'asc'): a where-clause fragment for the cursor, the
  * order, and take = limit + 1 so the extra row tells whether another page exists.
  */
-export function pageArgs(page: PageQuery) {
+export function pageArgs(page: PageQuery, direction: 'desc' | 'asc' = 'desc') {
   const after = page.cursor ? decodeCursor(page.cursor) : undefined;
+  const beyond = direction === 'desc' ? 'lt' : 'gt';
   return {
     where: after
-      ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
+      ? { OR: [{ createdAt: { [beyond]: after.createdAt } }, { createdAt: after.createdAt, id: { [beyond]: after.id } }] }
       : {},
-    orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }],
+    orderBy: [{ createdAt: direction }, { id: direction }],
     take: page.limit + 1,
   };
 }
