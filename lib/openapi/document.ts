@@ -233,7 +233,7 @@ export function buildOpenApiDocument(serverUrl: string) {
     info: {
       title: 'Convene API',
       version: '1',
-      description: 'Multi-tenant hosted video meetings. Errors always use the Error envelope; lists are { data, nextCursor } with ?limit= (1–100) and ?cursor=. See docs/ in the repository for the rules of each area.',
+      description: 'Multi-tenant hosted video meetings. Errors always use the Error envelope; lists are { data, nextCursor } with ?limit= (1–100) and ?cursor=. Input bounds on every operation: bodies up to 64 KB, nested at most 32 levels, at most 10,000 values; metadata objects at most 8 levels and 200 keys; a NUL character or an unpaired UTF-16 surrogate in any string (body or query) is 400 VALIDATION_FAILED naming the field; an id that cannot be ours is 404. Rate limits: per API key (the plan), per provider key (100/s), per participant (10/s), per client address for operations without a credential (10/s); each operation names its budget in x-rate-limit, and limited responses carry x-ratelimit-limit/remaining/reset. Idempotency-Key compares the parsed body canonically (key order does not matter). See docs/ in the repository (docs/security.md) for the rules of each area.',
     },
     servers: [{ url: serverUrl }],
     paths,
