@@ -12,7 +12,7 @@ import { provisionOwnedTenant, updateOwnedTenant } from '@/lib/domain/providers'
 import { createKeyInput, provisionTenantInput, rotateKeyInput, updateTenantInput } from '@/lib/domain/tenants.schemas';
 import { secretRotationInput, webhookSettingsInput } from '@/lib/domain/webhooks.schemas';
 import { ApiError } from '@/lib/http/errors';
-import { assertPathIds, assertStorableJson } from '@/lib/http/body';
+import { parseActionId, parseActionInput } from '@/lib/console/action-input';
 import { log } from '@/lib/log';
 
 /**
@@ -36,18 +36,8 @@ async function act<T>(path: string, run: () => Promise<T>): Promise<ActionResult
   }
 }
 
-/** Inputs pass the API's edge checks too: no NUL or lone surrogate anywhere, bounded nesting. */
-function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  assertStorableJson(input);
-  return schema.parse(input);
-}
-
-/** An id that cannot be one of ours is not found, as an unknown id is. */
-function parseId(value: unknown): string {
-  const id = z.string().parse(value);
-  assertPathIds({ id });
-  return id;
-}
+const parseInput = parseActionInput;
+const parseId = parseActionId;
 
 async function manager() {
   const actor = await requireActor();
