@@ -40,3 +40,38 @@ test('a console server action with a foreign, missing or forged Origin is 403, n
   const same = await request.post(url, { headers: { ...action, origin: `http://${host}` }, data: '[]' });
   expect(same.status()).not.toBe(403);
 });
+
+test('console sign-in: a new X-Forwarded-For per attempt does not reset the per-account limit', async ({ playwright }) => {
+  // A made-up account: the limit counts attempts per account whether or not it exists.
+  const email = `nobody-${Date.now()}@example.com`;
+  const ctx = await playwright.request.newContext({ baseURL: base() });
+  const attempt = async (i: number) => {
+    const { csrfToken } = await (await ctx.get('/api/auth/csrf')).json();
+    const res = await ctx.post('/api/auth/callback/credentials', {
+      headers: { 'x-forwarded-for': `203.0.113.${i}` },
+      form: { csrfToken, email, password: `guess-${i}`, json: 'true' },
+      maxRedirects: 0,
+    });
+    return `${res.headers().location ?? ''} ${await res.text()}`;
+  };
+  const answers: string[] = [];
+  for (let i = 0; i < 12; i++) answers.push(await attempt(i + 1));
+  expect(answers.slice(0, 10).every((a) => a.includes('CredentialsSignin'))).toBe(true);
+  expect(answers.slice(10).every((a) => a.includes('TooManyAttempts'))).toBe(true);
+  await ctx.dispose();
+});
+
+test('GET /rooms/{id}/info is limited per client address under next start; X-Forwarded-For is not believed', async ({ request }) => {
+  const statuses: number[] = [];
+  const limits = new Set<string>();
+  await Promise.all(
+    Array.from({ length: 16 }, async (_, i) => {
+      const res = await request.get(`${base()}/api/v1/rooms/no-such-room/info`, { headers: { 'x-forwarded-for': `198.51.100.${i}` } });
+      statuses.push(res.status());
+      limits.add(res.headers()['x-ratelimit-limit'] ?? '');
+    }),
+  );
+  expect(limits).toEqual(new Set(['10']));
+  expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(5);
+  expect(statuses.filter((s) => s === 404).length).toBeGreaterThanOrEqual(1);
+});

@@ -3,12 +3,12 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 /**
  * Password guessing. Attempts are counted per account whatever address they come from (10 per
  * 15 minutes), so rotating X-Forwarded-For or source addresses buys nothing; and per client
- * address (50 per 15 minutes, across accounts) against spraying one password over many accounts.
+ * address (100 per 15 minutes, across accounts) against spraying one password over many accounts.
  * The client address is the TCP peer, or the forwarded client when the peer is one of
  * TRUSTED_PROXIES (lib/net/client-address.ts).
  */
 export const SIGN_IN_ATTEMPTS_PER_ACCOUNT = 10;
-export const SIGN_IN_ATTEMPTS_PER_ADDRESS = 50;
+export const SIGN_IN_ATTEMPTS_PER_ADDRESS = 100;
 export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 
 const perAccount = new RateLimiterMemory({ points: SIGN_IN_ATTEMPTS_PER_ACCOUNT, duration: SIGN_IN_WINDOW_SECONDS, keyPrefix: 'console-sign-in-account' });

@@ -35,11 +35,11 @@ describe('console passwords', () => {
     expect(await consumeSignInAttempt('someone-else@example.com', '10.0.0.1')).toBe(true);
   });
 
-  it('allows 50 sign-in attempts per address across accounts', async () => {
+  it('allows 100 sign-in attempts per address across accounts', async () => {
     const results = [];
-    for (let i = 0; i < 51; i++) results.push(await consumeSignInAttempt(`spray-${i}@example.com`, '192.0.2.77'));
-    expect(results.filter(Boolean)).toHaveLength(50);
-    expect(results[50]).toBe(false);
+    for (let i = 0; i < 101; i++) results.push(await consumeSignInAttempt(`spray-${i}@example.com`, '192.0.2.77'));
+    expect(results.filter(Boolean)).toHaveLength(100);
+    expect(results[100]).toBe(false);
   });
 });
 
