@@ -21,7 +21,6 @@ export const PAGE_HEADERS: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',
   // Join links carry the participant token in the query: never send them on as a Referer.
   'Referrer-Policy': 'no-referrer',
-  'Cross-Origin-Opener-Policy': 'same-origin',
   'Permissions-Policy': 'camera=(self), microphone=(self), display-capture=(self), geolocation=()',
 };
 
