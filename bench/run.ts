@@ -59,13 +59,13 @@ function startProcess(cmd: string, args: string[], env: Record<string, string>, 
 
 interface Row { name: string; concurrency: number; rps: number; p50: number; p99: number; errors: number; non2xx: number }
 
-async function load(name: string, url: string, concurrency: number, makeRequest: () => { method: 'GET' | 'POST'; path: string; body?: string }, headers: Record<string, string>): Promise<Row> {
+async function load(name: string, url: string, concurrency: number, makeRequest: () => { method: 'GET' | 'POST'; path: string; body?: string; headers?: Record<string, string> }, headers: Record<string, string>): Promise<Row> {
   const result = await autocannon({
     url,
     connections: concurrency,
     duration: DURATION,
     headers: { 'content-type': 'application/json', ...headers },
-    requests: [{ setupRequest: (req) => ({ ...req, ...makeRequest() }) }],
+    requests: [{ setupRequest: (req) => { const r = makeRequest(); return { ...req, ...r, headers: { ...req.headers, ...r.headers } }; } }],
   });
   return { name, concurrency, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
 }
@@ -153,6 +153,9 @@ async function main() {
       WEBHOOK_ALLOW_INSECURE_URLS: 'true',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
+      // A production server refuses missing or published media credentials.
+      LIVEKIT_API_KEY: `APIbench${randomBytes(6).toString('hex')}`,
+      LIVEKIT_API_SECRET: randomBytes(32).toString('base64url'),
     };
     const migrate = spawnSync('npx', ['prisma', 'migrate', 'deploy'], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
     if (migrate.status !== 0) throw new Error(migrate.stderr);
@@ -167,7 +170,7 @@ async function main() {
     const seed = await seedTenantForBench(receiver.url);
 
     const port = 3300 + Math.floor(Math.random() * 500);
-    const serverEnv: Record<string, string> = { ...env, NEXTAUTH_URL: `http://127.0.0.1:${port}`, NEXTAUTH_SECRET: randomBytes(32).toString('hex') };
+    const serverEnv: Record<string, string> = { ...env, TRUSTED_PROXIES: '127.0.0.1,::1', NEXTAUTH_URL: `http://127.0.0.1:${port}`, NEXTAUTH_SECRET: randomBytes(32).toString('hex') };
     // BENCH_PROFILE=1: a V8 CPU profile of the server, written on exit (open it in Chrome DevTools).
     const nextArgs = ['start', '-p', String(port), '-H', '127.0.0.1'];
     children.push(
@@ -203,7 +206,8 @@ async function main() {
         rows.push(await load('POST /rooms', base, c, () => ({ method: 'POST', path: '/api/v1/rooms', body: JSON.stringify({ createdByExternalId: 'bench' }) }), headers));
         rows.push(await load('POST /rooms/{id}/join', base, c, joinRequest((id) => `/api/v1/rooms/${id}/join`), headers));
         rows.push(await load('baseline join', baselineBase, c, joinRequest((id) => `/api/v1/rooms/${id}/join`), headers));
-        rows.push(await load('GET /rooms/{id}/info', base, c, () => ({ method: 'GET', path: `/api/v1/rooms/${rooms[n++ % rooms.length]}/info` }), {}));
+        // Limited per client address (10/s): many clients behind the bench's trusted "proxy".
+        rows.push(await load('GET /rooms/{id}/info', base, c, () => ({ method: 'GET', path: `/api/v1/rooms/${rooms[n % rooms.length]}/info`, headers: { 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n++ & 255}` } }), {}));
         // The floor under every route: the framework's per-request cost plus one SELECT 1.
         rows.push(await load('GET /health', base, c, () => ({ method: 'GET', path: '/api/v1/health' }), {}));
       }

@@ -1,5 +1,6 @@
 import { db } from '@/lib/db';
 import { CONVENE_BRANDING, resolveBranding, storedBranding, type ResolvedBranding } from '@/lib/domain/branding.schemas';
+import { normaliseFrameOrigin } from '@/lib/net/origin';
 
 /**
  * Who may frame the hosted call UI: the origins in the tenant's frameAncestors allowlist (set by
@@ -53,5 +54,8 @@ export async function hostedUiContext(params: { token?: string | null; participa
 }
 
 export function frameAncestorsPolicy(origins: string[]): string {
-  return `frame-ancestors ${origins.length ? origins.join(' ') : "'none'"}`;
+  // Stored values were normalised when saved; a row from before that rule passes the same check
+  // here, so nothing but an origin ever reaches the header.
+  const safe = [...new Set(origins.map(normaliseFrameOrigin).filter((o): o is string => o !== null))];
+  return `frame-ancestors ${safe.length ? safe.join(' ') : "'none'"}`;
 }
