@@ -1,5 +1,6 @@
 import type { Provider, Tenant } from '@/lib/generated/prisma/client';
 import { db, Prisma } from '@/lib/db';
+import { credentialsChanged } from '@/lib/runtime/credential-cache';
 import { mergeBranding, resolveBranding, storedBranding, type Branding, type BrandingInput } from '@/lib/domain/branding.schemas';
 
 /**
@@ -17,9 +18,15 @@ async function providerDefault(providerId: string | null): Promise<Branding | nu
   return provider ? storedBranding(provider.defaultBranding) : null;
 }
 
-export async function tenantBrandingView(tenant: Pick<Tenant, 'branding' | 'providerId'>) {
-  const own = storedBranding(tenant.branding);
-  return { ...own, effective: resolveBranding(own, await providerDefault(tenant.providerId)) };
+function brandingViewOf(row: Pick<Tenant, 'branding'>, providerBranding: Branding | null) {
+  const own = storedBranding(row.branding);
+  return { ...own, effective: resolveBranding(own, providerBranding) };
+}
+
+/** Read from the row, not the caller's (possibly cached) tenant: a GET right after a PATCH sees it. */
+export async function tenantBrandingView(tenant: Pick<Tenant, 'id'>) {
+  const row = await db().tenant.findUniqueOrThrow({ where: { id: tenant.id }, select: { branding: true, providerId: true } });
+  return brandingViewOf(row, await providerDefault(row.providerId));
 }
 
 /** The tenant's own branding after a PATCH: omitted fields stay, null clears. */
@@ -29,7 +36,8 @@ export async function updateTenantBranding(tenant: Pick<Tenant, 'id'>, input: Br
     const next = mergeBranding(storedBranding(row?.branding), input);
     return tx.tenant.update({ where: { id: tenant.id }, data: { branding: toJson(next) } });
   });
-  return tenantBrandingView(updated);
+  credentialsChanged(); // cached tenant rows carry the branding
+  return brandingViewOf(updated, await providerDefault(updated.providerId));
 }
 
 /** The stored branding a tenant update writes (provider's tenant update), or undefined to leave it. */

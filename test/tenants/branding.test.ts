@@ -96,7 +96,8 @@ describe("the provider's default and its tenant update", () => {
     expect(def.body).toMatchObject({ productName: 'Reseller Video', accentColor: '#7c2d12', logoUrl: null });
     expect((await suite.api('GET', '/api/v1/provider/branding', { providerKey: a.providerKey })).body.productName).toBe('Reseller Video');
 
-    await suite.api('PATCH', '/api/v1/tenant/branding', { key: a.key, body: { productName: 'Acme Meet' } });
+    const own = await suite.api('PATCH', '/api/v1/tenant/branding', { key: a.key, body: { productName: 'Acme Meet' } });
+    expect(own.status, JSON.stringify(own.body)).toBe(200);
     expect((await suite.api('GET', '/api/v1/tenant/branding', { key: a.key })).body.effective).toMatchObject({ productName: 'Acme Meet', accentColor: '#7c2d12', backgroundColor: '#111111' });
     expect((await suite.api('GET', '/api/v1/tenant/branding', { key: b.key })).body.effective).toMatchObject({ productName: 'Reseller Video', accentColor: '#7c2d12' });
 
