@@ -171,8 +171,8 @@ test('German with long strings: nothing overflows on a phone or a desktop; error
     await page.setViewportSize({ width, height });
     await page.goto(joinAt(joined.joinUrl, mediaUrl)); // no lang: the tenant's default
     await expect(page.getByTestId('joining-as')).toHaveText('Sie nehmen teil als Maximiliane Schwarzenberg-Hohenlohe');
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `horizontal overflow at ${width}px`).toBeLessThanOrEqual(0);
+    // Once laid out (the camera preview starts at its stream's size for a moment).
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), { message: `horizontal overflow at ${width}px` }).toBeLessThanOrEqual(0);
     const join = page.getByRole('button', { name: 'Besprechung beitreten' });
     await expect(join).toBeInViewport();
     await expectAccessible(page, `German pre-join at ${width}px`);
