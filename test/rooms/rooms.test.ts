@@ -210,6 +210,26 @@ describe('join', () => {
     expect(await db().participant.count({ where: { roomId: room.id } })).toBe(10);
   }, 60_000);
 
+  it('a stampede of 300 simultaneous joins into one room for 250 admits exactly 250; the rest are 409 ROOM_FULL', async () => {
+    const big = await seedTenant({ name: 'Webinar', plan: 'enterprise', entitlementOverrides: { apiRequestsPerSecond: 10_000 } });
+    const room = (await createRoom({ maxParticipants: 250 }, big.key)).body;
+    const results = await Promise.all(Array.from({ length: 300 }, (_, i) => join(room.id, { externalUserId: `att_${i}` }, big.key)));
+    const admitted = results.filter((r) => r.status === 200);
+    const full = results.filter((r) => r.status === 409);
+    expect(results.filter((r) => r.status !== 200 && r.status !== 409).map((r) => r.status)).toEqual([]);
+    expect(admitted).toHaveLength(250);
+    expect(full).toHaveLength(50);
+    expect(full.every((r) => r.body.error.code === 'ROOM_FULL')).toBe(true);
+    expect(new Set(admitted.map((r) => r.body.participant.id)).size).toBe(250);
+    expect(admitted.every((r) => typeof r.body.token === 'string' && r.body.participant.connectionState === 'PENDING')).toBe(true);
+    expect(await db().participant.count({ where: { roomId: room.id } })).toBe(250);
+    // Rejoins of admitted participants keep their seats; a newcomer is still refused.
+    const again = await Promise.all(admitted.slice(0, 20).map((r) => join(room.id, { externalUserId: r.body.participant.externalUserId }, big.key)));
+    expect(again.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(again.every((r) => r.body.participant.rejoinCount === 1)).toBe(true);
+    expect((await join(room.id, { externalUserId: 'late' }, big.key)).body.error.code).toBe('ROOM_FULL');
+  }, 60_000);
+
   it('a participant who left frees the seat; one who never connected frees it after the hold', async () => {
     const room = (await createRoom({ maxParticipants: 1 })).body;
     const a = await join(room.id, { externalUserId: 'u_1' });
