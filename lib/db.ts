@@ -41,8 +41,10 @@ const PRISMA_UNREACHABLE = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (err instanceof Prisma.PrismaClientInitializationError) return true;
-  if (err instanceof Prisma.PrismaClientKnownRequestError) return PRISMA_UNREACHABLE.has(err.code);
+  if (err instanceof Prisma.PrismaClientKnownRequestError && PRISMA_UNREACHABLE.has(err.code)) return true;
   if (!(err instanceof Error)) return false;
+  // Prisma reports a server-side error with its SQLSTATE in the message (P2010, P2039, ...).
+  if (/Code: `(08\d{3}|57P0[123])`/.test(err.message)) return true;
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string') {
     // SQLSTATE class 08 (connection exception), 57P01-57P03 (shutdown, cannot connect now).
