@@ -87,6 +87,26 @@ describe('rooms', () => {
     expect([third.status, third.body.error.code]).toEqual([403, 'PLAN_LIMIT_REACHED']);
   });
 
+  it('the open-room limit holds under 30 concurrent creations, and an ended room frees its slot (kept by a trigger, whoever changes the status)', async () => {
+    const t = await seedTenant({ entitlementOverrides: { concurrentLiveRooms: 5, apiRequestsPerSecond: 1000 } });
+    const results = await Promise.all(Array.from({ length: 30 }, () => createRoom({}, t.key)));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(5);
+    expect(results.filter((r) => r.status !== 201).every((r) => r.status === 403 && r.body.error.code === 'PLAN_LIMIT_REACHED')).toBe(true);
+    expect(await db().room.count({ where: { tenantId: t.tenant.id } })).toBe(5);
+    const [first, second] = results.filter((r) => r.status === 201).map((r) => r.body.id as string);
+    // Ended through the API, and behind the API's back (a job or a manual UPDATE): each frees a slot.
+    expect((await suite.api('POST', `/api/v1/rooms/${first}/end`, { key: t.key })).status).toBe(200);
+    await db().room.update({ where: { id: second }, data: { status: 'ENDED' } });
+    expect((await createRoom({}, t.key)).status).toBe(201);
+    expect((await createRoom({}, t.key)).status).toBe(201);
+    expect((await createRoom({}, t.key)).body.error.code).toBe('PLAN_LIMIT_REACHED');
+    // Reopening counts again; a deleted open room no longer does.
+    expect((await suite.api('POST', `/api/v1/rooms/${first}/reopen`, { key: t.key })).status).toBe(200);
+    expect(await db().tenantRoomCount.findUnique({ where: { tenantId: t.tenant.id } })).toMatchObject({ openRooms: 6 });
+    await db().room.delete({ where: { id: first } });
+    expect(await db().tenantRoomCount.findUnique({ where: { tenantId: t.tenant.id } })).toMatchObject({ openRooms: 5 });
+  }, 60_000);
+
   it('lists rooms newest first with filters and cursor pagination', async () => {
     const t = await seedTenant({ plan: 'growth' });
     const ids: string[] = [];
