@@ -29,6 +29,8 @@ const WEBHOOK_RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 200);
 const WEBHOOK_SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 10);
 // Which parts run: api (autocannon + baseline), webhooks (the delivery pipeline), pages (first-load JS).
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'api,webhooks,pages').split(','));
+// Closed-loop runs are split into this many interleaved rounds per concurrency (see below).
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 // Offered rates (joins/s into one room) for the open-loop latency runs.
 const OPEN_LOOP_RATES = (process.env.BENCH_OPEN_LOOP_RATES ?? '50,100,200').split(',').map(Number);
 
@@ -71,7 +73,7 @@ function startProcess(cmd: string, args: string[], env: Record<string, string>, 
   });
 }
 
-interface Row { name: string; concurrency: number; rps: number; p50: number; p99: number; errors: number; non2xx: number; cpuMsPerReq: number | null; rate?: number }
+interface Row { name: string; concurrency: number; rps: number; p50: number; p99: number; errors: number; non2xx: number; cpuMsPerReq: number | null; rate?: number; total?: number; seconds?: number; cpuMs?: number | null }
 
 const CLOCK_TICK_MS = 1000 / Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
 
@@ -98,13 +100,14 @@ function groupCpuMs(pgid: number | undefined): number | null {
 
 let serverGroup: number | undefined;
 
-async function load(name: string, url: string, concurrency: number, makeRequest: () => { method: 'GET' | 'POST'; path: string; body?: string }, headers: Record<string, string>, opts: { rate?: number; group?: number } = {}): Promise<Row> {
+async function load(name: string, url: string, concurrency: number, makeRequest: () => { method: 'GET' | 'POST'; path: string; body?: string }, headers: Record<string, string>, opts: { rate?: number; group?: number; duration?: number } = {}): Promise<Row> {
   const group = opts.group ?? serverGroup;
+  const duration = opts.duration ?? DURATION;
   const cpuBefore = groupCpuMs(group);
   const result = await autocannon({
     url,
     connections: concurrency,
-    duration: DURATION,
+    duration,
     // Open loop: this many requests per second in total, whatever the latency (not a closed loop).
     ...(opts.rate ? { overallRate: opts.rate } : {}),
     headers: { 'content-type': 'application/json', ...headers },
@@ -122,6 +125,28 @@ async function load(name: string, url: string, concurrency: number, makeRequest:
     non2xx: result.non2xx,
     cpuMsPerReq: cpuBefore !== null && cpuAfter !== null && total > 0 ? Math.round(((cpuAfter - cpuBefore) / total) * 100) / 100 : null,
     rate: opts.rate,
+    total,
+    seconds: duration,
+    cpuMs: cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null,
+  };
+}
+
+/** Rounds of one endpoint merged: throughput and CPU over all of them, mean p50, worst p99. */
+function merge(rounds: Row[]): Row {
+  const total = rounds.reduce((a, r) => a + (r.total ?? 0), 0);
+  const seconds = rounds.reduce((a, r) => a + (r.seconds ?? 0), 0);
+  const cpu = rounds.every((r) => r.cpuMs != null) ? rounds.reduce((a, r) => a + r.cpuMs!, 0) : null;
+  return {
+    ...rounds[0],
+    rps: Math.round(total / seconds),
+    p50: Math.round(rounds.reduce((a, r) => a + r.p50, 0) / rounds.length),
+    p99: Math.max(...rounds.map((r) => r.p99)),
+    errors: rounds.reduce((a, r) => a + r.errors, 0),
+    non2xx: rounds.reduce((a, r) => a + r.non2xx, 0),
+    cpuMsPerReq: cpu !== null && total > 0 ? Math.round((cpu / total) * 100) / 100 : null,
+    total,
+    seconds,
+    cpuMs: cpu,
   };
 }
 
@@ -274,17 +299,30 @@ async function main() {
       const baselineBase = `http://127.0.0.1:${baselinePort}`;
       await load('warm-up', baselineBase, 16, joinRequest((id) => `/api/v1/rooms/${id}/join`), headers, { group: baselineGroup });
 
+      // Each concurrency's endpoints run interleaved, in BENCH_ROUNDS rounds of DURATION/ROUNDS
+      // seconds each (health, joins, rooms, info, baseline; again; again), so load that other work
+      // puts on a shared machine falls on all of them alike and the ratios to GET /health hold.
       for (const c of CONCURRENCY) {
-        // The floor under every route: the framework's per-request cost plus one SELECT 1.
-        rows.push(await load('GET /health', base, c, () => ({ method: 'GET', path: '/api/v1/health' }), {}));
-        rows.push(await load('POST /rooms/{id}/join, one room', base, c, oneRoomJoin(await newBigRoom()), headers));
-        rows.push(await load('POST /rooms/{id}/join, 20 rooms', base, c, joinRequest((id) => `/api/v1/rooms/${id}/join`), headers));
-        rows.push(await load('POST /rooms', base, c, () => ({ method: 'POST', path: '/api/v1/rooms', body: JSON.stringify({ createdByExternalId: 'bench' }) }), headers));
-        rows.push(await load('GET /rooms/{id}/info', base, c, () => ({ method: 'GET', path: `/api/v1/rooms/${rooms[n++ % rooms.length]}/info` }), {}));
-        rows.push(await load('baseline join', baselineBase, c, joinRequest((id) => `/api/v1/rooms/${id}/join`), headers, { group: baselineGroup }));
-        // The floor again at the end of the block: the ratios use the mean of both, so load that
-        // other work puts on a shared machine part-way through a block skews them less.
-        rows.push(await load('GET /health, again', base, c, () => ({ method: 'GET', path: '/api/v1/health' }), {}));
+        const bigRoom = await newBigRoom();
+        const plan: { name: string; run: (duration: number) => Promise<Row> }[] = [
+          // The floor under every route: the framework's per-request cost plus one SELECT 1.
+          { name: 'GET /health', run: (d) => load('GET /health', base, c, () => ({ method: 'GET', path: '/api/v1/health' }), {}, { duration: d }) },
+          { name: 'join, one room', run: (d) => load('POST /rooms/{id}/join, one room', base, c, oneRoomJoin(bigRoom), headers, { duration: d }) },
+          { name: 'join, 20 rooms', run: (d) => load('POST /rooms/{id}/join, 20 rooms', base, c, joinRequest((id) => `/api/v1/rooms/${id}/join`), headers, { duration: d }) },
+          { name: 'POST /rooms', run: (d) => load('POST /rooms', base, c, () => ({ method: 'POST', path: '/api/v1/rooms', body: JSON.stringify({ createdByExternalId: 'bench' }) }), headers, { duration: d }) },
+          { name: 'info', run: (d) => load('GET /rooms/{id}/info', base, c, () => ({ method: 'GET', path: `/api/v1/rooms/${rooms[n++ % rooms.length]}/info` }), {}, { duration: d }) },
+          { name: 'baseline', run: (d) => load('baseline join', baselineBase, c, joinRequest((id) => `/api/v1/rooms/${id}/join`), headers, { group: baselineGroup, duration: d }) },
+        ];
+        const rounds = plan.map(() => [] as Row[]);
+        const perRound = Math.max(1, Math.round(DURATION / ROUNDS));
+        for (let round = 0; round < ROUNDS; round++) {
+          // Rotate the order each round, so no endpoint always runs first or last.
+          for (let k = 0; k < plan.length; k++) {
+            const i = (k + round) % plan.length;
+            rounds[i].push(await plan[i].run(perRound));
+          }
+        }
+        rows.push(...rounds.map(merge));
       }
       // Open loop: a fixed offered rate into one room (a fresh one each), latency as offered.
       // Enough connections that a slow response does not hold back the offered rate.
@@ -316,23 +354,15 @@ async function main() {
 
     const find = (name: string, c: number) => rows.find((r) => r.name === name && r.concurrency === c);
     const pct = (a: Row | undefined, b: Row | undefined) => (a && b && b.rps > 0 ? `${Math.round((a.rps / b.rps) * 100)} %` : '?');
-    /** GET /health at this concurrency: the mean of its runs at the start and the end of the block. */
-    const floorOf = (c: number): Row | undefined => {
-      const runs = rows.filter((r) => r.name.startsWith('GET /health') && r.concurrency === c);
-      if (!runs.length) return undefined;
-      const mean = (f: (r: Row) => number | null) => {
-        const v = runs.map(f).filter((x): x is number => x !== null);
-        return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
-      };
-      return { ...runs[0], rps: mean((r) => r.rps)!, cpuMsPerReq: mean((r) => r.cpuMsPerReq) };
-    };
+    /** GET /health at this concurrency, measured interleaved with the others. */
+    const floorOf = (c: number): Row | undefined => find('GET /health', c);
     const cpuRatio = (r: Row | undefined, floor: Row | undefined) =>
       r?.cpuMsPerReq != null && floor?.cpuMsPerReq ? `${(r.cpuMsPerReq / floor.cpuMsPerReq).toFixed(2)}×` : '?';
     const soak = latestSoak();
     let report = [
       `# Convene benchmark — ${new Date().toISOString()}`,
       '',
-      `Production build (next start), PostgreSQL (${admin.stop ? 'embedded' : 'machine'}), ${DURATION} s per run, autocannon from the runner process. Request logging at warn. ` +
+      `Production build (next start), PostgreSQL (${admin.stop ? 'embedded' : 'machine'}), ${DURATION} s per endpoint and concurrency, autocannon from the runner process. Request logging at warn. ` +
         'Compare ratios within one report, not absolute numbers across reports: the machine may be shared.',
       '',
       ...(rows.length
@@ -344,7 +374,7 @@ async function main() {
                 `| ${r.name} | ${r.concurrency} | ${r.rps} | ${pct(r, floorOf(r.concurrency))} | ${r.p50} | ${r.p99} | ${r.cpuMsPerReq ?? '?'} | ${cpuRatio(r, floorOf(r.concurrency))} | ${r.errors} | ${r.non2xx} |`,
             ),
             '',
-            '"% of GET /health" and "CPU vs GET /health" compare with the mean of the two GET /health runs of the same concurrency (first and last of its block).',
+            `Each concurrency's endpoints ran interleaved in ${ROUNDS} rounds of ${Math.max(1, Math.round(DURATION / ROUNDS))} s (order rotated each round); req/s and CPU are over all rounds, p50 the rounds' mean, p99 the worst round's. "% of GET /health" and "CPU vs GET /health" compare with GET /health at the same concurrency.`,
             '',
             '**Goals** (ratios from this run):',
             '',
