@@ -55,7 +55,11 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 
 export async function disconnectDb(): Promise<void> {
   const client = pool.client;
+  const pgPool = pool.pg;
   pool.client = undefined;
   pool.pg = undefined;
   await client?.$disconnect();
+  // Prisma ends the pool only if it ever connected through it; a process that used sql() alone
+  // would otherwise keep its connections open.
+  if (pgPool && !pgPool.ended) await pgPool.end().catch(() => undefined);
 }
