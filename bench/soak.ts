@@ -23,7 +23,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../lib/runtime/embedded-postgres';
 import { baseTestEnv, startApp, TEST_MASTER_KEY, type AppProcess } from '../test/support/app';
-import { startFakeLiveKit } from '../test/support/fake-livekit';
+import { startDevMediaServer } from '../lib/media/dev-server';
 import { startWebhookReceiver } from '../test/support/webhook-receiver';
 import { ERROR_STATUS } from '../lib/http/errors';
 
@@ -66,7 +66,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
   chmodSync(dir, 0o755); // as root, PostgreSQL runs as the postgres user, which must reach its data dir
   const pgPort = await freePort();
   let database = await startEmbeddedPostgres({ dir, port: pgPort, database: 'convene_soak' });
-  const media = await startFakeLiveKit();
+  const media = await startDevMediaServer();
   // The receiver fails a share of attempts: the first attempt of a third of the event ids, and
   // the second one too of a ninth of them; the third attempt always succeeds.
   const attemptsById = new Map<string, number>();
