@@ -228,7 +228,7 @@ export async function joinRoom(tenant: Tenant, roomId: string, input: JoinInput,
     case 'ok': {
       const room = roomFromJson(fast.room);
       const participant = participantFromJson(fast.participant);
-      const credentials = await mintToken(tenant, room, participant, input.ttlSeconds);
+      const credentials = await mintToken(tenant, room, participant, input.ttlSeconds, input.lang);
       return { ...credentials, waitingForApproval: false, participant: participantView(participant), room: roomView(room) };
     }
     case 'not_found':
