@@ -40,7 +40,7 @@ export const chatExportQuery = z.object({
 
 export const chatMessageResponse = named(
   'ChatMessage',
-  'A chat message, stored by Convene. Plain text: render it as text, never as HTML.',
+  'A chat message, stored by Convene and relayed live on the data channel (topic convene.chat). Plain text: render it as text, never as HTML. End-to-end encrypted rooms store no chat (403 FEATURE_DISABLED): chat stays peer-to-peer on the encrypted data channel. There is no chat.message webhook: subscribe to room.session.ended and export the session\'s chat.',
   z.object({
     id: z.string().describe('Unique; the call UI de-duplicates on it.'),
     roomId: z.string(),

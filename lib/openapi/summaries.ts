@@ -27,7 +27,7 @@ export const SUMMARIES: Record<string, [tag: string, summary: string]> = {
   'GET /api/v1/sessions': ['Sessions', 'List sessions across the tenant by time range'],
   'GET /api/v1/sessions/{id}': ['Sessions', 'Get a session with its attendance'],
   'GET /api/v1/presence': ['Sessions', 'Who is connected now, across the tenant'],
-  'POST /api/v1/chat/messages': ['Chat', 'Send a chat message to the room or one participant (participant token)'],
+  'POST /api/v1/chat/messages': ['Chat', 'Send a chat message to the room or one participant (participant token; not in E2EE rooms)'],
   'GET /api/v1/chat/messages': ['Chat', 'Read chat history since a cursor (participant token)'],
   'GET /api/v1/rooms/{id}/chat': ["Chat", "Export a room's chat (JSON)"],
   'DELETE /api/v1/rooms/{id}/chat': ["Chat", "Delete a room's chat"],
