@@ -1,0 +1,164 @@
+/**
+ * Rooms, participants and published tracks, in memory, and the protobuf views of them that the
+ * signaling channel, the Twirp API and the webhooks share.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  Encryption_Type,
+  ParticipantInfo,
+  ParticipantInfo_State,
+  ParticipantPermission,
+  Room,
+  TrackInfo,
+  TrackSource,
+  TrackType,
+} from '@livekit/protocol';
+import type { MediaStreamTrack } from 'werift';
+
+export const newSid = (prefix: 'RM' | 'PA' | 'TR' | 'EG' | 'IN' | 'AD' | 'EV') => `${prefix}_${randomBytes(6).toString('hex')}`;
+
+export interface Permission {
+  canPublish: boolean;
+  canSubscribe: boolean;
+  canPublishData: boolean;
+  canUpdateMetadata: boolean;
+  canPublishSources: TrackSource[];
+  hidden: boolean;
+}
+
+export interface DevTrack {
+  sid: string;
+  /** The client's id for it (the browser's MediaStreamTrack id). */
+  cid: string;
+  type: TrackType;
+  source: TrackSource;
+  name: string;
+  muted: boolean;
+  width: number;
+  height: number;
+  mimeType: string;
+  encryption: Encryption_Type;
+  stream: string;
+  /** The received media, once it arrives (undefined for tracks of participants added by tests). */
+  media?: MediaStreamTrack;
+  /** Asks the publisher for a key frame (a new subscriber needs one to start decoding). */
+  requestKeyFrame?: () => void;
+}
+
+/** What a connected participant's signaling session offers the room. */
+export interface ParticipantLink {
+  sendUpdate(participants: ParticipantInfo[]): void;
+  sendData(packet: Uint8Array, reliable: boolean): void;
+  subscribe(publisher: DevParticipant, track: DevTrack): void;
+  unsubscribe(trackSid: string): void;
+  requestMute(trackSid: string, muted: boolean): void;
+  /** Ends the session with a LiveKit disconnect reason (sent to the client as a leave). */
+  close(reason: number): void;
+  moveTo(room: DevRoom): Promise<void>;
+}
+
+export class DevParticipant {
+  readonly sid = newSid('PA');
+  readonly joinedAt = Date.now();
+  readonly tracks = new Map<string, DevTrack>();
+  state = ParticipantInfo_State.JOINED;
+  version = 1;
+  link?: ParticipantLink;
+
+  constructor(
+    readonly identity: string,
+    public name: string,
+    public metadata: string,
+    public attributes: Record<string, string>,
+    public permission: Permission,
+  ) {}
+
+  touch() {
+    this.version++;
+  }
+
+  info(): ParticipantInfo {
+    return new ParticipantInfo({
+      sid: this.sid,
+      identity: this.identity,
+      name: this.name,
+      metadata: this.metadata,
+      attributes: this.attributes,
+      state: this.state,
+      joinedAt: BigInt(Math.floor(this.joinedAt / 1000)),
+      joinedAtMs: BigInt(this.joinedAt),
+      version: this.version,
+      isPublisher: this.tracks.size > 0,
+      permission: new ParticipantPermission({
+        canPublish: this.permission.canPublish,
+        canSubscribe: this.permission.canSubscribe,
+        canPublishData: this.permission.canPublishData,
+        canUpdateMetadata: this.permission.canUpdateMetadata,
+        canPublishSources: this.permission.canPublishSources,
+        hidden: this.permission.hidden,
+      }),
+      tracks: [...this.tracks.values()].map(trackInfo),
+    });
+  }
+}
+
+export function trackInfo(t: DevTrack): TrackInfo {
+  return new TrackInfo({
+    sid: t.sid,
+    type: t.type,
+    source: t.source,
+    name: t.name,
+    muted: t.muted,
+    width: t.width,
+    height: t.height,
+    mimeType: t.mimeType,
+    encryption: t.encryption,
+    stream: t.stream,
+  });
+}
+
+export class DevRoom {
+  readonly sid = newSid('RM');
+  readonly createdAt = Date.now();
+  readonly participants = new Map<string, DevParticipant>();
+  metadata = '';
+  emptyTimeout = 300;
+  departureTimeout = 20;
+  maxParticipants = 0;
+  /** Pending close after the last participant left. */
+  closeTimer?: NodeJS.Timeout;
+
+  constructor(readonly name: string) {}
+
+  /** Participants others may see (hidden ones, e.g. recorders, are left out). */
+  visible(except?: DevParticipant) {
+    return [...this.participants.values()].filter((p) => p !== except && !p.permission.hidden);
+  }
+
+  connected(except?: DevParticipant) {
+    return [...this.participants.values()].filter((p) => p !== except && p.link);
+  }
+
+  /** Tells every connected participant (and the one changed, so it sees its own permission). */
+  broadcastUpdate(changed: DevParticipant) {
+    const info = changed.info();
+    for (const p of this.connected()) {
+      if (p === changed || !changed.permission.hidden) p.link!.sendUpdate([info]);
+    }
+  }
+
+  info(): Room {
+    return new Room({
+      sid: this.sid,
+      name: this.name,
+      metadata: this.metadata,
+      emptyTimeout: this.emptyTimeout,
+      departureTimeout: this.departureTimeout,
+      maxParticipants: this.maxParticipants,
+      creationTime: BigInt(Math.floor(this.createdAt / 1000)),
+      creationTimeMs: BigInt(this.createdAt),
+      numParticipants: this.visible().length,
+      numPublishers: this.visible().filter((p) => p.tracks.size > 0).length,
+    });
+  }
+}
