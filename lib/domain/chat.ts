@@ -5,6 +5,7 @@ import { config } from '@/lib/config';
 import { ApiError, forbidden, invalidState, notFound, validationFailed } from '@/lib/http/errors';
 import { requestContext } from '@/lib/http/context';
 import type { ParticipantCredential } from '@/lib/http/participant-auth';
+import { toCsv } from '@/lib/domain/csv';
 import { isActiveMember } from '@/lib/domain/participants';
 import { broadcast } from '@/lib/domain/live-updates';
 import { CHAT_RATE_MESSAGES, CHAT_RATE_WINDOW_SECONDS, type chatExportQuery, type chatHistoryQuery, type chatMessageResponse, type chatSendInput } from '@/lib/domain/chat.schemas';
@@ -154,4 +155,13 @@ export async function pruneChat(now = new Date(), retentionDays = config().RETEN
     total += n;
     if (n < batch) return total;
   }
+}
+
+/** A room's chat as CSV (console download), oldest first. */
+export async function chatCsv(tenant: Tenant, roomId: string, query: z.output<typeof chatExportQuery> = {}): Promise<string> {
+  const { messages } = await exportChat(tenant, roomId, query);
+  return toCsv([
+    ['id', 'createdAt', 'sessionId', 'senderExternalUserId', 'senderName', 'toExternalUserId', 'text'],
+    ...messages.map((m) => [m.id, m.createdAt, m.sessionId, m.senderExternalUserId, m.senderName, m.toExternalUserId, m.text]),
+  ]);
 }

@@ -4,6 +4,7 @@ import { emitEvent } from '@/lib/events/outbox';
 import { decodeCursor, encodeCursor, type PageQuery } from '@/lib/http/pagination';
 import type { Participant, Room, RoomSession, SessionConnection, Tenant } from '@/lib/generated/prisma/client';
 import type { z } from 'zod';
+import { toCsv } from '@/lib/domain/csv';
 import type { attendanceResponse, presenceRoomResponse, sessionResponse, sessionWithAttendanceResponse } from '@/lib/domain/sessions.schemas';
 
 /**
@@ -373,4 +374,23 @@ export async function sessionsPerDay(tenantId: string, days = 14, now = new Date
     counts.set(day, (counts.get(day) ?? 0) + 1);
   }
   return [...counts].map(([day, sessions]) => ({ day, sessions }));
+}
+
+/** The attendance of one session as CSV (console download): one row per user. */
+export async function attendanceCsv(tenant: Tenant, sessionId: string): Promise<string> {
+  const session = await getSession(tenant, sessionId);
+  return toCsv([
+    ['sessionId', 'roomId', 'externalUserId', 'displayName', 'role', 'firstJoinedAt', 'lastLeftAt', 'totalSeconds', 'intervals'],
+    ...session.attendance.map((a) => [
+      session.id,
+      session.roomId,
+      a.externalUserId,
+      a.displayName,
+      a.role,
+      a.firstJoinedAt,
+      a.lastLeftAt,
+      a.totalSeconds,
+      a.intervals.map((i) => `${i.joinedAt}/${i.leftAt ?? ''}`).join(' '),
+    ]),
+  ]);
 }
