@@ -2,7 +2,7 @@ import { db, Prisma, type Tx } from '@/lib/db';
 import { config } from '@/lib/config';
 import { ApiError } from '@/lib/http/errors';
 import { mediaFor } from '@/lib/domain/media';
-import { finishRoom, secondsSince } from '@/lib/domain/rooms';
+import { finishRoom } from '@/lib/domain/rooms';
 import { emitEvent } from '@/lib/events/outbox';
 import { currentRunner } from '@/lib/events/runner';
 import { assertCanRecord, beginRecording, onRecordingEgress } from '@/lib/domain/recordings';
@@ -101,7 +101,9 @@ async function apply(tx: Tx, event: MediaWebhookEvent, followUps: FollowUp[]) {
       const updated = await tx.participant.update({
         where: { id: participant.id },
         data: connected
-          ? { connectionState: 'CONNECTED', ...(joined ? { joinedAt, leftAt: null, mediaSid: event.participant?.sid ?? participant.mediaSid } : {}), duration }
+          ? joined
+            ? { connectionState: 'CONNECTED', joinedAt, leftAt: null, mediaSid: event.participant?.sid ?? participant.mediaSid, duration }
+            : { duration } // another connection of theirs is still open (a reconnect): state unchanged
           : joined
             ? { duration }
             : { connectionState: participant.connectionState === 'REMOVED' ? 'REMOVED' : 'DISCONNECTED', leftAt: at, duration },

@@ -127,7 +127,7 @@ export async function isConnected(tx: Tx, participantId: string): Promise<boolea
 
 /** Connected seconds of a participant over all its sessions (overlapping connections counted once). */
 export async function connectedSeconds(tx: Tx, participantId: string, now: Date): Promise<number> {
-  const rows = await tx.sessionConnection.findMany({ where: { participantId, joinedAt: { not: null } }, include: { session: { select: { endedAt: true } } } });
+  const rows = await tx.sessionConnection.findMany({ where: { participantId, joinedAt: { not: null } } });
   return unionSeconds(rows.map((r) => ({ joinedAt: r.joinedAt!, leftAt: r.leftAt })), now);
 }
 
