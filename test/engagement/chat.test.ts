@@ -86,6 +86,15 @@ describe('chat', () => {
     expect((await history('amy', '?cursor=garbage')).status).toBe(400);
   });
 
+  it('a retried send with the same Idempotency-Key stores one message', async () => {
+    const once = () => suite.api('POST', '/api/v1/chat/messages', { bearer: tokens.host, body: { text: 'retry-safe' }, headers: { 'idempotency-key': 'chat-retry-1' } });
+    const [first, second] = [await once(), await once()];
+    expect(first.status).toBe(201);
+    expect(second.body.id).toBe(first.body.id);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(await db().chatMessage.count({ where: { text: 'retry-safe' } })).toBe(1);
+  });
+
   it('a direct message reaches its two participants only, in the relay and in history', async () => {
     const dm = await send('bob', { text: 'psst', toExternalUserId: 'amy' });
     expect(dm.status).toBe(201);
