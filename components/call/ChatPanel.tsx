@@ -68,9 +68,12 @@ export function useChat(api: ParticipantApi, enabled: boolean, visible: boolean)
   );
   useDataChannel(CHAT_TOPIC, onMessage);
 
+  // What was already said when the call opened is history, not new: only later messages count as unread.
+  const baseline = useRef(false);
   useEffect(() => {
-    if (visible) setSeen(messages.length);
-  }, [visible, messages.length]);
+    if (visible || (loaded && !baseline.current)) setSeen(messages.length);
+    if (loaded) baseline.current = true;
+  }, [visible, loaded, messages.length]);
 
   const send = useCallback(
     async (text: string) => {
