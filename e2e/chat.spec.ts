@@ -96,3 +96,19 @@ test('a message sent in the chat panel is stored, reaches the others live and is
   await adaContext.close();
   await bobContext.close();
 });
+
+test('an end-to-end encrypted room keeps chat peer-to-peer: the panel says so and the API is never asked', async ({ page }) => {
+  const room = (await api('POST', '/api/v1/rooms', { createdByExternalId: 'e2e', name: 'Secret', enableE2EE: true })).body;
+  const ada = (await api('POST', `/api/v1/rooms/${room.id}/join`, { externalUserId: 'ada', displayName: 'Ada' })).body;
+  const chatRequests: string[] = [];
+  page.on('request', (req) => {
+    if (req.url().includes('/api/v1/chat')) chatRequests.push(req.url());
+  });
+  await page.goto(`${ada.joinUrl}#${encodeURIComponent('a-shared-passphrase')}`);
+  await page.getByRole('button', { name: 'Join meeting' }).click();
+  await page.getByRole('button', { name: /^Chat/ }).click();
+  const panel = page.getByRole('region', { name: 'Chat' });
+  await expect(panel.getByTestId('chat-e2ee-note')).toContainText('not stored');
+  await expect(panel.getByRole('textbox')).toHaveCount(0);
+  expect(chatRequests).toEqual([]);
+});
