@@ -83,8 +83,8 @@ export async function reconcileRooms(now = new Date()): Promise<{ ended: number;
     const gone = await db().participant.findMany({ where: { roomId: room.id, connectionState: 'CONNECTED', mediaIdentity: { notIn: [...present] }, breakoutId: null } });
     for (const p of gone) {
       await db().$transaction(async (tx) => {
+        await closeConnections(tx, room.id, p.id, now); // locks the room first, as the webhook path does
         await tx.participant.update({ where: { id: p.id }, data: { connectionState: 'DISCONNECTED', leftAt: now } });
-        await closeConnections(tx, p.id, now);
       });
     }
     const count = await db().participant.count({ where: { roomId: room.id, connectionState: 'CONNECTED' } });

@@ -131,8 +131,13 @@ export async function connectedSeconds(tx: Tx, participantId: string, now: Date)
   return unionSeconds(rows.map((r) => ({ joinedAt: r.joinedAt!, leftAt: r.leftAt })), now);
 }
 
-/** Closes a participant's open connections at `at` (the lifecycle's reconciliation found it gone). */
-export async function closeConnections(tx: Tx, participantId: string, at: Date) {
+/**
+ * Closes a participant's open connections at `at` (the lifecycle's reconciliation found it gone).
+ * Locks the room first, as the webhook path and finishRoom do: one lock order (room, connections,
+ * session, participant) so the two cannot deadlock. Call it before updating the participant.
+ */
+export async function closeConnections(tx: Tx, roomId: string, participantId: string, at: Date) {
+  await lockRoom(tx, roomId);
   const open = await tx.sessionConnection.findMany({ where: { participantId, leftAt: null } });
   for (const c of open) await tx.sessionConnection.update({ where: { id: c.id }, data: { leftAt: at, closedBy: LEFT } });
   for (const sessionId of new Set(open.map((c) => c.sessionId))) await refreshSummary(tx, sessionId);
