@@ -12,12 +12,19 @@ let media: DevMediaServer;
 let database: SeededDatabase;
 let app: NextServer;
 let apiKey: string;
+let owner: { email: string; password: string };
+/** The room of the first test, for the console test. */
+let chatRoomId: string;
+
+test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   media = await startDevMediaServer();
   database = await createSeededDatabase(process.env.E2E_POSTGRES_ADMIN_URL!);
-  apiKey = (JSON.parse(database.seed) as { liveTenant: { apiKey: string } }).liveTenant.apiKey;
+  const seed = JSON.parse(database.seed) as { liveTenant: { apiKey: string }; consoleUsers: { email: string; password: string }[] };
+  apiKey = seed.liveTenant.apiKey;
+  owner = seed.consoleUsers.find((u) => u.email === 'owner@demo.convene.dev')!;
   app = await startNextServer(database.url, { ...media.env(), LOG_LEVEL: 'warn' });
   media.setWebhookUrls([`${app.baseUrl}/api/media/webhook`]);
 });
@@ -49,6 +56,7 @@ async function enterCall(page: Page, joinUrl: string | null) {
 test('a message sent in the chat panel is stored, reaches the others live and is there after a reload', async ({ browser }) => {
   test.setTimeout(150_000);
   const room = (await api('POST', '/api/v1/rooms', { createdByExternalId: 'e2e', name: 'Chat check' })).body;
+  chatRoomId = room.id;
   const ada = (await api('POST', `/api/v1/rooms/${room.id}/join`, { externalUserId: 'ada', displayName: 'Ada', role: 'HOST' })).body;
   const bob = (await api('POST', `/api/v1/rooms/${room.id}/join`, { externalUserId: 'bob', displayName: 'Bob' })).body;
 
@@ -111,4 +119,32 @@ test('an end-to-end encrypted room keeps chat peer-to-peer: the panel says so an
   await expect(panel.getByTestId('chat-e2ee-note')).toContainText('not stored');
   await expect(panel.getByRole('textbox')).toHaveCount(0);
   expect(chatRequests).toEqual([]);
+});
+
+test('the console shows the room\'s session with its attendance, and downloads attendance and chat as CSV', async ({ page }) => {
+  await page.goto(`${app.baseUrl}/console/sign-in`);
+  await page.getByLabel('Email').fill(owner.email);
+  await page.getByLabel('Password').fill(owner.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.endsWith('/sign-in'));
+
+  await page.goto(`${app.baseUrl}/console/rooms/${chatRoomId}`);
+  const sessions = page.getByRole('table', { name: 'Sessions' });
+  await expect(sessions.getByRole('row')).toHaveCount(2); // the header and one session
+  await sessions.getByRole('link', { name: /Attendance/ }).click();
+  const attendance = page.getByRole('table', { name: 'Attendance' });
+  await expect(attendance.getByRole('row')).toHaveCount(3);
+  await expect(attendance).toContainText('Ada');
+  await expect(attendance).toContainText('Bob');
+
+  const csvLink = page.getByRole('link', { name: 'Download CSV' });
+  const attendanceCsv = await (await page.request.get(new URL((await csvLink.getAttribute('href'))!, app.baseUrl).toString())).text();
+  const lines = attendanceCsv.trim().split('\r\n');
+  expect(lines[0]).toBe('"sessionId","roomId","externalUserId","displayName","role","firstJoinedAt","lastLeftAt","totalSeconds","intervals"');
+  expect(lines.slice(1).map((l) => l.split(',')[2]).sort()).toEqual(['"ada"', '"bob"']);
+
+  const chatCsv = await (await page.request.get(`${app.baseUrl}/console/rooms/${chatRoomId}/chat.csv`)).text();
+  expect(chatCsv).toContain('"Hello <b>everyone</b> — agenda in 5"');
+  // Another tenant's room is not reachable through the download either.
+  expect((await page.request.get(`${app.baseUrl}/console/rooms/not-a-room/chat.csv`)).status()).toBe(404);
 });
