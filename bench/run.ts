@@ -20,8 +20,9 @@ const WEBHOOK_EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 3000);
 // The paced run: events per second offered, for this many seconds.
 const WEBHOOK_RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 200);
 const WEBHOOK_SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 10);
-// Which parts run: api (autocannon + baseline), webhooks (the delivery pipeline), pages (first-load JS).
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'api,webhooks,pages').split(','));
+// Which parts run: api (autocannon + baseline), webhooks (the delivery pipeline), pages (first-load JS),
+// media (the development media server with 2, 4 and 6 browsers in one room).
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'api,webhooks,pages,media').split(','));
 
 async function adminUrl(): Promise<{ url: string; stop?: () => Promise<void> }> {
   const candidate = process.env.CONVENE_TEST_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -58,13 +59,13 @@ function startProcess(cmd: string, args: string[], env: Record<string, string>, 
 
 interface Row { name: string; concurrency: number; rps: number; p50: number; p99: number; errors: number; non2xx: number }
 
-async function load(name: string, url: string, concurrency: number, makeRequest: () => { method: 'GET' | 'POST'; path: string; body?: string }, headers: Record<string, string>): Promise<Row> {
+async function load(name: string, url: string, concurrency: number, makeRequest: () => { method: 'GET' | 'POST'; path: string; body?: string; headers?: Record<string, string> }, headers: Record<string, string>): Promise<Row> {
   const result = await autocannon({
     url,
     connections: concurrency,
     duration: DURATION,
     headers: { 'content-type': 'application/json', ...headers },
-    requests: [{ setupRequest: (req) => ({ ...req, ...makeRequest() }) }],
+    requests: [{ setupRequest: (req) => { const r = makeRequest(); return { ...req, ...r, headers: { ...req.headers, ...r.headers } }; } }],
   });
   return { name, concurrency, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
 }
@@ -152,6 +153,9 @@ async function main() {
       WEBHOOK_ALLOW_INSECURE_URLS: 'true',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
+      // A production server refuses missing or published media credentials.
+      LIVEKIT_API_KEY: `APIbench${randomBytes(6).toString('hex')}`,
+      LIVEKIT_API_SECRET: randomBytes(32).toString('base64url'),
     };
     const migrate = spawnSync('npx', ['prisma', 'migrate', 'deploy'], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
     if (migrate.status !== 0) throw new Error(migrate.stderr);
@@ -166,7 +170,7 @@ async function main() {
     const seed = await seedTenantForBench(receiver.url);
 
     const port = 3300 + Math.floor(Math.random() * 500);
-    const serverEnv: Record<string, string> = { ...env, NEXTAUTH_URL: `http://127.0.0.1:${port}`, NEXTAUTH_SECRET: randomBytes(32).toString('hex') };
+    const serverEnv: Record<string, string> = { ...env, TRUSTED_PROXIES: '127.0.0.1,::1', NEXTAUTH_URL: `http://127.0.0.1:${port}`, NEXTAUTH_SECRET: randomBytes(32).toString('hex') };
     // BENCH_PROFILE=1: a V8 CPU profile of the server, written on exit (open it in Chrome DevTools).
     const nextArgs = ['start', '-p', String(port), '-H', '127.0.0.1'];
     children.push(
@@ -202,7 +206,8 @@ async function main() {
         rows.push(await load('POST /rooms', base, c, () => ({ method: 'POST', path: '/api/v1/rooms', body: JSON.stringify({ createdByExternalId: 'bench' }) }), headers));
         rows.push(await load('POST /rooms/{id}/join', base, c, joinRequest((id) => `/api/v1/rooms/${id}/join`), headers));
         rows.push(await load('baseline join', baselineBase, c, joinRequest((id) => `/api/v1/rooms/${id}/join`), headers));
-        rows.push(await load('GET /rooms/{id}/info', base, c, () => ({ method: 'GET', path: `/api/v1/rooms/${rooms[n++ % rooms.length]}/info` }), {}));
+        // Limited per client address (10/s): many clients behind the bench's trusted "proxy".
+        rows.push(await load('GET /rooms/{id}/info', base, c, () => ({ method: 'GET', path: `/api/v1/rooms/${rooms[n % rooms.length]}/info`, headers: { 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n++ & 255}` } }), {}));
         // The floor under every route: the framework's per-request cost plus one SELECT 1.
         rows.push(await load('GET /health', base, c, () => ({ method: 'GET', path: '/api/v1/health' }), {}));
       }
@@ -284,6 +289,11 @@ async function main() {
       );
       writeFileSync(path.join(root, 'bench/reports', `${stamp}.svg`), chart);
       report += `\n![Throughput by endpoint](${stamp}.svg)\n`;
+    }
+    if (PARTS.has('media')) {
+      console.log('▸ development media server: 2, 4 and 6 participants');
+      const { mediaBench } = await import('./media');
+      report += `\n${(await mediaBench()).markdown}`;
     }
     writeFileSync(file, report);
     console.log(report);

@@ -1,11 +1,11 @@
 import { test, expect, type Page } from '@playwright/test';
 import { createHmac } from 'node:crypto';
 import { AccessToken } from 'livekit-server-sdk';
-import { startFakeLiveKit, type FakeLiveKit } from '../test/support/fake-livekit';
+import { startDevMediaServer, type DevMediaServer } from '../lib/media/dev-server';
 
-let media: FakeLiveKit;
+let media: DevMediaServer;
 test.beforeAll(async () => {
-  media = await startFakeLiveKit();
+  media = await startDevMediaServer();
 });
 test.afterAll(() => media.close());
 
@@ -167,10 +167,12 @@ test('the integration guide renders', async ({ page }) => {
   await page.goto('/docs/guide');
   await expect(page.getByRole('heading', { name: 'Integrating Convene' })).toBeVisible();
   await expect(page.getByRole('heading', { name: '3. Verify webhooks' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '0. Install the SDK' })).toBeVisible();
+  await expect(page.getByText("import { verifyWebhook, WebhookVerificationError } from '@convene/sdk';")).toBeVisible();
 });
 
 test('the call UI carries a frame-ancestors policy from its tenant (none for an unknown token)', async ({ request }) => {
   const res = await request.get(joinPath(await token()));
-  expect(res.headers()['content-security-policy']).toBe("frame-ancestors 'none'");
+  expect(res.headers()['content-security-policy']).toMatch(/^frame-ancestors 'none'; script-src 'self'/);
   expect(res.headers()['x-frame-options']).toBeUndefined();
 });

@@ -5,27 +5,30 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './support/app';
+import { enter, expectRemoteVideoAdvancing, person } from './support/call';
 
 /**
  * The README's first command on the embedded default: scripts/start.ts (what `npm start` runs)
- * with no DATABASE_URL starts its own PostgreSQL, migrates, seeds and serves; on SIGTERM the
- * server shuts down before the database does, so nothing written at shutdown is lost and
- * nothing is left running. Uses the e2e build (CONVENE_SKIP_BUILD) and a data directory of its own.
+ * with no DATABASE_URL and no LIVEKIT_URL starts its own PostgreSQL and the development media
+ * server, migrates, seeds and serves — and two people can meet through the printed join URLs; on
+ * SIGTERM the server shuts down before the database does, so nothing written at shutdown is lost
+ * and nothing is left running. Uses the e2e build (CONVENE_SKIP_BUILD) and a data directory of its own.
  */
-test('npm start on the embedded database: serves, seeds once, and shuts down in order on SIGTERM', async ({ request }) => {
+test('npm start on the embedded defaults: serves, two people meet, seeds once, and shuts down in order on SIGTERM', async ({ request, browser }) => {
   test.setTimeout(240_000);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'convene-start-'));
   chmodSync(dataDir, 0o755); // as root, PostgreSQL runs as the postgres user and must reach its data
-  const [httpPort, pgPort] = [await freePort(), await freePort()];
+  const [httpPort, pgPort, mediaPort] = [await freePort(), await freePort(), await freePort()];
   const base = `http://127.0.0.1:${httpPort}`;
   const inherited = { ...process.env };
-  delete inherited.DATABASE_URL; // the embedded default
+  delete inherited.DATABASE_URL; // the embedded defaults
+  for (const name of ['LIVEKIT_URL', 'LIVEKIT_API_KEY', 'LIVEKIT_API_SECRET']) delete inherited[name];
   let current: ChildProcess | undefined;
 
   async function start(): Promise<{ exited: Promise<number | null>; output: () => string }> {
     let output = '';
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-      env: { ...inherited, PORT: String(httpPort), EMBEDDED_PG_PORT: String(pgPort), CONVENE_DATA_DIR: dataDir, CONVENE_SKIP_BUILD: '1', NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next-e2e', LOG_LEVEL: 'warn' },
+      env: { ...inherited, PORT: String(httpPort), EMBEDDED_PG_PORT: String(pgPort), DEV_MEDIA_PORT: String(mediaPort), CONVENE_DATA_DIR: dataDir, CONVENE_SKIP_BUILD: '1', NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next-e2e', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     current = child;
@@ -43,6 +46,27 @@ test('npm start on the embedded database: serves, seeds once, and shuts down in 
     const { liveTenant } = JSON.parse(readFileSync(path.join(dataDir, 'seed-credentials.json'), 'utf8')) as { liveTenant: { apiKey: string } };
     expect(first.output()).toContain(liveTenant.apiKey); // printed once, on first start
     const headers = { 'x-api-key': liveTenant.apiKey };
+
+    // The README's two-window meeting: a room, two join URLs, two browsers that see each other.
+    expect(first.output()).toContain(`development media server on ws://127.0.0.1:${mediaPort}`);
+    const room = await (await request.post(`${base}/api/v1/rooms`, { headers, data: { name: 'Standup', createdByExternalId: 'me' } })).json();
+    const joinUrl = async (who: string) => (await (await request.post(`${base}/api/v1/rooms/${room.id}/join`, { headers, data: { externalUserId: who, displayName: who } })).json()).joinUrl as string;
+    const [ada, bob] = [await person(browser), await person(browser)];
+    const [adaUrl, bobUrl] = [await joinUrl('ada'), await joinUrl('bob')];
+    expect(adaUrl).toContain(encodeURIComponent(`ws://127.0.0.1:${mediaPort}`));
+    await enter(ada, adaUrl);
+    await enter(bob, bobUrl);
+    await expectRemoteVideoAdvancing(ada);
+    await expectRemoteVideoAdvancing(bob);
+    await ada.context().close();
+    await bob.context().close();
+
+    const apiRequests = async () => {
+      const usage = await request.get(`${base}/api/v1/tenant/usage`, { headers });
+      expect(usage.status()).toBe(200);
+      return (await usage.json()).monthToDate.apiRequests as number;
+    };
+    const counted = await apiRequests();
     for (let i = 0; i < 5; i++) expect((await request.get(`${base}/api/v1/tenant`, { headers })).status()).toBe(200);
 
     current!.kill('SIGTERM');
@@ -50,15 +74,14 @@ test('npm start on the embedded database: serves, seeds once, and shuts down in 
     expect(first.output()).not.toContain('terminating connection'); // the database outlived the server
     expect(await listening(httpPort)).toBe(false);
     expect(await listening(pgPort)).toBe(false);
+    expect(await listening(mediaPort)).toBe(false);
 
     const second = await start();
     expect(second.output()).toContain('Demo accounts exist');
     expect(second.output()).not.toContain(liveTenant.apiKey);
-    // The five reads before SIGTERM were counted in memory and written at shutdown (and this
+    // The reads before SIGTERM were counted in memory and written at shutdown (and this
     // request counts itself: the usage endpoint flushes before it reads).
-    const usage = await request.get(`${base}/api/v1/tenant/usage`, { headers });
-    expect(usage.status()).toBe(200);
-    expect((await usage.json()).monthToDate.apiRequests).toBe(6);
+    expect(await apiRequests()).toBe(counted + 6); // the five reads and this request
     current!.kill('SIGTERM');
     await second.exited;
   } finally {

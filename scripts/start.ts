@@ -1,6 +1,8 @@
 /**
  * `npm start`: the one command that runs Convene.
  * - DATABASE_URL unset → a real embedded PostgreSQL under .data/ (started, kept between runs).
+ * - LIVEKIT_URL unset → Convene's development media server (LiveKit-compatible, one machine only)
+ *   on 127.0.0.1:7880, with an API key pair generated once per data directory.
  * - Applies migrations with the stock Prisma CLI, seeds a demo provider and tenants on first
  *   start (keys printed once and written to .data/seed-credentials.json), builds and serves.
  * `npm run dev` does the same with `next dev`.
@@ -26,9 +28,13 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv) {
   if (result.status !== 0) throw new Error(`\n✖ ${cmd} ${args.join(' ')} failed (exit ${result.status}).`);
 }
 
-// The embedded database, once started: stopped last, whatever ends this process.
+// The embedded database and media server, once started: stopped last, whatever ends this process.
 let stopDatabase: (() => Promise<void>) | undefined;
-const stopDatabaseAndExit = (code: number) => void (stopDatabase?.() ?? Promise.resolve()).finally(() => process.exit(code));
+let stopMedia: (() => Promise<void>) | undefined;
+const stopDatabaseAndExit = (code: number) =>
+  void (stopMedia?.() ?? Promise.resolve())
+    .then(() => stopDatabase?.())
+    .finally(() => process.exit(code));
 const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 
 async function main() {
@@ -47,6 +53,20 @@ async function main() {
     const embedded = await startEmbeddedPostgres({ dir: dataDir, port: pgPort, stopOnSignal: false });
     env.DATABASE_URL = embedded.url;
     stopDatabase = embedded.stop;
+  }
+  if (!env.LIVEKIT_URL) {
+    const { startDevMediaServer } = await import('../lib/media/dev-server');
+    const mediaPort = Number(process.env.DEV_MEDIA_PORT ?? 7880);
+    const media = await startDevMediaServer({
+      port: mediaPort,
+      apiKey: `dev_${persistentSecret('media-api.key', 6)}`,
+      apiSecret: persistentSecret('media-api.secret', 32),
+      webhookUrls: [`http://127.0.0.1:${port}/api/media/webhook`],
+      log: (msg) => console.log(`  [media] ${msg}`),
+    });
+    console.log(`▸ Starting the development media server on ${media.url} (LiveKit-compatible, for this machine only: set LIVEKIT_URL for LiveKit Cloud or a LiveKit cluster)`);
+    Object.assign(env, media.env());
+    stopMedia = media.close;
   }
   // Until the server runs, a signal just stops the database (spawnSync defers it to the step's end).
   const beforeServer = (signal: keyof typeof SIGNAL_EXIT_CODES) => stopDatabaseAndExit(SIGNAL_EXIT_CODES[signal]);

@@ -17,8 +17,9 @@ export async function broadcast(
   payload: Record<string, unknown>,
   destinationIdentities?: string[],
 ) {
+  if (destinationIdentities && destinationIdentities.length === 0) return;
   try {
-    await mediaFor(tenant).sendData(room.mediaRoomName, payload, destinationIdentities ? { topic, destinationIdentities } : { topic });
+    await mediaFor(tenant).sendData(room.mediaRoomName, payload, { topic, ...(destinationIdentities ? { destinationIdentities } : {}) });
   } catch (err) {
     if (!(err instanceof MediaLayerError && err.isNotFound)) log.warn({ err: (err as Error).message, roomId: room.id, topic }, 'live update not sent');
   }

@@ -8,7 +8,7 @@ import { pageArgs, toPage } from '@/lib/http/pagination';
 import { resolveLimits } from '@/lib/domain/plans';
 import { mediaFor } from '@/lib/domain/media';
 import { emitEvent } from '@/lib/events/outbox';
-import { findRoom, participantView, reopenRoomIn, roomFacts, roomView } from '@/lib/domain/rooms';
+import { findRoom, participantSelfView, participantView, reopenRoomIn, roomFacts, roomView } from '@/lib/domain/rooms';
 import type { JoinInput, ParticipantUpdateInput, participantListQuery } from '@/lib/domain/rooms.schemas';
 import { MediaLayerError, type ParticipantGrants, type PublishSource } from '@/lib/media';
 
@@ -318,10 +318,12 @@ export async function admissionStatus(tenant: Tenant | null, roomId: string, par
     if (!valid) throw notFound('Participant'); // never confirm the id exists to a wrong secret
   }
   const { room, ...rest } = participant;
+  // The waiting page (admission secret) never reads the tenant's externalMetadata.
+  const view = (tenant ? participantView : participantSelfView)(rest as Participant);
   const status = participant.connectionState === 'WAITING' ? 'waiting' : participant.connectionState === 'DENIED' ? 'denied' : participant.isApproved ? 'approved' : 'waiting';
-  if (status !== 'approved') return { status, token: null, mediaUrl: null, joinUrl: null, participant: participantView(rest as Participant) };
+  if (status !== 'approved') return { status, token: null, mediaUrl: null, joinUrl: null, participant: view };
   const credentials = await mintToken(room.tenant, room, rest as Participant);
-  return { status, ...credentials, participant: participantView(rest as Participant) };
+  return { status, ...credentials, participant: view };
 }
 
 export async function getParticipant(tenant: Tenant, roomId: string, participantId: string) {

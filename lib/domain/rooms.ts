@@ -48,6 +48,14 @@ export function participantView(p: Participant): ParticipantResponse {
 }
 export type ParticipantView = ReturnType<typeof participantView>;
 
+/**
+ * A participant as the participant itself reads it (participant token, admission secret):
+ * externalMetadata is the tenant's own correlation data (a CRM note), never shown there: null.
+ */
+export function participantSelfView(p: Participant): ParticipantView {
+  return { ...participantView(p), externalMetadata: null };
+}
+
 export function roomView(room: Room, participants?: Participant[]): RoomResponse {
   return {
     id: room.id,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiError } from '@/lib/http/errors';
+import { isStorableText } from '@/lib/http/body';
 
 /** ?limit= (1–100, default 20) and ?cursor=; lists are newest first by (createdAt, id). */
 export const paginationQuery = z.object({
@@ -26,7 +27,7 @@ export function decodeCursor(cursor: string): CursorPosition {
   try {
     const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
     const date = new Date(createdAt);
-    if (typeof id !== 'string' || Number.isNaN(date.getTime())) throw new Error('bad cursor');
+    if (typeof id !== 'string' || !isStorableText(id) || id.length > 200 || Number.isNaN(date.getTime())) throw new Error('bad cursor');
     return { createdAt: date, id };
   } catch {
     throw new ApiError('VALIDATION_FAILED', 'cursor: not a cursor returned by this API', [
@@ -36,16 +37,17 @@ export function decodeCursor(cursor: string): CursorPosition {
 }
 
 /**
- * Prisma arguments for one page, newest first: a where-clause fragment for the cursor, the
+ * Prisma arguments for one page, newest first (or oldest first with 'asc'): a where-clause fragment for the cursor, the
  * order, and take = limit + 1 so the extra row tells whether another page exists.
  */
-export function pageArgs(page: PageQuery) {
+export function pageArgs(page: PageQuery, direction: 'desc' | 'asc' = 'desc') {
   const after = page.cursor ? decodeCursor(page.cursor) : undefined;
+  const beyond = direction === 'desc' ? 'lt' : 'gt';
   return {
     where: after
-      ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
+      ? { OR: [{ createdAt: { [beyond]: after.createdAt } }, { createdAt: after.createdAt, id: { [beyond]: after.id } }] }
       : {},
-    orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }],
+    orderBy: [{ createdAt: direction }, { id: direction }],
     take: page.limit + 1,
   };
 }

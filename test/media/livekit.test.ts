@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenVerifier } from 'livekit-server-sdk';
 import { createLiveKitMediaLayer, MediaAuthError, MediaLayerError, type MediaLayer } from '@/lib/media';
-import { startFakeLiveKit, type FakeLiveKit } from '../support/fake-livekit';
+import { startDevMediaServer, type DevMediaServer } from '@/lib/media/dev-server';
 
-let fake: FakeLiveKit;
+let fake: DevMediaServer;
 let media: MediaLayer;
 
 beforeAll(async () => {
-  fake = await startFakeLiveKit();
+  fake = await startDevMediaServer();
   media = createLiveKitMediaLayer({ url: fake.url, apiKey: fake.apiKey, apiSecret: fake.apiSecret });
 });
 afterAll(() => fake.close());
 
-describe('LiveKit media layer against the fake server', () => {
+describe('LiveKit media layer against the development media server', () => {
   it('lists rooms and participants with plain data', async () => {
     fake.addParticipant('r1', { identity: 'alice', tracks: [{ sid: 'TR_a', type: 'AUDIO' }] });
     const rooms = await media.listRooms();
@@ -29,8 +29,8 @@ describe('LiveKit media layer against the fake server', () => {
     fake.addParticipant('r2', { identity: 'g2', tracks: [{ sid: 'TR_2', type: 'AUDIO', muted: true }] });
     expect(await media.muteAllAudio('r2', new Set(['host']))).toBe(1);
     const room = fake.rooms.get('r2')!;
-    expect(room.participants.get('g1')!.tracks[0].muted).toBe(true);
-    expect(room.participants.get('host')!.tracks[0].muted).toBe(false);
+    expect(room.participants.get('g1')!.tracks.get('TR_1')!.muted).toBe(true);
+    expect(room.participants.get('host')!.tracks.get('TR_h')!.muted).toBe(false);
     expect(fake.callsTo('MutePublishedTrack')).toHaveLength(1);
   });
 

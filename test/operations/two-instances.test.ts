@@ -5,14 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { apiClient, baseTestEnv, startApp, type Api, type AppProcess } from '../support/app';
-import { startFakeLiveKit, type FakeLiveKit } from '../support/fake-livekit';
+import { startDevMediaServer, type DevMediaServer } from '@/lib/media/dev-server';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { seedTenant } from '../support/suite';
 import { resetConfigForTests } from '@/lib/config';
 import { db, disconnectDb } from '@/lib/db';
 
 let database: TestDatabase;
-let media: FakeLiveKit;
+let media: DevMediaServer;
 let env: Record<string, string>;
 let apps: AppProcess[] = [];
 let api: Api[] = [];
@@ -20,7 +20,7 @@ let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  media = await startFakeLiveKit();
+  media = await startDevMediaServer();
   env = baseTestEnv(database.url, {
     ...media.env(),
     REDIS_URL: 'redis://127.0.0.1:6379',

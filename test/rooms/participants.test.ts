@@ -146,7 +146,7 @@ describe('participants', () => {
     expect(stranger.status).toBe(403);
     const res = await suite.api('POST', `/api/v1/rooms/${room.id}/mute-all`, { key: acme.key, body: { actingExternalUserId: 'host' } });
     expect(res.body).toEqual({ roomId: room.id, mutedTracks: 2 });
-    const tracks = [...suite.media.rooms.get(room.mediaRoomName)!.participants.values()].flatMap((p) => p.tracks.map((t) => [t.sid, t.muted]));
+    const tracks = [...suite.media.rooms.get(room.mediaRoomName)!.participants.values()].flatMap((p) => [...p.tracks.values()].map((t) => [t.sid, t.muted]));
     expect(Object.fromEntries(tracks)).toMatchObject({ TR_host_a: false, TR_amy_a: true, TR_bob_a: true, TR_amy_v: false });
     expect((await suite.api('POST', `/api/v1/rooms/${room.id}/mute-all`, { key: acme.key, body: {} })).status).toBe(400);
   });

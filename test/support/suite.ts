@@ -1,14 +1,14 @@
 import { afterAll, beforeAll } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './db';
-import { startFakeLiveKit, type FakeLiveKit } from './fake-livekit';
+import { startDevMediaServer, type DevMediaServer } from '@/lib/media/dev-server';
 import { apiClient, baseTestEnv, startApp, type Api, type AppProcess } from './app';
 import { resetConfigForTests } from '@/lib/config';
 import { disconnectDb, db } from '@/lib/db';
 import { createProviderWithKey, provisionTenant, type ProvisionTenantInput } from '@/lib/domain/tenants';
 
 export interface Suite {
-  /** The fake LiveKit server the app talks to. */
-  media: FakeLiveKit;
+  /** The development media server the app talks to (with its inspection and fault API). */
+  media: DevMediaServer;
   database: TestDatabase;
   app: AppProcess;
   api: Api;
@@ -17,13 +17,13 @@ export interface Suite {
 
 /**
  * One isolated environment per test file: its own database, its own app process over HTTP,
- * its own fake media layer,
+ * its own development media server,
  * and this process pointed at the same database so tests can seed and inspect rows directly.
  */
 export function useSuite(opts: { env?: () => Record<string, string> | Promise<Record<string, string>> } = {}): Suite {
   const suite = {} as Suite;
   beforeAll(async () => {
-    suite.media = await startFakeLiveKit();
+    suite.media = await startDevMediaServer();
     suite.database = await createTestDatabase();
     suite.env = baseTestEnv(suite.database.url, { ...suite.media.env(), ...((await opts.env?.()) ?? {}) });
     Object.assign(process.env, suite.env);

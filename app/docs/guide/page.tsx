@@ -24,21 +24,32 @@ export default function GuidePage() {
         short-lived participant token. The full reference is at <Link className="text-blue-700 underline" href="/docs">/docs</Link>.
       </p>
 
+      <H2 id="sdk">0. Install the SDK</H2>
+      <p>
+        <code>@convene/sdk</code> (in the repository&apos;s <code>sdk/</code>; <code>npm pack ./sdk</code> makes the tarball) is a client typed from the
+        API reference, with one error class (<code>ConveneError</code>: <code>code</code>, <code>status</code>, <code>requestId</code>,{' '}
+        <code>details</code>), an <code>Idempotency-Key</code> on every POST reused across its retries, 429/503 retried after{' '}
+        <code>Retry-After</code>, and <code>verifyWebhook</code>. It runs on Node 20+ and edge runtimes. Plain HTTP works just as well: every call
+        below is one request of the reference.
+      </p>
+      <Code>{`
+npm install @convene/sdk
+
+import { Convene } from '@convene/sdk';
+const convene = new Convene({ baseUrl: process.env.CONVENE_URL, apiKey: process.env.CONVENE_API_KEY });
+`}</Code>
+
       <H2 id="flow">1. Create a room, join at click time, redirect</H2>
       <p>Create the room once and store its <code>id</code> — it is the durable handle; never store a join URL.</p>
       <Code>{`
-curl -X POST $CONVENE/api/v1/rooms -H "x-api-key: $KEY" -H 'content-type: application/json' \\
-  -d '{"name":"Weekly review","createdByExternalId":"user_42"}'
+const room = await convene.rooms.create({ name: 'Weekly review', createdByExternalId: 'user_42' });
+// or: curl -X POST $CONVENE/api/v1/rooms -H "x-api-key: $KEY" -H 'content-type: application/json' \\
+//       -d '{"name":"Weekly review","createdByExternalId":"user_42"}'
 `}</Code>
       <p>When a user clicks “join”, ask for their token and redirect them to the returned <code>joinUrl</code>:</p>
       <Code>{`
-const res = await fetch(\`\${CONVENE}/api/v1/rooms/\${roomId}/join\`, {
-  method: 'POST',
-  headers: { 'x-api-key': KEY, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
-  body: JSON.stringify({ externalUserId: user.id, displayName: user.name, role: 'ATTENDEE' }),
-});
-const { joinUrl, waitingForApproval, admissionUrl } = await res.json();
-return redirect(waitingForApproval ? admissionUrl : joinUrl);
+const joined = await convene.rooms.join(roomId, { externalUserId: user.id, displayName: user.name, role: 'ATTENDEE' });
+return redirect(joined.waitingForApproval ? joined.admissionUrl : joined.joinUrl);
 `}</Code>
       <p>
         Roles: <code>HOST</code>, <code>MODERATOR</code>, <code>ATTENDEE</code> (default), <code>VIEWER</code>. A locked room answers 423{' '}
@@ -59,6 +70,10 @@ return redirect(waitingForApproval ? admissionUrl : joinUrl);
         webhook (first park only), and a host admits or refuses:
       </p>
       <Code>{`
+await convene.rooms.participants.approve(roomId, participantId, { actingExternalUserId: 'host_1' });
+await convene.rooms.participants.deny(roomId, participantId, { actingExternalUserId: 'host_1' });
+const { status, joinUrl } = await convene.rooms.participants.admission(roomId, participantId);
+
 POST /api/v1/rooms/{roomId}/participants/{participantId}/approve   {"actingExternalUserId":"host_1"}
 POST /api/v1/rooms/{roomId}/participants/{participantId}/deny      {"actingExternalUserId":"host_1"}
 GET  /api/v1/rooms/{roomId}/participants/{participantId}/admission  → {status, token, joinUrl}
@@ -70,6 +85,22 @@ GET  /api/v1/rooms/{roomId}/participants/{participantId}/admission  → {status,
         <code>{'`${x-webhook-timestamp}.${rawBody}`'}</code>; during a secret rotation the header carries two comma-separated signatures. Retries (up
         to 6, 5 s·2ⁿ apart) and replays keep the same <code>x-webhook-id</code>: dedupe on it.
       </p>
+      <Code>{`
+import { verifyWebhook, WebhookVerificationError } from '@convene/sdk';
+
+export async function POST(req: Request) {            // Next.js route handler (edge runtime too)
+  try {
+    const event = await verifyWebhook(await req.text(), req.headers, [SECRET, PREVIOUS_SECRET]);
+    if (await seen(event.id)) return new Response('duplicate');   // dedupe on the event id
+    if (event.event === 'room.finished') await bill(event.data.roomId, event.data.duration);
+    return new Response('ok');
+  } catch (err) {
+    if (err instanceof WebhookVerificationError) return new Response(err.code, { status: 400 });
+    throw err;
+  }
+}
+`}</Code>
+      <p>Without the SDK (Node):</p>
       <Code>{`
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -88,6 +119,8 @@ export function verify(secret: string, headers: Headers, rawBody: string, tolera
 
       <H2 id="rotation">4. Rotate keys without downtime</H2>
       <Code>{`
+const { plainTextKey, previousKey } = await convene.tenant.keys.rotate({ gracePeriodSeconds: 3600 });
+
 POST /api/v1/tenant/keys/rotate   {"gracePeriodSeconds": 3600}
 → {"plainTextKey":"cv_live_…","apiKey":{…},"previousKey":{"status":"expiring","expiresAt":"…"}}
 `}</Code>
@@ -117,7 +150,8 @@ POST /api/v1/tenant/keys/rotate   {"gracePeriodSeconds": 3600}
       <p>
         Every error is <code>{'{"error":{"code","message","details"?,"requestId"}}'}</code>. Send an <code>Idempotency-Key</code> on POSTs and retry
         safely; the first answer is replayed for 24 h. Each key has a per-second budget (<code>x-ratelimit-*</code> headers; 429 with{' '}
-        <code>Retry-After</code>).
+        <code>Retry-After</code>). The SDK does all of this for you: it sends a key per POST, retries 429 and 503 after{' '}
+        <code>Retry-After</code>, and throws <code>ConveneError</code> — also for a network failure or a proxy&apos;s HTML error page.
       </p>
     </main>
   );

@@ -64,6 +64,7 @@ export async function startDevMediaServer(opts: DevMediaServerOptions = {}) {
   const recorder = createRecorder({ registry, webhooks, log });
   const state = { ingresses: new Map<string, IngressInfo>(), dispatches: new Map<string, AgentDispatch>() };
   const twirp = createTwirpApi({ registry, authority, recorder, state, publicHost: () => url });
+  const stats = { rtpIn: 0, rtpOut: 0, forwardMs: 0 };
   const calls: RecordedCall[] = [];
   const failures = new Map<string, { status: number; code: string; msg: string }>();
   let down = false;
@@ -167,7 +168,7 @@ export async function startDevMediaServer(opts: DevMediaServerOptions = {}) {
             canPublishSources: grant.canPublishSources,
             hidden: grant.hidden,
           });
-          const session = new SignalSession(ws, room, participant, { registry, log, tokenFor });
+          const session = new SignalSession(ws, room, participant, { registry, log, tokenFor, stats });
           participant.link = session;
           session.start();
         });
@@ -182,6 +183,8 @@ export async function startDevMediaServer(opts: DevMediaServerOptions = {}) {
   });
   const port = (server.address() as { port: number }).port;
   url = `ws://${host}:${port}`;
+  const speakerTimer = setInterval(() => registry.updateSpeakers(), 300);
+  speakerTimer.unref();
 
   const egressView = (info: EgressInfo, request: Record<string, unknown>) => ({
     get egressId() {
@@ -215,6 +218,8 @@ export async function startDevMediaServer(opts: DevMediaServerOptions = {}) {
       return new Map([...state.dispatches].map(([id, d]) => [id, { id: d.id, agentName: d.agentName, room: d.room, metadata: d.metadata }]));
     },
     webhooksSent: webhooks.sent,
+    /** RTP packets received and forwarded so far, and the time spent forwarding them. */
+    stats: () => ({ ...stats }),
     /** Environment for an app process that should use this server. */
     env: () => ({ LIVEKIT_URL: url, LIVEKIT_API_KEY: apiKey, LIVEKIT_API_SECRET: apiSecret }),
     callsTo: (method: string) => calls.filter((c) => c.method === method),
@@ -263,6 +268,7 @@ export async function startDevMediaServer(opts: DevMediaServerOptions = {}) {
     /** Resolves once every queued webhook has been delivered (or given up). */
     webhooksIdle: () => webhooks.idle(),
     async close() {
+      clearInterval(speakerTimer);
       for (const room of [...registry.rooms.values()]) {
         clearTimeout(room.closeTimer);
         for (const p of room.participants.values()) p.link?.close(DisconnectReason.SERVER_SHUTDOWN);

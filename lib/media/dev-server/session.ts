@@ -14,6 +14,7 @@ import {
   useFIR,
   useNACK,
   usePLI,
+  useAudioLevelIndication,
   useSdesMid,
   useSdesRTPStreamId,
   type RTCDataChannel,
@@ -37,6 +38,8 @@ import {
   SignalRequest,
   SignalResponse,
   SignalTarget,
+  SpeakersChanged,
+  type SpeakerInfo,
   TrackPublishedResponse,
   TrackSource,
   TrackType,
@@ -57,27 +60,40 @@ const CODECS = {
 };
 
 // The mid and rid extensions route RTP to its track when the SDP lists no SSRCs (simulcast offers).
-const HEADER_EXTENSIONS = { audio: [useSdesMid()], video: [useSdesMid(), useSdesRTPStreamId()] };
+// The audio level extension (RFC 6464) says who is speaking without decoding any audio.
+const HEADER_EXTENSIONS = { audio: [useSdesMid(), useAudioLevelIndication()], video: [useSdesMid(), useSdesRTPStreamId()] };
+const AUDIO_LEVEL_URI = 'urn:ietf:params:rtp-hdrext:ssrc-audio-level';
+/** dBov below which a packet counts as speech (0 is loudest, 127 silence). */
+const SPEECH_DBOV = 50;
+
+/** Counters the benchmark reads: packets in and out, and time spent handing packets on. */
+export interface ForwardingStats {
+  rtpIn: number;
+  rtpOut: number;
+  forwardMs: number;
+}
 
 export interface SessionContext {
   registry: Registry;
   log: (msg: string) => void;
+  stats: ForwardingStats;
   /** A token for the same participant in another room (sent with a move). */
   tokenFor(participant: DevParticipant, room: string): Promise<string>;
 }
 
 /**
- * Keeps one layer of a simulcast offer: the highest (last) rid of each video section. This
- * server does not switch layers, so every subscriber gets the best one the publisher sends.
+ * Keeps one layer of a simulcast offer: the middle one of three (a 720p camera's 360p layer),
+ * else the highest. This server does not switch layers, so every subscriber gets that one: good
+ * enough to see someone, light enough for one Node process to forward to a handful of people.
  */
-function highestLayerOnly(sdp: string) {
+function oneLayerOnly(sdp: string) {
   const sections = sdp.split(/\r\n(?=m=)/);
   return sections
     .map((section) => {
       const simulcast = /\r\na=simulcast:send ([^\r\n]+)/.exec(section);
       if (!simulcast) return section;
       const rids = simulcast[1].split(';').map((r) => r.split(',')[0].replace(/^~/, ''));
-      const keep = rids[rids.length - 1];
+      const keep = rids.length >= 3 ? rids[1] : rids[rids.length - 1];
       return section
         .split('\r\n')
         .filter((line) => !(line.startsWith('a=rid:') && !line.startsWith(`a=rid:${keep} `)))
@@ -224,7 +240,7 @@ export class SignalSession implements ParticipantLink {
 
   private onPublisherOffer(sd: SessionDescription) {
     this.offerChain = this.offerChain.then(async () => {
-      const sdp = highestLayerOnly(sd.sdp);
+      const sdp = oneLayerOnly(sd.sdp);
       this.cids = msidsByMid(sdp);
       await this.publisher.setRemoteDescription({ type: 'offer', sdp });
       await this.publisher.setLocalDescription(await this.publisher.createAnswer());
@@ -270,7 +286,11 @@ export class SignalSession implements ParticipantLink {
       return;
     }
     track.media = media;
-    if (process.env.DEVMEDIA_DEBUG) { let n = 0; media.onReceiveRtp.subscribe(() => { if (++n % 100 === 1) this.ctx.log(`rtp ${media.kind} ${this.participant.identity} ${n} rid=${media.rid}`); }); this.ctx.log(`media ${media.kind} mid=${transceiver.mid} cid=${cid} -> ${track.sid}`); }
+    media.onReceiveRtp.subscribe((_rtp, extensions) => {
+      this.ctx.stats.rtpIn++;
+      const audio = extensions?.[AUDIO_LEVEL_URI] as { level: number } | undefined;
+      if (audio && audio.level < SPEECH_DBOV) track.speech = { at: Date.now(), level: Math.pow(10, -audio.level / 20) };
+    });
     let lastKeyFrameRequest = 0;
     track.requestKeyFrame = () => {
       // At most one request per 500 ms: several subscribers joining at once need one key frame.
@@ -341,6 +361,10 @@ export class SignalSession implements ParticipantLink {
     this.send({ case: 'update', value: new ParticipantUpdate({ participants }) });
   }
 
+  sendSpeakers(speakers: SpeakerInfo[]) {
+    this.send({ case: 'speakersChanged', value: new SpeakersChanged({ speakers }) });
+  }
+
   requestMute(trackSid: string, muted: boolean) {
     this.send({ case: 'mute', value: new MuteTrackRequest({ sid: trackSid, muted }) });
     this.onMute(trackSid, muted);
@@ -351,7 +375,13 @@ export class SignalSession implements ParticipantLink {
     const local = new MediaStreamTrack({ kind: track.type === TrackType.AUDIO ? 'audio' : 'video' });
     const transceiver = this.subscriber.addTransceiver(local, { direction: 'sendonly', streams: [new MediaStream({ id: `${publisher.sid}|${track.sid}` })] });
     (transceiver.sender as { trackId: string }).trackId = track.sid; // the browser reads our track sid from the msid
-    const forward = track.media.onReceiveRtp.subscribe((rtp) => local.writeRtp(rtp));
+    const stats = this.ctx.stats;
+    const forward = track.media.onReceiveRtp.subscribe((rtp) => {
+      const started = performance.now();
+      local.writeRtp(rtp);
+      stats.forwardMs += performance.now() - started;
+      stats.rtpOut++;
+    });
     const pli = transceiver.sender.onPictureLossIndication.subscribe(() => track.requestKeyFrame?.());
     this.subscriptions.set(track.sid, {
       transceiver,

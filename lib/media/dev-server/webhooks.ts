@@ -24,7 +24,7 @@ export function createWebhookSender(opts: { apiKey: string; apiSecret: string; u
   async function deliver(url: string, body: string, event: string) {
     for (let attempt = 1; attempt <= 3; attempt++) {
       try {
-        const res = await fetch(url, { method: 'POST', headers: await signedWebhook(body, opts.apiKey, opts.apiSecret), body, signal: AbortSignal.timeout(5000) });
+        const res = await fetch(url, { method: 'POST', headers: await signedWebhook(body, opts.apiKey, opts.apiSecret), body, signal: AbortSignal.timeout(15_000) });
         sent.push({ url, event, status: res.status });
         await res.arrayBuffer();
         if (res.ok) return;
