@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { Prisma } from '@/lib/db';
+import { Prisma, isDatabaseUnavailable } from '@/lib/db';
 import { ApiError, type ErrorEnvelope } from '@/lib/http/errors';
 import { newRequestId, runWithContext, requestContext, type RequestContext } from '@/lib/http/context';
 import { readRawBody, parseJsonBody, validate, queryObject, assertPathIds } from '@/lib/http/body';
@@ -241,15 +241,13 @@ export function errorResponse(err: unknown, ctx = requestContext()): Response {
   return jsonResponse(JSON.stringify(envelope), apiError.status);
 }
 
-/** Prisma's codes for a database it cannot reach or get a connection to: a 503 to retry, not a 500. */
-const DATABASE_UNREACHABLE = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
-
 function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof Error && err.name === 'MediaLayerError') {
     return new ApiError('MEDIA_LAYER_UNAVAILABLE', 'The media layer did not answer; nothing was changed. Retry shortly.');
   }
-  if (err instanceof Prisma.PrismaClientInitializationError || (err instanceof Prisma.PrismaClientKnownRequestError && DATABASE_UNREACHABLE.has(err.code))) {
+  // A database it cannot reach or get a connection to (Prisma or the raw pool): a 503 to retry, not a 500.
+  if (isDatabaseUnavailable(err)) {
     return new ApiError('SERVICE_UNAVAILABLE', 'The database is not reachable; nothing was changed. Retry shortly.');
   }
   if (err instanceof Prisma.PrismaClientKnownRequestError) {
