@@ -443,11 +443,13 @@ export async function removeParticipant(tenant: Tenant, roomId: string, particip
   const room = await findRoom(tenant.id, roomId);
   const participant = await findParticipant(tenant.id, roomId, participantId);
   if (participant.connectionState === 'REMOVED') return participantView(participant);
-  if (participant.connectionState === 'CONNECTED') {
+  // PENDING too: a browser may have connected before the media layer's participant_joined reached us.
+  if (participant.connectionState === 'CONNECTED' || participant.connectionState === 'PENDING') {
     try {
       await mediaFor(tenant).removeParticipant(participant.breakoutId ? await breakoutMediaRoom(participant.breakoutId, room) : room.mediaRoomName, participant.mediaIdentity);
     } catch (err) {
-      if (!isMediaNotFound(err)) throw err;
+      // Not there is fine; for one we never saw connect, an unreachable media layer is no reason to refuse.
+      if (!isMediaNotFound(err) && participant.connectionState === 'CONNECTED') throw err;
     }
   }
   const now = new Date();

@@ -143,6 +143,21 @@ describe('participants', () => {
     expect((await join(room.id, { externalUserId: 'bob' })).status).toBe(403);
   });
 
+  it('remove reaches a participant who connected before its participant_joined arrived, and tolerates a media layer that never saw them', async () => {
+    const room = await createRoom();
+    const early = (await join(room.id, { externalUserId: 'early' })).body.participant;
+    suite.media.addParticipant(room.mediaRoomName, { identity: early.mediaIdentity }); // connected; no webhook yet
+    expect((await suite.api('POST', `${base(room.id, early.id)}/remove`, { key: acme.key })).body.connectionState).toBe('REMOVED');
+    expect(suite.media.rooms.get(room.mediaRoomName)!.participants.has(early.mediaIdentity)).toBe(false);
+    const never = (await join(room.id, { externalUserId: 'never' })).body.participant;
+    suite.media.setDown(true);
+    try {
+      expect((await suite.api('POST', `${base(room.id, never.id)}/remove`, { key: acme.key })).body.connectionState).toBe('REMOVED');
+    } finally {
+      suite.media.setDown(false);
+    }
+  });
+
   it('mute-all mutes non-moderators only, and only a host or moderator may do it', async () => {
     const { room } = await liveRoom();
     const refused = await suite.api('POST', `/api/v1/rooms/${room.id}/mute-all`, { key: acme.key, body: { actingExternalUserId: 'amy' } });
