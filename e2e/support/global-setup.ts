@@ -4,7 +4,8 @@
  * webhooks signed to the app), the production build served by `next start`, and its queue
  * workers delivering webhooks. The hosted-UI specs that need no call use Playwright's webServer.
  */
-import { startDevMediaServer } from '../../lib/media/dev-server';
+import pg from 'pg';
+import { startDevMediaServer, type DevMediaServer } from '../../lib/media/dev-server';
 import { locatePostgres } from '../../test/support/postgres';
 import { createSeededDatabase, startNextServer } from './app';
 
@@ -15,6 +16,7 @@ export default async function globalSetup() {
     throw err;
   });
   const media = await startDevMediaServer({ log: (msg) => console.log(`[media] ${msg}`) });
+  await mirrorSeededPresence(database.url, media);
   const server = await startNextServer(database.url, { WEBHOOK_ALLOW_INSECURE_URLS: 'true', WEBHOOK_MAX_ATTEMPTS: '1', ...media.env() }).catch(async (err) => {
     await media.close();
     await database.drop();
@@ -33,4 +35,21 @@ export default async function globalSetup() {
     await database.drop();
     await postgres.stop();
   };
+}
+
+/**
+ * The seed writes people as connected to live rooms without a browser; the media layer is told the
+ * same, so the app's reconciliation with it (which ends rooms the media layer has no one in) agrees.
+ */
+async function mirrorSeededPresence(databaseUrl: string, media: DevMediaServer) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ mediaRoomName: string; mediaIdentity: string; displayName: string }>(
+      `SELECT r."mediaRoomName", p."mediaIdentity", p."displayName" FROM "Participant" p JOIN "Room" r ON r.id = p."roomId" WHERE r.status = 'ACTIVE' AND p."connectionState" = 'CONNECTED'`,
+    );
+    for (const row of rows) media.addParticipant(row.mediaRoomName, { identity: row.mediaIdentity, name: row.displayName });
+  } finally {
+    await client.end();
+  }
 }
