@@ -65,9 +65,9 @@ export async function beginRecording(tenant: Tenant, room: Room, input: { create
   const key = `recordings/${tenant.id}/${room.id}/${Date.now().toString(36)}.${input.audioOnly ? 'ogg' : 'mp4'}`;
   const store = storage();
   await store.ensure?.(key);
-  const egress = await mediaFor(tenant).startRoomCompositeEgress(room.mediaRoomName, { file: { filepath: store.egressFilepath(key), s3: store.egressS3?.() } }, { layout: input.layout ?? room.recordingPreset ?? undefined, audioOnly: input.audioOnly });
+  const egress = await mediaFor(tenant).startRoomCompositeEgress(room.mediaRoomName, { file: { filepath: store.egressFilepath(key), s3: store.egressS3?.() } }, { layout: input.layout, encodingPreset: room.recordingPreset, audioOnly: input.audioOnly });
   return db().recording.create({
-    data: { tenantId: tenant.id, roomId: room.id, mediaEgressId: egress.egressId, status: 'STARTING', storageKey: key, preset: input.layout ?? room.recordingPreset, createdByExternalId: input.createdByExternalId ?? null },
+    data: { tenantId: tenant.id, roomId: room.id, mediaEgressId: egress.egressId, status: 'STARTING', storageKey: key, preset: room.recordingPreset, createdByExternalId: input.createdByExternalId ?? null },
   });
 }
 

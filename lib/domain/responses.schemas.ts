@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLES } from '@/lib/domain/rooms.schemas';
+import { DEFAULT_RECORDING_PRESET, ROLES, recordingPreset } from '@/lib/domain/rooms.schemas';
 import { PERMISSIONS } from '@/lib/domain/permissions';
 import { LIMIT_NAMES, PLAN_NAMES, entitlementOverrides, type LimitName } from '@/lib/domain/plans';
 import { EVENT_NAMES } from '@/lib/events/catalog';
@@ -87,7 +87,7 @@ export const roomResponse = named(
     enableE2EE: z.boolean(),
     enableAiFeatures: z.boolean(),
     allowPublicJoin: z.boolean(),
-    recordingPreset: z.string().nullable(),
+    recordingPreset: recordingPreset.describe(`The egress encoding preset recordings of this room use (default ${DEFAULT_RECORDING_PRESET}).`),
     isLocked: z.boolean(),
     autoRecord: z.boolean(),
     status: z.enum(['WAITING', 'ACTIVE', 'ENDED']),

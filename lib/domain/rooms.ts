@@ -6,7 +6,7 @@ import { pageArgs, toPage } from '@/lib/http/pagination';
 import { resolveLimits } from '@/lib/domain/plans';
 import { mediaFor } from '@/lib/domain/media';
 import { emitEvent } from '@/lib/events/outbox';
-import type { RoomCreateInput, RoomUpdateInput, roomListQuery } from '@/lib/domain/rooms.schemas';
+import { DEFAULT_RECORDING_PRESET, type RecordingPreset, type RoomCreateInput, type RoomUpdateInput, type roomListQuery } from '@/lib/domain/rooms.schemas';
 import type { z } from 'zod';
 import type { ParticipantResponse, RoomResponse } from '@/lib/domain/responses.schemas';
 
@@ -63,7 +63,7 @@ export function roomView(room: Room, participants?: Participant[]): RoomResponse
     enableE2EE: room.enableE2EE,
     enableAiFeatures: room.enableAiFeatures,
     allowPublicJoin: room.allowPublicJoin,
-    recordingPreset: room.recordingPreset,
+    recordingPreset: room.recordingPreset as RecordingPreset,
     isLocked: room.isLocked,
     autoRecord: room.autoRecord,
     status: room.status,
@@ -177,7 +177,7 @@ export async function createRoom(tenant: Tenant, input: RoomCreateInput, opts: {
         enableE2EE: input.enableE2EE,
         enableAiFeatures: input.enableAiFeatures,
         allowPublicJoin: input.allowPublicJoin,
-        recordingPreset: input.recordingPreset ?? null,
+        recordingPreset: input.recordingPreset ?? DEFAULT_RECORDING_PRESET,
         autoRecord: input.autoRecord,
         scheduledAt: input.scheduledAt ?? null,
         autoEndAt: input.autoEndAt ?? null,

@@ -3,6 +3,7 @@ import {
   AgentDispatchClient,
   EgressClient,
   EncodedFileOutput,
+  EncodingOptionsPreset,
   IngressClient,
   IngressInput,
   S3Upload,
@@ -148,7 +149,10 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
         });
       }
       if (target.streamUrls?.length) outputs.stream = new StreamOutput({ protocol: StreamProtocol.RTMP, urls: target.streamUrls });
-      const info = await call('startRoomCompositeEgress', () => egress.startRoomCompositeEgress(room, outputs, { layout: opts.layout, audioOnly: opts.audioOnly }));
+      const preset = opts.encodingPreset ? EncodingOptionsPreset[opts.encodingPreset as keyof typeof EncodingOptionsPreset] : undefined;
+      const info = await call('startRoomCompositeEgress', () =>
+        egress.startRoomCompositeEgress(room, outputs, { layout: opts.layout, audioOnly: opts.audioOnly, ...(preset !== undefined ? { encodingOptions: preset } : {}) }),
+      );
       return { egressId: info.egressId, status: EgressStatus[info.status] ?? 'UNKNOWN' };
     },
     async stopEgress(egressId) {

@@ -25,7 +25,7 @@ describe('rooms', () => {
       enableRecording: true,
       enableWaitingRoom: false,
       enableChat: false,
-      recordingPreset: 'speaker',
+      recordingPreset: 'H264_1080P_30',
       autoRecord: true,
       externalId: 'crm-1',
       externalType: 'deal',
@@ -44,6 +44,7 @@ describe('rooms', () => {
       enableScreenShare: true,
       isLocked: false,
       autoRecord: true,
+      recordingPreset: 'H264_1080P_30',
       reopenCount: 0,
       activeParticipants: 0,
       externalMetadata: { owner: 7 },
@@ -53,6 +54,19 @@ describe('rooms', () => {
     });
     expect(res.body.mediaRoomName).toMatch(/^cv_/);
     expect(res.body.slug).toMatch(/^standup-/);
+  });
+
+  it('recordingPreset defaults to H264_720P_30, accepts only egress encoding presets, and is never null', async () => {
+    const plain = await createRoom();
+    expect(plain.body.recordingPreset).toBe('H264_720P_30');
+    for (const bad of ['speaker', 'h264_720p_30', 'PASSTHROUGH', '', null, 7]) {
+      const refused = await createRoom({ recordingPreset: bad });
+      expect([refused.status, refused.body.error.code, refused.body.error.details[0].field]).toEqual([400, 'VALIDATION_FAILED', 'recordingPreset']);
+    }
+    const patched = await suite.api('PATCH', `/api/v1/rooms/${plain.body.id}`, { key: acme.key, body: { recordingPreset: 'PORTRAIT_H264_720P_60' } });
+    expect(patched.body.recordingPreset).toBe('PORTRAIT_H264_720P_60');
+    expect((await suite.api('PATCH', `/api/v1/rooms/${plain.body.id}`, { key: acme.key, body: { recordingPreset: null } })).status).toBe(400);
+    expect((await suite.api('GET', `/api/v1/rooms/${plain.body.id}`, { key: acme.key })).body.recordingPreset).toBe('PORTRAIT_H264_720P_60');
   });
 
   it('refuses bad input with VALIDATION_FAILED naming the field', async () => {

@@ -2460,7 +2460,11 @@ export interface components {
             enableE2EE: boolean;
             enableAiFeatures: boolean;
             allowPublicJoin: boolean;
-            recordingPreset: string | null;
+            /**
+             * @description The egress encoding preset recordings of this room use (default H264_720P_30).
+             * @enum {string}
+             */
+            recordingPreset: "H264_720P_30" | "H264_720P_60" | "H264_1080P_30" | "H264_1080P_60" | "PORTRAIT_H264_720P_30" | "PORTRAIT_H264_720P_60" | "PORTRAIT_H264_1080P_30" | "PORTRAIT_H264_1080P_60";
             isLocked: boolean;
             autoRecord: boolean;
             /** @enum {string} */
@@ -9289,7 +9293,11 @@ export interface operations {
                     enableE2EE?: boolean;
                     enableAiFeatures?: boolean;
                     allowPublicJoin?: boolean;
-                    recordingPreset?: string | null;
+                    /**
+                     * @description The egress encoding preset for this room's recordings (default H264_720P_30).
+                     * @enum {string}
+                     */
+                    recordingPreset?: "H264_720P_30" | "H264_720P_60" | "H264_1080P_30" | "H264_1080P_60" | "PORTRAIT_H264_720P_30" | "PORTRAIT_H264_720P_60" | "PORTRAIT_H264_1080P_30" | "PORTRAIT_H264_1080P_60";
                     autoRecord?: boolean;
                     scheduledAt?: string | null;
                     autoEndAt?: string | null;
@@ -9480,7 +9488,11 @@ export interface operations {
                     enableE2EE?: boolean;
                     enableAiFeatures?: boolean;
                     allowPublicJoin?: boolean;
-                    recordingPreset?: string | null;
+                    /**
+                     * @description The egress encoding preset for this room's recordings (default H264_720P_30).
+                     * @enum {string}
+                     */
+                    recordingPreset?: "H264_720P_30" | "H264_720P_60" | "H264_1080P_30" | "H264_1080P_60" | "PORTRAIT_H264_720P_30" | "PORTRAIT_H264_720P_60" | "PORTRAIT_H264_1080P_30" | "PORTRAIT_H264_1080P_60";
                     autoRecord?: boolean;
                     scheduledAt?: string | null;
                     autoEndAt?: string | null;
