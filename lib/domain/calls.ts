@@ -2,7 +2,7 @@ import type { Call, CallStatus, Participant, Room, Tenant } from '@/lib/generate
 import type { z } from 'zod';
 import { db, Prisma, type Tx } from '@/lib/db';
 import { ApiError, invalidState, notFound } from '@/lib/http/errors';
-import { createRoom, endRoom, findRoom, participantView, roomView } from '@/lib/domain/rooms';
+import { createRoom, endRoom, findRoom, participantView, roomParticipants, roomView } from '@/lib/domain/rooms';
 import { createParticipant, mintToken } from '@/lib/domain/participants';
 import { emitEvent } from '@/lib/events/outbox';
 import type { EventName } from '@/lib/events/catalog';
@@ -60,7 +60,7 @@ export function callView(call: CallWithRoom | Call, queuePosition?: number | nul
 
 type CallEventName = Extract<EventName, `call.${string}`>;
 
-const withRoom = { room: { include: { participants: { orderBy: { createdAt: 'asc' as const } } } } };
+const withRoom = { room: { include: { participants: roomParticipants } } };
 
 async function emitCall(tx: Tx, call: Call, name: CallEventName) {
   await emitEvent(tx, call.tenantId, name, {

@@ -8,7 +8,7 @@ import { pageArgs, toPage } from '@/lib/http/pagination';
 import { resolveLimits } from '@/lib/domain/plans';
 import { mediaFor } from '@/lib/domain/media';
 import { emitEvent } from '@/lib/events/outbox';
-import { findRoom, participantView, reopenRoomIn, roomFacts, roomView } from '@/lib/domain/rooms';
+import { findRoom, participantView, reopenRoomIn, roomFacts, roomViewWithParticipants } from '@/lib/domain/rooms';
 import type { JoinInput, ParticipantUpdateInput, participantListQuery } from '@/lib/domain/rooms.schemas';
 import { MediaLayerError, type ParticipantGrants, type PublishSource } from '@/lib/media';
 
@@ -232,11 +232,11 @@ export async function joinRoom(tenant: Tenant, roomId: string, input: JoinInput,
       waitingForApproval: true,
       admissionUrl: outcome.admission,
       participant: participantView(outcome.participant),
-      room: roomView(outcome.room),
+      room: await roomViewWithParticipants(outcome.room),
     };
   }
   const credentials = await mintToken(tenant, outcome.room, outcome.participant, input.ttlSeconds);
-  return { ...credentials, waitingForApproval: false, participant: participantView(outcome.participant), room: roomView(outcome.room) };
+  return { ...credentials, waitingForApproval: false, participant: participantView(outcome.participant), room: await roomViewWithParticipants(outcome.room) };
 }
 
 /** A new participant row: the role's default permissions and a random media identity (never the user's own id). */

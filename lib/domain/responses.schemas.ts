@@ -71,7 +71,7 @@ export type ParticipantResponse = z.output<typeof participantResponse>;
 
 export const roomResponse = named(
   'Room',
-  'A room. `participants` is present only on GET /rooms/{id} (and in call views).',
+  'A room, with its participants.',
   z.object({
     id: z.string(),
     tenantId: z.string(),
@@ -105,7 +105,9 @@ export const roomResponse = named(
     externalMetadata: json,
     createdAt: timestamp,
     updatedAt: timestamp,
-    participants: z.array(participantResponse).optional(),
+    participants: z
+      .array(participantResponse)
+      .describe('Who is in the room or on their way in (PENDING, WAITING, CONNECTED; not those who left, were removed or denied), in join order, at most 50. GET /rooms/{id}/participants pages through every participant.'),
   }),
 );
 export type RoomResponse = z.output<typeof roomResponse>;

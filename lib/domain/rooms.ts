@@ -47,7 +47,24 @@ export function participantView(p: Participant): ParticipantResponse {
 }
 export type ParticipantView = ReturnType<typeof participantView>;
 
-export function roomView(room: Room, participants?: Participant[]): RoomResponse {
+/**
+ * Which participants a Room response carries: those in the room or on their way in (PENDING,
+ * WAITING, CONNECTED; not those who left, were removed or denied), in join order, at most
+ * ROOM_PARTICIPANTS_LIMIT. GET /rooms/{id}/participants pages through all of them.
+ */
+export const ROOM_PARTICIPANTS_LIMIT = 50;
+export const roomParticipants = {
+  where: { connectionState: { in: ['PENDING', 'WAITING', 'CONNECTED'] as Participant['connectionState'][] } },
+  orderBy: [{ createdAt: 'asc' as const }, { id: 'asc' as const }],
+  take: ROOM_PARTICIPANTS_LIMIT,
+};
+
+/** A Room response for a room whose participants were not loaded with it. */
+export async function roomViewWithParticipants(room: Room, tx: Tx = db()): Promise<RoomResponse> {
+  return roomView(room, await tx.participant.findMany({ ...roomParticipants, where: { roomId: room.id, ...roomParticipants.where } }));
+}
+
+export function roomView(room: Room, participants: Participant[]): RoomResponse {
   return {
     id: room.id,
     tenantId: room.tenantId,
@@ -81,7 +98,7 @@ export function roomView(room: Room, participants?: Participant[]): RoomResponse
     externalMetadata: room.externalMetadata,
     createdAt: room.createdAt.toISOString(),
     updatedAt: room.updatedAt.toISOString(),
-    ...(participants ? { participants: participants.map(participantView) } : {}),
+    participants: participants.map(participantView),
   };
 }
 
@@ -200,7 +217,7 @@ export async function findRoom(tenantId: string, roomId: string, tx: Tx = db()) 
 export async function getRoom(tenant: Tenant, roomId: string) {
   const room = await db().room.findFirst({
     where: { id: roomId, tenantId: tenant.id },
-    include: { participants: { orderBy: { createdAt: 'asc' } } },
+    include: { participants: roomParticipants },
   });
   if (!room) throw notFound('Room');
   return roomView(room, room.participants);
@@ -218,8 +235,9 @@ export async function listRooms(tenant: Tenant, query: z.infer<typeof roomListQu
     },
     orderBy: page.orderBy,
     take: page.take,
+    include: { participants: roomParticipants },
   });
-  return toPage(rows, query, (r) => roomView(r));
+  return toPage(rows, query, (r) => roomView(r, r.participants));
 }
 
 export async function updateRoom(tenant: Tenant, roomId: string, input: RoomUpdateInput, now = new Date()) {
@@ -234,7 +252,7 @@ export async function updateRoom(tenant: Tenant, roomId: string, input: RoomUpda
     where: { id: room.id },
     data: { ...rest, ...(externalMetadata !== undefined ? { externalMetadata: (externalMetadata as Prisma.InputJsonValue | null) ?? Prisma.DbNull } : {}) },
   });
-  return roomView(updated);
+  return roomViewWithParticipants(updated);
 }
 
 /**
@@ -244,10 +262,10 @@ export async function updateRoom(tenant: Tenant, roomId: string, input: RoomUpda
  */
 export async function endRoom(tenant: Tenant, roomId: string, now = new Date()) {
   const room = await findRoom(tenant.id, roomId);
-  if (room.status === 'ENDED') return roomView(room);
+  if (room.status === 'ENDED') return roomViewWithParticipants(room);
   await mediaFor(tenant).deleteRoom(room.mediaRoomName);
   const ended = await finishRoom(room.id, now);
-  return roomView(ended ?? (await findRoom(tenant.id, roomId)));
+  return roomViewWithParticipants(ended ?? (await findRoom(tenant.id, roomId)));
 }
 
 /** The ENDED transition, shared by the end endpoint, media webhooks and lifecycle jobs. Null if already ended. */
@@ -295,6 +313,6 @@ export async function reopenRoom(tenant: Tenant, roomId: string) {
     await tx.$queryRaw`SELECT id FROM "Room" WHERE id = ${roomId} AND "tenantId" = ${tenant.id} FOR UPDATE`;
     const room = await findRoom(tenant.id, roomId, tx);
     if (room.status !== 'ENDED') throw new ApiError('INVALID_STATE', `Room is ${room.status}; only an ENDED room can be reopened.`);
-    return roomView(await reopenRoomIn(tx, room));
+    return roomViewWithParticipants(await reopenRoomIn(tx, room), tx);
   });
 }

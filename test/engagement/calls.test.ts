@@ -49,6 +49,7 @@ describe('call queues', () => {
     expect(res.status).toBe(200);
     expect(res.body.call).toMatchObject({ status: 'ACCEPTED', acceptedByExternalId: 'agent-1', roomId: res.body.room.id, waitDuration: expect.any(Number) });
     expect(res.body.room).toMatchObject({ type: 'CALL', maxParticipants: 2 });
+    expect(res.body.room.participants.map((p: { externalUserId: string }) => p.externalUserId).sort()).toEqual(['agent-1', 'cust-1']);
     expect(res.body.mediaUrl).toBe(suite.media.url);
     const verifier = new TokenVerifier(suite.media.apiKey, suite.media.apiSecret);
     const caller = await verifier.verify(res.body.callerToken);

@@ -140,6 +140,35 @@ describe('rooms', () => {
     expect((await suite.api('GET', '/api/v1/rooms/does-not-exist', { key: acme.key })).status).toBe(404);
   });
 
+  it('every Room response carries its present participants in join order, at most 50; the list endpoint has the rest', async () => {
+    const created = await createRoom({ maxParticipants: 100 });
+    expect(created.body.participants).toEqual([]);
+    const room = created.body;
+    const ids: string[] = [];
+    for (let i = 0; i < 55; i++) ids.push((await join(room.id, { externalUserId: `p${i}` })).body.participant.id);
+    const joined = await join(room.id, { externalUserId: 'p55' });
+    expect(joined.body.room.participants).toHaveLength(50);
+    expect(joined.body.room.participants[0]).toMatchObject({ id: ids[0], externalUserId: 'p0', connectionState: 'PENDING' });
+    // Those who were removed or left are not in the room any more.
+    expect((await suite.api('POST', `/api/v1/rooms/${room.id}/participants/${ids[0]}/remove`, { key: acme.key })).status).toBe(200);
+    await db().participant.update({ where: { id: ids[1] }, data: { connectionState: 'DISCONNECTED', leftAt: new Date() } });
+    const listed = (await suite.api('GET', `/api/v1/rooms/${room.id}`, { key: acme.key })).body.participants.map((p: { externalUserId: string }) => p.externalUserId);
+    expect(listed).toEqual(Array.from({ length: 50 }, (_, i) => `p${i + 2}`));
+    const patched = await suite.api('PATCH', `/api/v1/rooms/${room.id}`, { key: acme.key, body: { name: 'Renamed' } });
+    expect(patched.body.participants.map((p: { externalUserId: string }) => p.externalUserId)).toEqual(listed);
+    const page = (await suite.api('GET', `/api/v1/rooms?limit=100`, { key: acme.key })).body.data.find((r: { id: string }) => r.id === room.id);
+    expect(page.participants.map((p: { externalUserId: string }) => p.externalUserId)).toEqual(listed);
+    // The list endpoint pages through every participant, those who left included.
+    const all: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: { body: { data: { id: string }[]; nextCursor: string | null } } = await suite.api('GET', `/api/v1/rooms/${room.id}/participants?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { key: acme.key });
+      all.push(...res.body.data.map((p) => p.id));
+      cursor = res.body.nextCursor;
+    } while (cursor);
+    expect(all).toHaveLength(56);
+  });
+
   it('serves /info without a credential and without private fields', async () => {
     const room = (await createRoom({ enableE2EE: true, externalMetadata: { secret: 'crm' } })).body;
     await join(room.id, { externalUserId: 'u1' });

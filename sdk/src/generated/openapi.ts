@@ -2443,7 +2443,7 @@ export interface components {
             data: components["schemas"]["Recording"][];
             nextCursor: string | null;
         };
-        /** @description A room. `participants` is present only on GET /rooms/{id} (and in call views). */
+        /** @description A room, with its participants. */
         Room: {
             id: string;
             tenantId: string;
@@ -2486,7 +2486,8 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            participants?: components["schemas"]["Participant"][];
+            /** @description Who is in the room or on their way in (PENDING, WAITING, CONNECTED; not those who left, were removed or denied), in join order, at most 50. GET /rooms/{id}/participants pages through every participant. */
+            participants: components["schemas"]["Participant"][];
         };
         /** @description The room ended (by the end endpoint, the media layer or a lifecycle rule); exactly once per end. */
         RoomFinishedEventData: {
@@ -7994,7 +7995,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A room. `participants` is present only on GET /rooms/{id} (and in call views). */
+            /** @description A room, with its participants. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9139,7 +9140,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A room. `participants` is present only on GET /rooms/{id} (and in call views). */
+            /** @description A room, with its participants. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9215,7 +9216,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A room. `participants` is present only on GET /rooms/{id} (and in call views). */
+            /** @description A room, with its participants. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9310,7 +9311,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A room. `participants` is present only on GET /rooms/{id} (and in call views). */
+            /** @description A room, with its participants. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9505,7 +9506,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A room. `participants` is present only on GET /rooms/{id} (and in call views). */
+            /** @description A room, with its participants. */
             201: {
                 headers: {
                     [name: string]: unknown;
