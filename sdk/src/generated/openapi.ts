@@ -4886,6 +4886,7 @@ export interface operations {
             content: {
                 "application/json": {
                     optionIds: string[];
+                    /** @description Any user of the tenant, whether or not they joined the room: the tenant's backend vouches for them. One ballot per voter; voting again replaces it. */
                     voterExternalId: string;
                 };
             };
