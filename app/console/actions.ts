@@ -11,7 +11,7 @@ import { endRoom } from '@/lib/domain/rooms';
 import { provisionOwnedTenant, updateOwnedTenant } from '@/lib/domain/providers';
 import { createKeyInput, provisionTenantInput, rotateKeyInput, updateTenantInput } from '@/lib/domain/tenants.schemas';
 import { secretRotationInput, webhookSettingsInput } from '@/lib/domain/webhooks.schemas';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { log } from '@/lib/log';
 
 /**

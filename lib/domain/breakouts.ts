@@ -1,6 +1,6 @@
 import type { Breakout, Tenant } from '@/lib/generated/prisma/client';
 import { db } from '@/lib/db';
-import { invalidState, notFound } from '@/lib/http/errors';
+import { invalidState, notFound } from '@/lib/errors';
 import { mediaFor } from '@/lib/domain/media';
 import { findRoom, newMediaRoomName, participantView } from '@/lib/domain/rooms';
 import { findParticipant, requireModerator } from '@/lib/domain/participants';

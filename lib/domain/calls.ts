@@ -1,7 +1,7 @@
 import type { Call, CallStatus, Participant, Room, Tenant } from '@/lib/generated/prisma/client';
 import type { z } from 'zod';
 import { db, Prisma, type Tx } from '@/lib/db';
-import { ApiError, invalidState, notFound } from '@/lib/http/errors';
+import { ApiError, invalidState, notFound } from '@/lib/errors';
 import { createRoom, endRoom, findRoom, participantView, roomParticipants, roomView } from '@/lib/domain/rooms';
 import { createParticipant, mintToken } from '@/lib/domain/participants';
 import { emitEvent } from '@/lib/events/outbox';

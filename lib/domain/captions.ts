@@ -2,7 +2,7 @@ import type { CaptionSession, Tenant } from '@/lib/generated/prisma/client';
 import type { z } from 'zod';
 import { db } from '@/lib/db';
 import { config } from '@/lib/config';
-import { ApiError, invalidState } from '@/lib/http/errors';
+import { ApiError, invalidState } from '@/lib/errors';
 import { mediaFor } from '@/lib/domain/media';
 import { findRoom } from '@/lib/domain/rooms';
 import { assertBillableMediaAllowed } from '@/lib/domain/tenants';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paginationQuery } from '@/lib/http/pagination';
+import { paginationQuery } from '@/lib/domain/pagination';
 
 /** Request schemas for call queues, polls and questions. */
 const externalId = z.string().trim().min(1).max(200);

@@ -1,6 +1,6 @@
 import { randomBase62, sha256Hex, constantTimeEqual } from '@/lib/crypto';
 import { db, type Tx } from '@/lib/db';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import type { ApiKey, Tenant, Provider, ProviderKey, KeyMode } from '@/lib/generated/prisma/client';
 import { ALL_PERMISSIONS, type Permission } from '@/lib/domain/permissions';
 import { cachedCredential, credentialsChanged } from '@/lib/runtime/credential-cache';

@@ -1,6 +1,6 @@
 import { config } from '@/lib/config';
 import { constantTimeEqual } from '@/lib/crypto';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { metrics } from '@/lib/metrics';
 
 /** Prometheus exposition, behind METRICS_TOKEN (Bearer). Without a token configured: 404. */

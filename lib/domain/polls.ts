@@ -1,7 +1,7 @@
 import type { Poll, PollOption, PollVote, Room, Tenant } from '@/lib/generated/prisma/client';
 import type { z } from 'zod';
 import { db, type Tx } from '@/lib/db';
-import { forbidden, invalidState, notFound, validationFailed } from '@/lib/http/errors';
+import { forbidden, invalidState, notFound, validationFailed } from '@/lib/errors';
 import { findRoom } from '@/lib/domain/rooms';
 import { isActiveMember, requireModerator } from '@/lib/domain/participants';
 import { broadcast } from '@/lib/domain/live-updates';

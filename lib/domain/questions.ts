@@ -1,6 +1,6 @@
 import type { Question, Room, Tenant } from '@/lib/generated/prisma/client';
 import { db } from '@/lib/db';
-import { forbidden, invalidState, notFound } from '@/lib/http/errors';
+import { forbidden, invalidState, notFound } from '@/lib/errors';
 import { findRoom } from '@/lib/domain/rooms';
 import { isActiveMember, requireModerator } from '@/lib/domain/participants';
 import { broadcast } from '@/lib/domain/live-updates';

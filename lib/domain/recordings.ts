@@ -1,8 +1,8 @@
 import type { Recording, Room, Tenant } from '@/lib/generated/prisma/client';
 import type { z } from 'zod';
 import { db, type Tx } from '@/lib/db';
-import { ApiError, invalidState, notFound } from '@/lib/http/errors';
-import { pageArgs, toPage } from '@/lib/http/pagination';
+import { ApiError, invalidState, notFound } from '@/lib/errors';
+import { pageArgs, toPage } from '@/lib/domain/pagination';
 import { storage } from '@/lib/storage';
 import { mediaFor } from '@/lib/domain/media';
 import { findRoom } from '@/lib/domain/rooms';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paginationQuery } from '@/lib/http/pagination';
+import { paginationQuery } from '@/lib/domain/pagination';
 
 /** Request schemas for rooms, participants and breakouts (also the source of the API reference). */
 const externalId = z.string().trim().min(1).max(200);

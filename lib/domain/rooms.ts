@@ -1,8 +1,8 @@
 import type { Participant, Room, Tenant } from '@/lib/generated/prisma/client';
 import { db, Prisma, type Tx } from '@/lib/db';
 import { randomBase62 } from '@/lib/crypto';
-import { ApiError, notFound, validationFailed } from '@/lib/http/errors';
-import { pageArgs, toPage } from '@/lib/http/pagination';
+import { ApiError, notFound, validationFailed } from '@/lib/errors';
+import { pageArgs, toPage } from '@/lib/domain/pagination';
 import { resolveLimits } from '@/lib/domain/plans';
 import { mediaFor } from '@/lib/domain/media';
 import { emitEvent } from '@/lib/events/outbox';

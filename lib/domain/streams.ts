@@ -1,7 +1,7 @@
 import type { Stream, Tenant } from '@/lib/generated/prisma/client';
 import type { z } from 'zod';
 import { db, type Tx } from '@/lib/db';
-import { ApiError, invalidState, notFound } from '@/lib/http/errors';
+import { ApiError, invalidState, notFound } from '@/lib/errors';
 import { mediaFor } from '@/lib/domain/media';
 import { findRoom } from '@/lib/domain/rooms';
 import { assertBillableMediaAllowed } from '@/lib/domain/tenants';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { entitlementOverrides, planName } from '@/lib/domain/plans';
 import { permission } from '@/lib/domain/permissions';
 import { EVENT_NAMES } from '@/lib/events/catalog';
-import { paginationQuery } from '@/lib/http/pagination';
+import { paginationQuery } from '@/lib/domain/pagination';
 
 const origin = z.string().trim().max(200).regex(/^https?:\/\/[^/\s]+$/, 'must be an origin such as https://app.example.com');
 

@@ -4,7 +4,7 @@ import { encryptSecret } from '@/lib/crypto';
 import { createApiKey, generateKey, generateWebhookSecret } from '@/lib/domain/keys';
 import { resolveLimits, type EntitlementOverrides, type PlanName } from '@/lib/domain/plans';
 import type { Permission } from '@/lib/domain/permissions';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import type { TenantResponse } from '@/lib/domain/responses.schemas';
 import type { EventName } from '@/lib/events/catalog';
 

@@ -1,6 +1,6 @@
 import type { Transcript, Tenant } from '@/lib/generated/prisma/client';
 import { db, type Tx } from '@/lib/db';
-import { notFound } from '@/lib/http/errors';
+import { notFound } from '@/lib/errors';
 import { storage } from '@/lib/storage';
 import { speechToText } from '@/lib/stt';
 import { emitEvent } from '@/lib/events/outbox';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError, type ErrorDetail } from '@/lib/http/errors';
+import { ApiError, type ErrorDetail } from '@/lib/errors';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 

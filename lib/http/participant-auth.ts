@@ -1,5 +1,5 @@
 import { db } from '@/lib/db';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { mediaFor } from '@/lib/domain/media';
 import { isTurnedAway } from '@/lib/domain/participants';
 import type { Participant, Room, Tenant } from '@/lib/generated/prisma/client';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { Prisma } from '@/lib/db';
-import { ApiError, type ErrorEnvelope } from '@/lib/http/errors';
+import { ApiError, type ErrorEnvelope } from '@/lib/errors';
 import { newRequestId, runWithContext, requestContext, type RequestContext } from '@/lib/http/context';
 import { readRawBody, parseJsonBody, validate, queryObject } from '@/lib/http/body';
 import { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyClaim } from '@/lib/http/idempotency';

@@ -2,7 +2,7 @@ import { getServerSession } from 'next-auth';
 import { authOptions } from '@/lib/console/auth';
 import { consoleActor, tenantOf } from '@/lib/domain/console';
 import { downloadRecording } from '@/lib/domain/recordings';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 
 // The console's download link: the signed-in user's tenant, the API's own download rules.
 export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 
 /** ?limit= (1–100, default 20) and ?cursor=; lists are newest first by (createdAt, id). */
 export const paginationQuery = z.object({

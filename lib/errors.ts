@@ -1,5 +1,5 @@
 /**
- * The error catalogue (../shared/notes/design.md). Domain code throws ApiError with a code;
+ * The error catalogue (codes → HTTP statuses; README "API conventions"). Domain code throws ApiError with a code;
  * the route wrapper turns it into the one envelope. The status follows from the code.
  */
 export const ERROR_STATUS = {
