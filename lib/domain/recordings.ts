@@ -102,20 +102,26 @@ export async function listRecordings(tenant: Tenant, query: z.infer<typeof recor
   return toPage(rows, query, recordingView);
 }
 
-/** Streams the file (authenticated with the tenant key); only COMPLETED recordings have one. */
-export async function downloadRecording(tenant: Tenant, id: string) {
+/** A recording's file for download: the stream and what a response needs to describe it. */
+export interface RecordingFile {
+  body: ReadableStream<Uint8Array>;
+  contentType: 'audio/ogg' | 'video/mp4';
+  size: number;
+  filename: string;
+}
+
+/** The file of a recording (authenticated with the tenant key); only COMPLETED recordings have one. */
+export async function recordingFile(tenant: Tenant, id: string): Promise<RecordingFile> {
   const r = await findRecording(tenant.id, id);
   if (r.status !== 'COMPLETED') throw invalidState(`The recording is ${r.status}; only a COMPLETED recording can be downloaded.`);
   const stat = await storage().stat(r.storageKey);
   if (!stat) throw notFound('Recording file');
-  return new Response(await storage().read(r.storageKey), {
-    headers: {
-      'content-type': r.storageKey.endsWith('.ogg') ? 'audio/ogg' : 'video/mp4',
-      'content-length': String(stat.size),
-      'content-disposition': `attachment; filename="recording-${r.id}${r.storageKey.slice(r.storageKey.lastIndexOf('.'))}"`,
-      'cache-control': 'private, no-store',
-    },
-  });
+  return {
+    body: await storage().read(r.storageKey),
+    contentType: r.storageKey.endsWith('.ogg') ? 'audio/ogg' : 'video/mp4',
+    size: stat.size,
+    filename: `recording-${r.id}${r.storageKey.slice(r.storageKey.lastIndexOf('.'))}`,
+  };
 }
 
 /** Deletes the storage object, then the row. Deleting again is 404. */

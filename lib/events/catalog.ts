@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ROLES } from '@/lib/domain/rooms.schemas';
+// Roles from the database's own enum: the catalogue imports nothing from lib/domain (no cycle).
+import { ParticipantRole } from '@/lib/generated/prisma/enums';
 
 /**
  * The event catalogue. Names relayed from the media layer and platform events from the spec,
@@ -94,10 +95,10 @@ export const EVENT_DATA = {
     })
     .describe('The room ended (by the end endpoint, the media layer or a lifecycle rule); exactly once per end.'),
   'participant.joined': z
-    .object({ ...participantFields, role: z.enum(ROLES), joinedAt: timestamp })
+    .object({ ...participantFields, role: z.enum(ParticipantRole), joinedAt: timestamp })
     .describe('A participant connected to the media room.'),
   'participant.left': z
-    .object({ ...participantFields, role: z.enum(ROLES), leftAt: timestamp, duration: seconds.describe('Seconds connected, summed over sessions.') })
+    .object({ ...participantFields, role: z.enum(ParticipantRole), leftAt: timestamp, duration: seconds.describe('Seconds connected, summed over sessions.') })
     .describe('A participant disconnected from the media room.'),
   'participant.waiting': z
     .object(participantFields)

@@ -6,7 +6,7 @@ import { readRawBody, parseJsonBody, validate, queryObject } from '@/lib/http/bo
 import { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyClaim } from '@/lib/http/idempotency';
 import { consumeRateLimit, PROVIDER_REQUESTS_PER_SECOND } from '@/lib/http/rate-limit';
 import { authenticateApiKey, authenticateProviderKey, hasPermission, type TenantCredential, type ProviderCredential } from '@/lib/domain/keys';
-import type { ParticipantCredential } from '@/lib/http/participant-auth';
+import type { ParticipantCredential } from '@/lib/domain/me';
 import { resolveLimits } from '@/lib/domain/plans';
 import type { Permission } from '@/lib/domain/permissions';
 import { recordApiRequest } from '@/lib/domain/usage';
