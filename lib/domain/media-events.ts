@@ -2,7 +2,8 @@ import { db, Prisma, type Tx } from '@/lib/db';
 import { config } from '@/lib/config';
 import { ApiError } from '@/lib/errors';
 import { mediaFor } from '@/lib/domain/media';
-import { finishRoom, secondsSince } from '@/lib/domain/rooms';
+import { finishRoom } from '@/lib/domain/rooms';
+import { secondsBetween } from '@/lib/domain/time';
 import { emitEvent } from '@/lib/events/outbox';
 import { currentRunner } from '@/lib/events/runner';
 import { assertCanRecord, beginRecording, onRecordingEgress } from '@/lib/domain/recordings';
@@ -90,7 +91,7 @@ async function apply(tx: Tx, event: MediaWebhookEvent, followUps: FollowUp[]) {
         where: { id: participant.id },
         data: joined
           ? { connectionState: 'CONNECTED', joinedAt, leftAt: null, mediaSid: event.participant?.sid ?? participant.mediaSid }
-          : { connectionState: participant.connectionState === 'REMOVED' ? 'REMOVED' : 'DISCONNECTED', leftAt: at, duration: (participant.duration ?? 0) + secondsSince(participant.joinedAt, at) },
+          : { connectionState: participant.connectionState === 'REMOVED' ? 'REMOVED' : 'DISCONNECTED', leftAt: at, duration: (participant.duration ?? 0) + (secondsBetween(participant.joinedAt, at) ?? 0) },
       });
       const active = await tx.participant.count({ where: { roomId: room.id, connectionState: 'CONNECTED' } });
       await tx.room.update({

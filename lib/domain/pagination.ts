@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError } from '@/lib/errors';
+import { validationFailed } from '@/lib/errors';
 
 /** ?limit= (1–100, default 20) and ?cursor=; lists are newest first by (createdAt, id). */
 export const paginationQuery = z.object({
@@ -18,21 +18,40 @@ interface CursorPosition {
   id: string;
 }
 
+/** A cursor is the position of a page's last row: its sort key as a base64url JSON array. */
+export function encodeCursorTuple(values: readonly (string | number)[]): string {
+  return Buffer.from(JSON.stringify(values)).toString('base64url');
+}
+
+/** Reads a cursor back; `parse` returns null for a tuple of the wrong shape (→ 400). */
+export function decodeCursorTuple<T>(cursor: string, parse: (values: unknown[]) => T | null): T {
+  let values: unknown;
+  try {
+    values = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    values = null;
+  }
+  const position = Array.isArray(values) ? parse(values) : null;
+  if (position === null) throw validationFailed('cursor', 'not a cursor returned by this API');
+  return position;
+}
+
+/** A valid Date from a cursor's timestamp string, else null. */
+export function cursorDate(value: unknown): Date | null {
+  if (typeof value !== 'string') return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
 export function encodeCursor(pos: CursorPosition): string {
-  return Buffer.from(JSON.stringify([pos.createdAt.toISOString(), pos.id])).toString('base64url');
+  return encodeCursorTuple([pos.createdAt.toISOString(), pos.id]);
 }
 
 export function decodeCursor(cursor: string): CursorPosition {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
-    const date = new Date(createdAt);
-    if (typeof id !== 'string' || Number.isNaN(date.getTime())) throw new Error('bad cursor');
-    return { createdAt: date, id };
-  } catch {
-    throw new ApiError('VALIDATION_FAILED', 'cursor: not a cursor returned by this API', [
-      { field: 'cursor', message: 'not a cursor returned by this API' },
-    ]);
-  }
+  return decodeCursorTuple(cursor, ([createdAt, id]) => {
+    const date = cursorDate(createdAt);
+    return date && typeof id === 'string' ? { createdAt: date, id } : null;
+  });
 }
 
 /**

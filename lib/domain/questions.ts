@@ -4,6 +4,7 @@ import { forbidden, invalidState, notFound } from '@/lib/errors';
 import { findRoom } from '@/lib/domain/rooms';
 import { isActiveMember, requireModerator } from '@/lib/domain/participants';
 import { broadcast } from '@/lib/domain/live-updates';
+import { iso } from '@/lib/domain/time';
 
 /**
  * Q&A. States: OPEN → ANSWERED (host answers) or DISMISSED (host dismisses; an answered question
@@ -21,9 +22,9 @@ export function questionView(q: Question) {
     upvoteCount: q.upvoteCount,
     answerText: q.answerText,
     answeredByExternalId: q.answeredByExternalId,
-    answeredAt: q.answeredAt?.toISOString() ?? null,
+    answeredAt: iso(q.answeredAt),
     dismissedByExternalId: q.dismissedByExternalId,
-    dismissedAt: q.dismissedAt?.toISOString() ?? null,
+    dismissedAt: iso(q.dismissedAt),
     createdAt: q.createdAt.toISOString(),
   };
 }

@@ -12,6 +12,7 @@ import { emitEvent } from '@/lib/events/outbox';
 import { queueTranscriptIfWanted } from '@/lib/domain/transcripts';
 import type { recordingListQuery, recordingStartInput } from '@/lib/domain/media-features.schemas';
 import type { RecordingResponse } from '@/lib/domain/responses.schemas';
+import { iso, secondsBetween } from '@/lib/domain/time';
 
 /**
  * Recordings: a room-composite egress to a file. Statuses: STARTING (egress requested) → ACTIVE
@@ -28,8 +29,8 @@ export function recordingView(r: Recording): RecordingResponse {
     sizeBytes: r.sizeBytes === null ? null : Number(r.sizeBytes),
     duration: r.duration,
     createdByExternalId: r.createdByExternalId,
-    startedAt: r.startedAt?.toISOString() ?? null,
-    endedAt: r.endedAt?.toISOString() ?? null,
+    startedAt: iso(r.startedAt),
+    endedAt: iso(r.endedAt),
     error: r.error,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
@@ -146,7 +147,7 @@ export async function onRecordingEgress(tx: Tx, egressId: string, ended: boolean
   }
   if (r.status === 'COMPLETED' || r.status === 'FAILED') return { transcriptId: null };
   const file = egressStatus === 'EGRESS_COMPLETE' ? await storage().stat(r.storageKey) : null;
-  const duration = r.startedAt ? Math.max(0, Math.round((at.getTime() - r.startedAt.getTime()) / 1000)) : null;
+  const duration = secondsBetween(r.startedAt, at);
   if (file && file.size > 0) {
     await tx.recording.update({ where: { id: r.id }, data: { status: 'COMPLETED', endedAt: at, sizeBytes: BigInt(file.size), duration, error: null } });
     await emitEvent(tx, r.tenantId, 'recording.completed', { recordingId: r.id, roomId: r.roomId, sizeBytes: file.size, duration });

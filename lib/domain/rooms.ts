@@ -9,12 +9,11 @@ import { emitEvent } from '@/lib/events/outbox';
 import { DEFAULT_RECORDING_PRESET, type RecordingPreset, type RoomCreateInput, type RoomUpdateInput, type roomListQuery } from '@/lib/domain/rooms.schemas';
 import type { z } from 'zod';
 import type { ParticipantResponse, RoomResponse } from '@/lib/domain/responses.schemas';
+import { iso, secondsBetween } from '@/lib/domain/time';
 
 /** Rooms: the durable handle a tenant keeps. Statuses: WAITING → ACTIVE → ENDED (→ WAITING on reopen). */
 export const DEFAULT_MAX_PARTICIPANTS = 100;
 export const META_VERSION = 1;
-
-const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 export function participantView(p: Participant): ParticipantResponse {
   return {
@@ -274,13 +273,13 @@ export async function finishRoom(roomId: string, now = new Date(), tx?: Tx): Pro
     const [locked] = await t.$queryRaw<{ status: string }[]>`SELECT status FROM "Room" WHERE id = ${roomId} FOR UPDATE`;
     if (!locked || locked.status === 'ENDED') return null;
     const room = await t.room.findUniqueOrThrow({ where: { id: roomId } });
-    const duration = room.startedAt ? Math.max(0, Math.round((now.getTime() - room.startedAt.getTime()) / 1000)) : null;
+    const duration = secondsBetween(room.startedAt, now);
     const ended = await t.room.update({ where: { id: roomId }, data: { status: 'ENDED', endedAt: now, duration, activeParticipants: 0 } });
     const connected = await t.participant.findMany({ where: { roomId, connectionState: 'CONNECTED' } });
     for (const p of connected) {
       await t.participant.update({
         where: { id: p.id },
-        data: { connectionState: 'DISCONNECTED', leftAt: now, duration: (p.duration ?? 0) + secondsSince(p.joinedAt, now) },
+        data: { connectionState: 'DISCONNECTED', leftAt: now, duration: (p.duration ?? 0) + (secondsBetween(p.joinedAt, now) ?? 0) },
       });
     }
     await emitEvent(t, room.tenantId, 'room.finished', {
@@ -294,10 +293,6 @@ export async function finishRoom(roomId: string, now = new Date(), tx?: Tx): Pro
     return ended;
   };
   return tx ? run(tx) : db().$transaction(run);
-}
-
-export function secondsSince(from: Date | null, now: Date): number {
-  return from ? Math.max(0, Math.round((now.getTime() - from.getTime()) / 1000)) : 0;
 }
 
 /** ENDED → WAITING. Used by POST reopen and by a join on an ended room. */

@@ -6,6 +6,7 @@ import { speechToText } from '@/lib/stt';
 import { emitEvent } from '@/lib/events/outbox';
 import { log } from '@/lib/log';
 import type { TranscriptResponse } from '@/lib/domain/responses.schemas';
+import { iso } from '@/lib/domain/time';
 
 /**
  * Transcripts of completed recordings of AI-enabled rooms (never test mode, never E2EE — such
@@ -25,7 +26,7 @@ export function transcriptView(t: Transcript): TranscriptResponse {
     provider: t.provider,
     error: t.error,
     createdAt: t.createdAt.toISOString(),
-    completedAt: t.completedAt?.toISOString() ?? null,
+    completedAt: iso(t.completedAt),
   };
 }
 

@@ -115,6 +115,10 @@ describe('rooms', () => {
     expect(odd.body.data.map((r: { id: string }) => r.id)).toEqual([ids[3], ids[1]]);
     expect((await suite.api('GET', '/api/v1/rooms?status=BOGUS', { key: t.key })).status).toBe(400);
     expect((await suite.api('GET', '/api/v1/rooms?limit=500', { key: t.key })).status).toBe(400);
+    for (const bad of ['nope', Buffer.from(JSON.stringify([5, '2030-01-01T00:00:00.000Z', 'x'])).toString('base64url'), Buffer.from(JSON.stringify(['not a date', 'x'])).toString('base64url')]) {
+      const res = await suite.api('GET', `/api/v1/rooms?cursor=${bad}`, { key: t.key });
+      expect([res.status, res.body.error.details?.[0]?.field]).toEqual([400, 'cursor']);
+    }
   });
 
   it('gets, patches and locks a room; another tenant gets 404 everywhere', async () => {
