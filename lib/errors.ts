@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+
 /**
  * The error catalogue (codes → HTTP statuses; README "API conventions"). Domain code throws ApiError with a code;
  * the route wrapper turns it into the one envelope. The status follows from the code.
@@ -51,6 +53,16 @@ export const invalidState = (message: string) => new ApiError('INVALID_STATE', m
 export const forbidden = (message: string) => new ApiError('FORBIDDEN', message);
 export const validationFailed = (field: string, message: string) =>
   new ApiError('VALIDATION_FAILED', `${field}: ${message}`, [{ field, message }]);
+
+/** A zod failure as VALIDATION_FAILED, one detail per issue naming its field (`where` when the issue is the whole input). */
+export function zodToApiError(error: z.ZodError, where: 'body' | 'query' | 'input' = 'body'): ApiError {
+  const details: ErrorDetail[] = error.issues.map((issue) => ({
+    field: issue.path.length ? issue.path.join('.') : where,
+    message: issue.message,
+  }));
+  const summary = details.map((d) => `${d.field}: ${d.message}`).join('; ');
+  return new ApiError('VALIDATION_FAILED', `Invalid ${where}: ${summary}`, details);
+}
 
 export interface ErrorEnvelope {
   error: { code: ErrorCode; message: string; details?: ErrorDetail[]; requestId: string };

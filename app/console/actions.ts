@@ -11,7 +11,7 @@ import { endRoom } from '@/lib/domain/rooms';
 import { provisionOwnedTenant, updateOwnedTenant } from '@/lib/domain/providers';
 import { createKeyInput, provisionTenantInput, rotateKeyInput, updateTenantInput } from '@/lib/domain/tenants.schemas';
 import { secretRotationInput, webhookSettingsInput } from '@/lib/domain/webhooks.schemas';
-import { ApiError } from '@/lib/errors';
+import { ApiError, zodToApiError } from '@/lib/errors';
 import { log } from '@/lib/log';
 
 /**
@@ -27,8 +27,8 @@ async function act<T>(path: string, run: () => Promise<T>): Promise<ActionResult
     revalidatePath(path);
     return { ok: true, data };
   } catch (err) {
-    if (err instanceof ApiError) return { ok: false, code: err.code, message: err.message };
-    if (err instanceof z.ZodError) return { ok: false, code: 'VALIDATION_FAILED', message: err.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ') };
+    const refusal = err instanceof z.ZodError ? zodToApiError(err, 'input') : err;
+    if (refusal instanceof ApiError) return { ok: false, code: refusal.code, message: refusal.message };
     if (err && typeof err === 'object' && 'digest' in err) throw err; // Next's redirect / notFound
     log.error({ err }, 'console action failed');
     return { ok: false, code: 'INTERNAL', message: 'Something went wrong on our side. Try again.' };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError, type ErrorDetail } from '@/lib/errors';
+import { ApiError, zodToApiError } from '@/lib/errors';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -47,15 +47,6 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, where: 
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw zodToApiError(result.error, where);
-}
-
-export function zodToApiError(error: z.ZodError, where: 'body' | 'query' = 'body'): ApiError {
-  const details: ErrorDetail[] = error.issues.map((issue) => ({
-    field: issue.path.length ? issue.path.join('.') : where,
-    message: issue.message,
-  }));
-  const summary = details.map((d) => `${d.field}: ${d.message}`).join('; ');
-  return new ApiError('VALIDATION_FAILED', `Invalid ${where}: ${summary}`, details);
 }
 
 /** Query strings: single values as strings; repeated keys become arrays. */
