@@ -91,14 +91,19 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
     }
   }
 
+  /** A delete that finds its target already gone has done its job. */
+  async function callIgnoringNotFound(method: string, fn: () => Promise<unknown>): Promise<void> {
+    try {
+      await call(method, fn);
+    } catch (err) {
+      if (!(err instanceof MediaLayerError && err.isNotFound)) throw err;
+    }
+  }
+
   const layer: MediaLayer = {
     url,
     async deleteRoom(name) {
-      try {
-        await call('deleteRoom', () => rooms.deleteRoom(name));
-      } catch (err) {
-        if (!(err instanceof MediaLayerError && err.isNotFound)) throw err; // already gone is fine
-      }
+      await callIgnoringNotFound('deleteRoom', () => rooms.deleteRoom(name));
     },
     async listRooms(names) {
       const list = await call('listRooms', () => rooms.listRooms(names));
@@ -171,22 +176,14 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
       return { ingressId: info.ingressId, url: info.url, streamKey: info.streamKey };
     },
     async deleteIngress(ingressId) {
-      try {
-        await call('deleteIngress', () => ingress.deleteIngress(ingressId));
-      } catch (err) {
-        if (!(err instanceof MediaLayerError && err.isNotFound)) throw err;
-      }
+      await callIgnoringNotFound('deleteIngress', () => ingress.deleteIngress(ingressId));
     },
     async createAgentDispatch(room, agentName, metadata) {
       const dispatch = await call('createDispatch', () => agents.createDispatch(room, agentName, { metadata }));
       return { dispatchId: dispatch.id };
     },
     async deleteAgentDispatch(dispatchId, room) {
-      try {
-        await call('deleteDispatch', () => agents.deleteDispatch(dispatchId, room));
-      } catch (err) {
-        if (!(err instanceof MediaLayerError && err.isNotFound)) throw err;
-      }
+      await callIgnoringNotFound('deleteDispatch', () => agents.deleteDispatch(dispatchId, room));
     },
     async mintParticipantToken(request) {
       const token = new AccessToken(apiKey, apiSecret, {
