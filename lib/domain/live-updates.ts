@@ -2,14 +2,15 @@ import type { Room, Tenant } from '@/lib/generated/prisma/client';
 import { mediaFor } from '@/lib/domain/media';
 import { MediaLayerError } from '@/lib/media';
 import { log } from '@/lib/log';
+import type { LiveTopic } from '@/lib/live-topics';
 
 /**
  * Live updates to everyone in a room over the media layer's data channel (reliable). The
  * database is the truth and clients re-read it; a message is only a nudge, so a media failure
  * (or a room nobody has joined yet) is logged, never an API error.
- * Topics: convene.polls ({type: 'poll.updated', poll}), convene.questions ({type: 'question.updated', question}).
+ * Topics and their payloads: lib/live-topics.ts.
  */
-export async function broadcast(tenant: Tenant, room: Room, topic: 'convene.polls' | 'convene.questions', payload: Record<string, unknown>) {
+export async function broadcast(tenant: Tenant, room: Room, topic: LiveTopic, payload: Record<string, unknown>) {
   try {
     await mediaFor(tenant).sendData(room.mediaRoomName, payload, { topic });
   } catch (err) {
