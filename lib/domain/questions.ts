@@ -5,13 +5,14 @@ import { findRoom } from '@/lib/domain/rooms';
 import { isActiveMember, requireModerator } from '@/lib/domain/participants';
 import { broadcast } from '@/lib/domain/live-updates';
 import { iso } from '@/lib/domain/time';
+import type { QuestionResponse } from '@/lib/domain/responses.schemas';
 
 /**
  * Q&A. States: OPEN → ANSWERED (host answers) or DISMISSED (host dismisses; an answered question
  * may also be dismissed). Upvotes: once per user, OPEN questions only; upvoting again is a no-op
  * that returns the question unchanged.
  */
-export function questionView(q: Question) {
+export function questionView(q: Question): QuestionResponse {
   return {
     id: q.id,
     roomId: q.roomId,

@@ -44,7 +44,6 @@ export function participantView(p: Participant): ParticipantResponse {
     updatedAt: p.updatedAt.toISOString(),
   };
 }
-export type ParticipantView = ReturnType<typeof participantView>;
 
 /**
  * Which participants a Room response carries: those in the room or on their way in (PENDING,

@@ -33,7 +33,6 @@ export function tenantView(tenant: Tenant, now = new Date()): TenantResponse {
     updatedAt: tenant.updatedAt.toISOString(),
   };
 }
-export type TenantView = ReturnType<typeof tenantView>;
 
 export interface ProvisionTenantInput {
   name: string;
