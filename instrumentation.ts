@@ -1,7 +1,10 @@
 // Next.js calls register() once per server process: start the in-process queue workers there.
 export async function register() {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
-    const { boot, shutdown } = await import('./lib/runtime/boot');
+    const { boot, shutdown, assertValidEnvironment } = await import('./lib/runtime/boot');
+    // An invalid environment stops the process (exit 1) with a message naming the variable, so an
+    // orchestrator sees the failure; Next would otherwise keep serving a plain-text 500.
+    assertValidEnvironment();
     await boot();
     let stopping = false;
     const onSignal = () => {

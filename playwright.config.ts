@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
 
 /**
@@ -31,6 +32,9 @@ export default defineConfig({
       QUEUE_WORKERS: 'false',
       DATABASE_URL: 'postgresql://unused@127.0.0.1:1/unused',
       CONVENE_MASTER_KEY: 'e2e-only-master-key-0123456789abcdef',
+      // A production server refuses missing or published media credentials: a random pair per run.
+      LIVEKIT_API_KEY: process.env.LIVEKIT_API_KEY ?? `APIe2e${randomBytes(6).toString('hex')}`,
+      LIVEKIT_API_SECRET: process.env.LIVEKIT_API_SECRET ?? randomBytes(32).toString('base64url'),
       LOG_LEVEL: 'warn',
     },
   },

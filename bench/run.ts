@@ -2,9 +2,16 @@
  * `npm run bench`: the production build (next build + next start) on a real PostgreSQL, driven by
  * autocannon from this process; a bare baseline server for the join; the webhook pipeline end to
  * end; first-load JavaScript of the pages. Writes bench/reports/<timestamp>.md (git-ignored).
+ *
+ * Every API figure is also reported as a share of GET /health measured in the same run (the
+ * framework's floor: no auth, one SELECT 1), and with the server's CPU time per request, so a
+ * regression shows even on a shared, noisy machine: compare ratios within one report. Joins run
+ * into ONE room (a fresh one for 10,000 per run, the all-hands case) and spread over 20 rooms;
+ * an open-loop part offers fixed rates (BENCH_OPEN_LOOP_RATES, default 50,100,200 joins/s).
+ * The latest `npm run soak` table (bench/reports/soak-latest.md) is appended.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -23,6 +30,10 @@ const WEBHOOK_SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 10);
 // Which parts run: api (autocannon + baseline), webhooks (the delivery pipeline), pages (first-load JS),
 // media (the development media server with 2, 4 and 6 browsers in one room).
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'api,webhooks,pages,media').split(','));
+// Closed-loop runs are split into this many interleaved rounds per concurrency (see below).
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+// Offered rates (joins/s into one room) for the open-loop latency runs.
+const OPEN_LOOP_RATES = (process.env.BENCH_OPEN_LOOP_RATES ?? '50,100,200').split(',').map(Number);
 
 async function adminUrl(): Promise<{ url: string; stop?: () => Promise<void> }> {
   const candidate = process.env.CONVENE_TEST_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -36,6 +47,12 @@ async function adminUrl(): Promise<{ url: string; stop?: () => Promise<void> }> 
     const e = await startEmbeddedPostgres({ dir: path.join(root, '.data/bench'), port: 54398 });
     return { url: e.adminUrl, stop: e.stop };
   }
+}
+
+/** The table of the latest `npm run soak`, if one ran on this checkout. */
+function latestSoak(): string | null {
+  const file = path.join(root, 'bench/reports/soak-latest.md');
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : null;
 }
 
 function startProcess(cmd: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
@@ -57,17 +74,81 @@ function startProcess(cmd: string, args: string[], env: Record<string, string>, 
   });
 }
 
-interface Row { name: string; concurrency: number; rps: number; p50: number; p99: number; errors: number; non2xx: number }
+interface Row { name: string; concurrency: number; rps: number; p50: number; p99: number; errors: number; non2xx: number; cpuMsPerReq: number | null; rate?: number; total?: number; seconds?: number; cpuMs?: number | null }
 
-async function load(name: string, url: string, concurrency: number, makeRequest: () => { method: 'GET' | 'POST'; path: string; body?: string }, headers: Record<string, string>): Promise<Row> {
+const CLOCK_TICK_MS = 1000 / Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
+
+/**
+ * CPU time (user + system, ms) used so far by every process in a process group: the server's
+ * own CPU, read from /proc like process.cpuUsage() would report it inside the server. Per
+ * request it shows a regression even when the machine is shared and throughput is noisy.
+ */
+function groupCpuMs(pgid: number | undefined): number | null {
+  if (!pgid || process.platform !== 'linux') return null;
+  let ticks = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // After "pid (comm) ": state ppid pgrp ... utime(12th) stime(13th), zero-based 11 and 12.
+      if (Number(fields[2]) === pgid) ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process exited meanwhile
+    }
+  }
+  return ticks * CLOCK_TICK_MS;
+}
+
+let serverGroup: number | undefined;
+
+async function load(name: string, url: string, concurrency: number, makeRequest: () => { method: 'GET' | 'POST'; path: string; body?: string; headers?: Record<string, string> }, headers: Record<string, string>, opts: { rate?: number; group?: number; duration?: number } = {}): Promise<Row> {
+  const group = opts.group ?? serverGroup;
+  const duration = opts.duration ?? DURATION;
+  const cpuBefore = groupCpuMs(group);
   const result = await autocannon({
     url,
     connections: concurrency,
-    duration: DURATION,
+    duration,
+    // Open loop: this many requests per second in total, whatever the latency (not a closed loop).
+    ...(opts.rate ? { overallRate: opts.rate } : {}),
     headers: { 'content-type': 'application/json', ...headers },
-    requests: [{ setupRequest: (req) => ({ ...req, ...makeRequest() }) }],
+    requests: [{ setupRequest: (req) => { const r = makeRequest(); return { ...req, ...r, headers: { ...req.headers, ...r.headers } }; } }],
   });
-  return { name, concurrency, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+  const cpuAfter = groupCpuMs(group);
+  const total = result.requests.total;
+  return {
+    name,
+    concurrency,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    cpuMsPerReq: cpuBefore !== null && cpuAfter !== null && total > 0 ? Math.round(((cpuAfter - cpuBefore) / total) * 100) / 100 : null,
+    rate: opts.rate,
+    total,
+    seconds: duration,
+    cpuMs: cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null,
+  };
+}
+
+/** Rounds of one endpoint merged: throughput and CPU over all of them, mean p50, worst p99. */
+function merge(rounds: Row[]): Row {
+  const total = rounds.reduce((a, r) => a + (r.total ?? 0), 0);
+  const seconds = rounds.reduce((a, r) => a + (r.seconds ?? 0), 0);
+  const cpu = rounds.every((r) => r.cpuMs != null) ? rounds.reduce((a, r) => a + r.cpuMs!, 0) : null;
+  return {
+    ...rounds[0],
+    rps: Math.round(total / seconds),
+    p50: Math.round(rounds.reduce((a, r) => a + r.p50, 0) / rounds.length),
+    p99: Math.max(...rounds.map((r) => r.p99)),
+    errors: rounds.reduce((a, r) => a + r.errors, 0),
+    non2xx: rounds.reduce((a, r) => a + r.non2xx, 0),
+    cpuMsPerReq: cpu !== null && total > 0 ? Math.round((cpu / total) * 100) / 100 : null,
+    total,
+    seconds,
+    cpuMs: cpu,
+  };
 }
 
 async function firstLoadJs(base: string, page: string, cookie?: string) {
@@ -136,6 +217,11 @@ async function webhookRun(name: string, count: number, intervalMs: number, emit:
 }
 
 async function main() {
+  // Refuse up front rather than start a server with nothing to serve ("fetch failed").
+  if (process.env.BENCH_SKIP_BUILD === '1' && !existsSync(path.join(root, '.next-bench', 'BUILD_ID'))) {
+    console.error('BENCH_SKIP_BUILD=1 needs an earlier bench build in .next-bench, and there is none: run `npm run bench` once without BENCH_SKIP_BUILD (or build it with `NEXT_DIST_DIR=.next-bench npx next build`).');
+    process.exit(2);
+  }
   const admin = await adminUrl();
   const dbName = `convene_bench_${randomBytes(4).toString('hex')}`;
   const adminClient = new pg.Client({ connectionString: admin.url });
@@ -153,6 +239,9 @@ async function main() {
       WEBHOOK_ALLOW_INSECURE_URLS: 'true',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
+      // A production server refuses missing or published media credentials.
+      LIVEKIT_API_KEY: `APIbench${randomBytes(6).toString('hex')}`,
+      LIVEKIT_API_SECRET: randomBytes(32).toString('base64url'),
     };
     const migrate = spawnSync('npx', ['prisma', 'migrate', 'deploy'], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
     if (migrate.status !== 0) throw new Error(migrate.stderr);
@@ -167,7 +256,7 @@ async function main() {
     const seed = await seedTenantForBench(receiver.url);
 
     const port = 3300 + Math.floor(Math.random() * 500);
-    const serverEnv: Record<string, string> = { ...env, NEXTAUTH_URL: `http://127.0.0.1:${port}`, NEXTAUTH_SECRET: randomBytes(32).toString('hex') };
+    const serverEnv: Record<string, string> = { ...env, TRUSTED_PROXIES: '127.0.0.1,::1', NEXTAUTH_URL: `http://127.0.0.1:${port}`, NEXTAUTH_SECRET: randomBytes(32).toString('hex') };
     // BENCH_PROFILE=1: a V8 CPU profile of the server, written on exit (open it in Chrome DevTools).
     const nextArgs = ['start', '-p', String(port), '-H', '127.0.0.1'];
     children.push(
@@ -175,6 +264,7 @@ async function main() {
         ? await startProcess('node', ['--cpu-prof', `--cpu-prof-dir=${path.join(root, 'bench/reports/profiles')}`, 'node_modules/next/dist/bin/next', ...nextArgs], serverEnv, /Ready in/)
         : await startProcess('npx', ['next', ...nextArgs], serverEnv, /Ready in/),
     );
+    serverGroup = children[0].pid;
     const base = `http://127.0.0.1:${port}`;
     const headers = { 'x-api-key': seed.key };
     const rooms: string[] = [];
@@ -188,24 +278,62 @@ async function main() {
       path: roomPath(rooms[n++ % rooms.length]),
       body: JSON.stringify({ externalUserId: `u_${n}_${randomBytes(3).toString('hex')}`, displayName: 'Bench' }),
     });
+    /** A fresh room for 10,000: each one-room run starts empty, as a webinar does. */
+    const newBigRoom = async () => {
+      const res = await fetch(`${base}/api/v1/rooms`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ createdByExternalId: 'bench', maxParticipants: 10_000 }) });
+      return ((await res.json()) as { id: string }).id;
+    };
+    const oneRoomJoin = (roomId: string) => () => ({
+      method: 'POST' as const,
+      path: `/api/v1/rooms/${roomId}/join`,
+      body: JSON.stringify({ externalUserId: `u_${n++}_${randomBytes(3).toString('hex')}`, displayName: 'Bench' }),
+    });
 
     const rows: Row[] = [];
+    const openLoop: Row[] = [];
     if (PARTS.has('api')) {
       // Warm up the server (JIT, connection pool) before measuring.
       await load('warm-up', base, 16, joinRequest((id) => `/api/v1/rooms/${id}/join`), headers);
+      await load('warm-up', base, 16, () => ({ method: 'POST', path: '/api/v1/rooms', body: JSON.stringify({ createdByExternalId: 'bench' }) }), headers);
+      await load('warm-up', base, 16, () => ({ method: 'GET', path: '/api/v1/health' }), {});
 
       const baselinePort = port + 1;
       children.push(await startProcess('npx', ['tsx', 'bench/baseline.ts'], { ...env, PORT: String(baselinePort) }, /LISTENING/));
+      const baselineGroup = children[children.length - 1].pid;
       const baselineBase = `http://127.0.0.1:${baselinePort}`;
-      await load('warm-up', baselineBase, 16, joinRequest((id) => `/api/v1/rooms/${id}/join`), headers);
+      await load('warm-up', baselineBase, 16, joinRequest((id) => `/api/v1/rooms/${id}/join`), headers, { group: baselineGroup });
 
+      // Each concurrency's endpoints run interleaved, in BENCH_ROUNDS rounds of DURATION/ROUNDS
+      // seconds each (health, joins, rooms, info, baseline; again; again), so load that other work
+      // puts on a shared machine falls on all of them alike and the ratios to GET /health hold.
       for (const c of CONCURRENCY) {
-        rows.push(await load('POST /rooms', base, c, () => ({ method: 'POST', path: '/api/v1/rooms', body: JSON.stringify({ createdByExternalId: 'bench' }) }), headers));
-        rows.push(await load('POST /rooms/{id}/join', base, c, joinRequest((id) => `/api/v1/rooms/${id}/join`), headers));
-        rows.push(await load('baseline join', baselineBase, c, joinRequest((id) => `/api/v1/rooms/${id}/join`), headers));
-        rows.push(await load('GET /rooms/{id}/info', base, c, () => ({ method: 'GET', path: `/api/v1/rooms/${rooms[n++ % rooms.length]}/info` }), {}));
-        // The floor under every route: the framework's per-request cost plus one SELECT 1.
-        rows.push(await load('GET /health', base, c, () => ({ method: 'GET', path: '/api/v1/health' }), {}));
+        const bigRoom = await newBigRoom();
+        const plan: { name: string; run: (duration: number) => Promise<Row> }[] = [
+          // The floor under every route: the framework's per-request cost plus one SELECT 1.
+          { name: 'GET /health', run: (d) => load('GET /health', base, c, () => ({ method: 'GET', path: '/api/v1/health' }), {}, { duration: d }) },
+          { name: 'join, one room', run: (d) => load('POST /rooms/{id}/join, one room', base, c, oneRoomJoin(bigRoom), headers, { duration: d }) },
+          { name: 'join, 20 rooms', run: (d) => load('POST /rooms/{id}/join, 20 rooms', base, c, joinRequest((id) => `/api/v1/rooms/${id}/join`), headers, { duration: d }) },
+          { name: 'POST /rooms', run: (d) => load('POST /rooms', base, c, () => ({ method: 'POST', path: '/api/v1/rooms', body: JSON.stringify({ createdByExternalId: 'bench' }) }), headers, { duration: d }) },
+          // Limited per client address (10/s): many clients behind the bench's trusted "proxy".
+          { name: 'info', run: (d) => load('GET /rooms/{id}/info', base, c, () => ({ method: 'GET', path: `/api/v1/rooms/${rooms[n % rooms.length]}/info`, headers: { 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n++ & 255}` } }), {}, { duration: d }) },
+          { name: 'baseline', run: (d) => load('baseline join', baselineBase, c, joinRequest((id) => `/api/v1/rooms/${id}/join`), headers, { group: baselineGroup, duration: d }) },
+        ];
+        const rounds = plan.map(() => [] as Row[]);
+        const perRound = Math.max(1, Math.round(DURATION / ROUNDS));
+        for (let round = 0; round < ROUNDS; round++) {
+          // Rotate the order each round, so no endpoint always runs first or last.
+          for (let k = 0; k < plan.length; k++) {
+            const i = (k + round) % plan.length;
+            rounds[i].push(await plan[i].run(perRound));
+          }
+        }
+        rows.push(...rounds.map(merge));
+      }
+      // Open loop: a fixed offered rate into one room (a fresh one each), latency as offered.
+      // Enough connections that a slow response does not hold back the offered rate.
+      for (const rate of OPEN_LOOP_RATES) {
+        openLoop.push(await load('GET /health', base, Math.max(16, Math.ceil(rate / 2)), () => ({ method: 'GET', path: '/api/v1/health' }), {}, { rate }));
+        openLoop.push(await load('POST /rooms/{id}/join, one room', base, Math.max(16, Math.ceil(rate / 2)), oneRoomJoin(await newBigRoom()), headers, { rate }));
       }
     }
 
@@ -229,25 +357,51 @@ async function main() {
       ];
     }
 
-    const join64 = rows.find((r) => r.name === 'POST /rooms/{id}/join' && r.concurrency === 64);
-    const base64 = rows.find((r) => r.name === 'baseline join' && r.concurrency === 64);
-    const ratio = join64 && base64 ? Math.round((join64.rps / base64.rps) * 100) : null;
-    const health64 = rows.find((r) => r.name === 'GET /health' && r.concurrency === 64);
-    const floor = health64 && base64 ? Math.round((health64.rps / base64.rps) * 100) : null;
+    const find = (name: string, c: number) => rows.find((r) => r.name === name && r.concurrency === c);
+    const pct = (a: Row | undefined, b: Row | undefined) => (a && b && b.rps > 0 ? `${Math.round((a.rps / b.rps) * 100)} %` : '?');
+    /** GET /health at this concurrency, measured interleaved with the others. */
+    const floorOf = (c: number): Row | undefined => find('GET /health', c);
+    const cpuRatio = (r: Row | undefined, floor: Row | undefined) =>
+      r?.cpuMsPerReq != null && floor?.cpuMsPerReq ? `${(r.cpuMsPerReq / floor.cpuMsPerReq).toFixed(2)}×` : '?';
+    const soak = latestSoak();
     let report = [
       `# Convene benchmark — ${new Date().toISOString()}`,
       '',
-      `Production build, PostgreSQL (${admin.stop ? 'embedded' : 'machine'}), ${DURATION} s per run, autocannon in a separate process. Request logging at warn.`,
+      `Production build (next start), PostgreSQL (${admin.stop ? 'embedded' : 'machine'}), ${DURATION} s per endpoint and concurrency, autocannon from the runner process. Request logging at warn. ` +
+        'Compare ratios within one report, not absolute numbers across reports: the machine may be shared.',
       '',
       ...(rows.length
         ? [
-            '| endpoint | concurrency | req/s | p50 ms | p99 ms | errors | non-2xx |',
-            '|---|---|---|---|---|---|---|',
-            ...rows.map((r) => `| ${r.name} | ${r.concurrency} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`),
+            '| endpoint | concurrency | req/s | % of GET /health | p50 ms | p99 ms | server CPU ms/req | CPU vs GET /health | errors | non-2xx |',
+            '|---|---|---|---|---|---|---|---|---|---|',
+            ...rows.map(
+              (r) =>
+                `| ${r.name} | ${r.concurrency} | ${r.rps} | ${pct(r, floorOf(r.concurrency))} | ${r.p50} | ${r.p99} | ${r.cpuMsPerReq ?? '?'} | ${cpuRatio(r, floorOf(r.concurrency))} | ${r.errors} | ${r.non2xx} |`,
+            ),
             '',
-            `Join throughput at 64 concurrent: **${ratio ?? '?'} %** of the baseline (target ≥ 60 %); join p99 at 64: **${join64?.p99 ?? '?'} ms** (target < 50 ms).`,
+            `Each concurrency's endpoints ran interleaved in ${ROUNDS} rounds of ${Math.max(1, Math.round(DURATION / ROUNDS))} s (order rotated each round); req/s and CPU are over all rounds, p50 the rounds' mean, p99 the worst round's. "% of GET /health" and "CPU vs GET /health" compare with GET /health at the same concurrency.`,
             '',
-            `For scale: GET /health (no auth, one SELECT 1) serves ${floor ?? '?'} % of the baseline's join throughput at 64, and the baseline's own p99 at 64 is ${base64?.p99 ?? '?'} ms.`,
+            '**Goals** (ratios from this run):',
+            '',
+            '| goal | measured |',
+            '|---|---|',
+            ...CONCURRENCY.map((c) => `| joins into one room at ${c} concurrent ≥ 60 % of GET /health | ${pct(find('POST /rooms/{id}/join, one room', c), floorOf(c))} (CPU per request ${cpuRatio(find('POST /rooms/{id}/join, one room', c), floorOf(c))}) |`),
+            ...CONCURRENCY.map((c) => `| joins over 20 rooms at ${c} concurrent ≥ 60 % of GET /health | ${pct(find('POST /rooms/{id}/join, 20 rooms', c), floorOf(c))} (CPU per request ${cpuRatio(find('POST /rooms/{id}/join, 20 rooms', c), floorOf(c))}) |`),
+            ...CONCURRENCY.map((c) => `| POST /rooms at ${c} concurrent ≥ 60 % of GET /health | ${pct(find('POST /rooms', c), floorOf(c))} (CPU per request ${cpuRatio(find('POST /rooms', c), floorOf(c))}) |`),
+            `| one-room joins at ${CONCURRENCY.at(-1)} vs at ${CONCURRENCY[0]} concurrent (no lower) | ${pct(find('POST /rooms/{id}/join, one room', CONCURRENCY.at(-1)!), find('POST /rooms/{id}/join, one room', CONCURRENCY[0]))} |`,
+            ...CONCURRENCY.map((c) => `| bare node:http + pg + JWT baseline join at ${c}: absolute, and Convene's one-room join as a share of it | ${find('baseline join', c)?.rps ?? '?'} req/s; ${pct(find('POST /rooms/{id}/join, one room', c), find('baseline join', c))} |`),
+            '',
+          ]
+        : []),
+      ...(openLoop.length
+        ? [
+            '## Open loop: joins into one room at a fixed offered rate',
+            '',
+            'autocannon overallRate (requests are offered at the rate whatever the latency); one fresh room for 10,000 per rate; GET /health at the same rate just before, as the floor. Goal: join p99 < 50 ms at 100/s.',
+            '',
+            '| endpoint | offered req/s | served req/s | p50 ms | p99 ms | server CPU ms/req | errors | non-2xx |',
+            '|---|---|---|---|---|---|---|---|',
+            ...openLoop.map((r) => `| ${r.name} | ${r.rate} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.cpuMsPerReq ?? '?'} | ${r.errors} | ${r.non2xx} |`),
             '',
           ]
         : []),
@@ -273,6 +427,7 @@ async function main() {
             '',
           ]
         : []),
+      ...(soak ? ['## Soak and fault run (latest `npm run soak`)', '', soak, ''] : []),
     ].join('\n');
     mkdirSync(path.join(root, 'bench/reports'), { recursive: true });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -281,7 +436,7 @@ async function main() {
       const chart = barChartSvg(
         'Throughput by endpoint (req/s)',
         'req/s',
-        rows.map((r) => ({ label: `${r.name} @${r.concurrency}`, value: r.rps, group: r.name === 'baseline join' ? 'bare node:http baseline' : 'Convene (next start)' })),
+        rows.map((r) => ({ label: `${r.name.replace('POST /rooms/{id}/join', 'join')} @${r.concurrency}`, value: r.rps, group: r.name === 'baseline join' ? 'bare node:http baseline' : 'Convene (next start)' })),
       );
       writeFileSync(path.join(root, 'bench/reports', `${stamp}.svg`), chart);
       report += `\n![Throughput by endpoint](${stamp}.svg)\n`;

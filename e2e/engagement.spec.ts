@@ -6,13 +6,12 @@ import type { Duplex } from 'node:stream';
 import { AccessToken } from 'livekit-server-sdk';
 
 /**
- * The in-call panels (polls, Q&A, host controls) in a real browser. There is no WebRTC media
- * server here, so the call never connects: the media URL points at a socket that accepts the
- * WebSocket upgrade and then says nothing, which keeps the call view up (connecting) for
- * livekit-client's 15 s join timeout. The participant-token API is answered by page.route, so
- * what is asserted is the browser's side: requests with the Bearer token, rendering, toggles,
- * keyboard and the narrow layout. Live data-channel updates and captions cannot arrive without a
- * connection: their logic is covered by test/ui/engagement-state.test.ts.
+ * The in-call panels (polls, Q&A, host controls) in a real browser, in isolation: the media URL
+ * points at a socket that accepts the WebSocket upgrade and then says nothing, which keeps the
+ * call view up (connecting) for livekit-client's 15 s join timeout, and the participant-token API
+ * is answered by page.route, so what is asserted is the browser's side: requests with the Bearer
+ * token, rendering, toggles, keyboard and the narrow layout. The same panels in real calls, with
+ * live updates over the data channel, are in e2e/call.spec.ts.
  */
 let silent: http.Server;
 let mediaUrl: string;

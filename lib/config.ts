@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /**
@@ -20,8 +21,12 @@ const schema = z.object({
   CONVENE_MASTER_KEY: z.string().min(32),
 
   LIVEKIT_URL: z.string().url().default('ws://127.0.0.1:7880'),
-  LIVEKIT_API_KEY: z.string().min(1).default('devkey'),
-  LIVEKIT_API_SECRET: z.string().min(1).default('secret'),
+  /**
+   * The media layer's API key pair. Development and tests fall back to `livekit-server --dev`'s
+   * published pair; production has no default and refuses a published pair (see mediaCredentialIssues).
+   */
+  LIVEKIT_API_KEY: z.string().min(1).optional(),
+  LIVEKIT_API_SECRET: z.string().min(1).optional(),
   /** Agent name dispatched for live captions. */
   LIVEKIT_CAPTIONS_AGENT: z.string().default('convene-captions'),
 
@@ -42,6 +47,14 @@ const schema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
+  /**
+   * Comma-separated addresses or CIDR ranges of the reverse proxies in front of this service.
+   * X-Forwarded-For is read only when the connecting peer is one of them (never by default).
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .refine((v) => !v || v.split(',').every((p) => isAddressOrCidr(p.trim())), 'must be a comma-separated list of IP addresses or CIDR ranges'),
   METRICS_TOKEN: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
@@ -70,7 +83,37 @@ const schema = z.object({
     .transform((v) => v === 'true'),
 });
 
-export type Config = z.infer<typeof schema>;
+export type Config = Omit<z.infer<typeof schema>, 'LIVEKIT_API_KEY' | 'LIVEKIT_API_SECRET' | 'TRUSTED_PROXIES'> & {
+  LIVEKIT_API_KEY: string;
+  LIVEKIT_API_SECRET: string;
+  TRUSTED_PROXIES: string[];
+};
+
+/** The development pair of `livekit-server --dev`, published in LiveKit's docs and ours. */
+const DEV_MEDIA_KEY = 'devkey';
+const DEV_MEDIA_SECRET = 'secret';
+/**
+ * Media credentials published in LiveKit's documentation, examples and sample configs (and older
+ * versions of ours). Anyone can sign participant tokens and media webhooks with them, so a
+ * production process refuses to start with any of them.
+ */
+export const WELL_KNOWN_MEDIA_KEYS = new Set(['devkey', 'APIdevkey', 'key1', 'key2', 'api_key', 'apikey', 'APIKEY', 'your_api_key', 'LIVEKIT_API_KEY']);
+export const WELL_KNOWN_MEDIA_SECRETS = new Set(['secret', 'secret1', 'secret2', 'devsecret', 'api_secret', 'apisecret', 'your_api_secret', 'LIVEKIT_API_SECRET']);
+/** LiveKit itself warns below 32 characters; production refuses shorter secrets. */
+export const MIN_PRODUCTION_MEDIA_SECRET = 32;
+
+/** Why production must not run with these media credentials (empty: fine). */
+export function mediaCredentialIssues(env: Record<string, string | undefined>): string[] {
+  const key = env.LIVEKIT_API_KEY;
+  const secret = env.LIVEKIT_API_SECRET;
+  const issues: string[] = [];
+  if (!key) issues.push('  LIVEKIT_API_KEY: required in production (the media layer\'s API key; there is no default)');
+  else if (WELL_KNOWN_MEDIA_KEYS.has(key)) issues.push(`  LIVEKIT_API_KEY: "${key}" is a published development key; set your media layer's own key`);
+  if (!secret) issues.push('  LIVEKIT_API_SECRET: required in production (the media layer\'s API secret; there is no default)');
+  else if (WELL_KNOWN_MEDIA_SECRETS.has(secret)) issues.push('  LIVEKIT_API_SECRET: a published development secret; set your media layer\'s own secret');
+  else if (secret.length < MIN_PRODUCTION_MEDIA_SECRET) issues.push(`  LIVEKIT_API_SECRET: must be at least ${MIN_PRODUCTION_MEDIA_SECRET} characters in production`);
+  return issues;
+}
 
 let cached: Config | undefined;
 
@@ -81,14 +124,36 @@ export function config(): Config {
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const result = schema.safeParse(env);
-  if (!result.success) {
-    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  const lines = result.success ? [] : result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  if ((result.success ? result.data.NODE_ENV : env.NODE_ENV) === 'production') lines.push(...mediaCredentialIssues(env));
+  if (!result.success || lines.length) {
     throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`);
   }
-  return result.data;
+  const data = result.data;
+  return {
+    ...data,
+    LIVEKIT_API_KEY: data.LIVEKIT_API_KEY ?? DEV_MEDIA_KEY,
+    LIVEKIT_API_SECRET: data.LIVEKIT_API_SECRET ?? DEV_MEDIA_SECRET,
+    TRUSTED_PROXIES: parseTrustedProxies(data.TRUSTED_PROXIES),
+  };
 }
 
 /** Tests change the environment between suites; production never calls this. */
 export function resetConfigForTests(): void {
   cached = undefined;
+}
+
+function isAddressOrCidr(value: string): boolean {
+  const [address, bits, ...rest] = value.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+function parseTrustedProxies(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
 }

@@ -12,6 +12,7 @@ import { provisionOwnedTenant, updateOwnedTenant } from '@/lib/domain/providers'
 import { createKeyInput, provisionTenantInput, rotateKeyInput, updateTenantInput } from '@/lib/domain/tenants.schemas';
 import { secretRotationInput, webhookSettingsInput } from '@/lib/domain/webhooks.schemas';
 import { ApiError, zodToApiError } from '@/lib/errors';
+import { parseActionId, parseActionInput } from '@/lib/console/action-input';
 import { log } from '@/lib/log';
 
 /**
@@ -35,6 +36,9 @@ async function act<T>(path: string, run: () => Promise<T>): Promise<ActionResult
   }
 }
 
+const parseInput = parseActionInput;
+const parseId = parseActionId;
+
 async function manager() {
   const actor = await requireActor();
   assertCanManage(actor);
@@ -44,30 +48,30 @@ async function manager() {
 // ---- tenant console ----
 
 export async function createKeyAction(input: unknown) {
-  return act('/console/keys', async () => createTenantApiKey(tenantOf(await manager()), createKeyInput.parse(input)));
+  return act('/console/keys', async () => createTenantApiKey(tenantOf(await manager()), parseInput(createKeyInput, input)));
 }
 
 export async function rotateKeyAction(keyId: string, input: unknown) {
   return act('/console/keys', async () => {
-    const { plainTextKey, previousKey } = await rotateApiKey(tenantOf(await manager()), z.string().parse(keyId), rotateKeyInput.parse(input).gracePeriodSeconds);
+    const { plainTextKey, previousKey } = await rotateApiKey(tenantOf(await manager()), parseId(keyId), parseInput(rotateKeyInput, input).gracePeriodSeconds);
     return { plainTextKey, previousExpiresAt: previousKey.expiresAt };
   });
 }
 
 export async function revokeKeyAction(keyId: string) {
   return act('/console/keys', async () => {
-    await revokeApiKey(tenantOf(await manager()).id, z.string().parse(keyId));
+    await revokeApiKey(tenantOf(await manager()).id, parseId(keyId));
   });
 }
 
 export async function saveWebhookAction(input: unknown) {
   return act('/console/webhooks', async () => {
-    await updateWebhookSettings(tenantOf(await manager()), webhookSettingsInput.parse(input));
+    await updateWebhookSettings(tenantOf(await manager()), parseInput(webhookSettingsInput, input));
   });
 }
 
 export async function rotateWebhookSecretAction(input: unknown) {
-  return act('/console/webhooks', async () => rotateWebhookSecret(tenantOf(await manager()).id, secretRotationInput.parse(input).overlapSeconds));
+  return act('/console/webhooks', async () => rotateWebhookSecret(tenantOf(await manager()).id, parseInput(secretRotationInput, input).overlapSeconds));
 }
 
 export async function sendTestEventAction() {
@@ -76,20 +80,20 @@ export async function sendTestEventAction() {
 
 export async function replayDeliveryAction(deliveryId: string) {
   return act('/console/webhooks', async () => {
-    const replay = await replayDelivery(tenantOf(await manager()), z.string().parse(deliveryId));
+    const replay = await replayDelivery(tenantOf(await manager()), parseId(deliveryId));
     return { id: replay.id };
   });
 }
 
 export async function deleteRecordingAction(recordingId: string) {
   return act('/console/recordings', async () => {
-    await deleteRecording(tenantOf(await manager()), z.string().parse(recordingId));
+    await deleteRecording(tenantOf(await manager()), parseId(recordingId));
   });
 }
 
 export async function endRoomAction(roomId: string) {
   return act('/console/rooms', async () => {
-    await endRoom(tenantOf(await manager()), z.string().parse(roomId));
+    await endRoom(tenantOf(await manager()), parseId(roomId));
   });
 }
 
@@ -102,7 +106,7 @@ async function providerManager() {
 export async function provisionTenantAction(input: unknown) {
   return act('/console/tenants', async () => {
     const actor = await providerManager();
-    const created = await provisionOwnedTenant({ id: actor.providerId }, provisionTenantInput.parse(input));
+    const created = await provisionOwnedTenant({ id: actor.providerId }, parseInput(provisionTenantInput, input));
     return { tenantId: created.tenant.id, plainTextKey: created.apiKey.plainTextKey, webhookSecret: created.webhookSecret };
   });
 }
@@ -110,22 +114,22 @@ export async function provisionTenantAction(input: unknown) {
 export async function updateTenantAction(tenantId: string, input: unknown) {
   return act('/console/tenants', async () => {
     const actor = await providerManager();
-    const tenant = await ownedTenantOf(actor, z.string().parse(tenantId));
-    await updateOwnedTenant({ id: actor.providerId }, tenant.id, updateTenantInput.parse(input));
+    const tenant = await ownedTenantOf(actor, parseId(tenantId));
+    await updateOwnedTenant({ id: actor.providerId }, tenant.id, parseInput(updateTenantInput, input));
   });
 }
 
 export async function rotateTenantKeyAction(tenantId: string, keyId: string, input: unknown) {
   return act('/console/tenants', async () => {
-    const tenant = await ownedTenantOf(await providerManager(), z.string().parse(tenantId));
-    const { plainTextKey, previousKey } = await rotateApiKey(tenant, z.string().parse(keyId), rotateKeyInput.parse(input).gracePeriodSeconds);
+    const tenant = await ownedTenantOf(await providerManager(), parseId(tenantId));
+    const { plainTextKey, previousKey } = await rotateApiKey(tenant, parseId(keyId), parseInput(rotateKeyInput, input).gracePeriodSeconds);
     return { plainTextKey, previousExpiresAt: previousKey.expiresAt };
   });
 }
 
 export async function rotateTenantWebhookSecretAction(tenantId: string, input: unknown) {
   return act('/console/tenants', async () => {
-    const tenant = await ownedTenantOf(await providerManager(), z.string().parse(tenantId));
-    return rotateWebhookSecret(tenant.id, secretRotationInput.parse(input).overlapSeconds);
+    const tenant = await ownedTenantOf(await providerManager(), parseId(tenantId));
+    return rotateWebhookSecret(tenant.id, parseInput(secretRotationInput, input).overlapSeconds);
   });
 }

@@ -19,7 +19,7 @@ const field = `w-full rounded bg-slate-800 px-2 py-1 text-white placeholder:text
 const pollOf = (update: LiveUpdate) => (update.type === 'poll.updated' ? update.poll : null);
 
 export function usePolls(api: ParticipantApi) {
-  const { items: polls, failed, refresh, apply } = useLiveList(api, '/polls/public', POLL_TOPIC, pollOf, mergePoll);
+  const { items: polls, failed, refresh, apply } = useLiveList(api, '/polls/public?limit=100', POLL_TOPIC, pollOf, mergePoll);
   const [cast, setCast] = useState<Record<string, string[]>>({});
   const remember = useCallback((pollId: string, optionIds: string[]) => setCast((c) => ({ ...c, [pollId]: optionIds })), []);
   return { polls, failed, refresh, apply, cast, remember };

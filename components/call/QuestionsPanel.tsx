@@ -20,7 +20,7 @@ const button = `rounded bg-slate-700 px-2 py-1 text-xs hover:bg-slate-600 disabl
 const questionOf = (update: LiveUpdate) => (update.type === 'question.updated' ? update.question : null);
 
 export function useQuestions(api: ParticipantApi) {
-  const { items: questions, failed, refresh, apply } = useLiveList(api, '/questions/public?sort=upvotes', QUESTION_TOPIC, questionOf, mergeQuestion);
+  const { items: questions, failed, refresh, apply } = useLiveList(api, '/questions/public?sort=upvotes&limit=100', QUESTION_TOPIC, questionOf, mergeQuestion);
   const [upvoted, setUpvoted] = useState<ReadonlySet<string>>(new Set());
   const markUpvoted = useCallback((id: string) => setUpvoted((s) => new Set(s).add(id)), []);
   return { questions, failed, refresh, apply, upvoted, markUpvoted };

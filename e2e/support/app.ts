@@ -79,6 +79,9 @@ export async function startNextServer(databaseUrl: string, env: Record<string, s
       NEXTAUTH_SECRET: 'e2e-only-nextauth-secret-0123456789',
       PUBLIC_BASE_URL: baseUrl,
       LIVEKIT_URL: 'ws://127.0.0.1:1',
+      // A production server refuses missing or published media credentials: a random pair per server.
+      LIVEKIT_API_KEY: `APIe2e${randomBytes(6).toString('hex')}`,
+      LIVEKIT_API_SECRET: randomBytes(32).toString('base64url'),
       LOG_LEVEL: 'warn',
       ...env,
     },

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { db } from '@/lib/db';
 import { verifyPassword } from '@/lib/console/passwords';
 import { consumeSignInAttempt } from '@/lib/console/sign-in-limit';
+import { clientAddress } from '@/lib/net/client-address';
 import { log } from '@/lib/log';
 
 /**
@@ -44,8 +45,7 @@ export const authOptions: AuthOptions = {
       async authorize(raw, req) {
         const parsed = credentials.safeParse(raw);
         if (!parsed.success) return null;
-        const forwarded = (req.headers?.['x-forwarded-for'] as string | undefined)?.split(',')[0]?.trim();
-        if (!(await consumeSignInAttempt(`${parsed.data.email}|${forwarded ?? 'local'}`))) throw new Error('TooManyAttempts');
+        if (!(await consumeSignInAttempt(parsed.data.email, clientAddress((req.headers ?? {}) as Record<string, string>)))) throw new Error('TooManyAttempts');
         const user = await db().user.findUnique({ where: { email: parsed.data.email } });
         const ok = await verifyPassword(parsed.data.password, user?.passwordHash);
         return ok && user ? { id: user.id, email: user.email, name: user.name } : null;

@@ -1,9 +1,20 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 
-/** Password guessing: 10 sign-in attempts per email and client address per 15 minutes. */
-const limiter = new RateLimiterMemory({ points: 10, duration: 15 * 60, keyPrefix: 'console-sign-in' });
+/**
+ * Password guessing. Attempts are counted per account whatever address they come from (10 per
+ * 15 minutes), so rotating X-Forwarded-For or source addresses buys nothing; and per client
+ * address (100 per 15 minutes, across accounts) against spraying one password over many accounts.
+ * The client address is the TCP peer, or the forwarded client when the peer is one of
+ * TRUSTED_PROXIES (lib/net/client-address.ts).
+ */
+export const SIGN_IN_ATTEMPTS_PER_ACCOUNT = 10;
+export const SIGN_IN_ATTEMPTS_PER_ADDRESS = 100;
+export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 
-export async function consumeSignInAttempt(key: string): Promise<boolean> {
+const perAccount = new RateLimiterMemory({ points: SIGN_IN_ATTEMPTS_PER_ACCOUNT, duration: SIGN_IN_WINDOW_SECONDS, keyPrefix: 'console-sign-in-account' });
+const perAddress = new RateLimiterMemory({ points: SIGN_IN_ATTEMPTS_PER_ADDRESS, duration: SIGN_IN_WINDOW_SECONDS, keyPrefix: 'console-sign-in-address' });
+
+async function take(limiter: RateLimiterMemory, key: string): Promise<boolean> {
   try {
     await limiter.consume(key);
     return true;
@@ -11,4 +22,11 @@ export async function consumeSignInAttempt(key: string): Promise<boolean> {
     if (err instanceof RateLimiterRes) return false;
     throw err;
   }
+}
+
+/** False when either budget is spent: the attempt is refused before the password is checked. */
+export async function consumeSignInAttempt(email: string, address: string): Promise<boolean> {
+  const account = await take(perAccount, email.trim().toLowerCase());
+  const client = await take(perAddress, address);
+  return account && client;
 }

@@ -1,4 +1,5 @@
 import type { Breakout, Tenant } from '@/lib/generated/prisma/client';
+import { pageArgs, toPage, type PageQuery } from '@/lib/domain/pagination';
 import { db } from '@/lib/db';
 import { invalidState, notFound } from '@/lib/errors';
 import { mediaFor } from '@/lib/domain/media';
@@ -34,10 +35,12 @@ export async function createBreakout(tenant: Tenant, roomId: string, input: { na
   return breakoutView(breakout);
 }
 
-export async function listBreakouts(tenant: Tenant, roomId: string) {
+/** A room's breakouts, oldest first (the order they were opened), paged. */
+export async function listBreakouts(tenant: Tenant, roomId: string, page: PageQuery) {
   await findRoom(tenant.id, roomId);
-  const rows = await db().breakout.findMany({ where: { roomId, tenantId: tenant.id }, orderBy: { createdAt: 'asc' } });
-  return { data: rows.map(breakoutView), nextCursor: null };
+  const args = pageArgs(page, 'asc');
+  const rows = await db().breakout.findMany({ where: { roomId, tenantId: tenant.id, ...args.where }, orderBy: args.orderBy, take: args.take });
+  return toPage(rows, page, breakoutView);
 }
 
 async function findBreakout(tenantId: string, roomId: string, breakoutId: string) {

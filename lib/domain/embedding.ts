@@ -1,4 +1,5 @@
 import { db } from '@/lib/db';
+import { normaliseFrameOrigin } from '@/lib/net/origin';
 
 /**
  * Who may frame the hosted call UI: the origins in the tenant's frameAncestors allowlist (set by
@@ -30,5 +31,8 @@ export async function frameAncestorsFor(params: { token?: string | null; partici
 }
 
 export function frameAncestorsPolicy(origins: string[]): string {
-  return `frame-ancestors ${origins.length ? origins.join(' ') : "'none'"}`;
+  // Stored values were normalised when saved; a row from before that rule passes the same check
+  // here, so nothing but an origin ever reaches the header.
+  const safe = [...new Set(origins.map(normaliseFrameOrigin).filter((o): o is string => o !== null))];
+  return `frame-ancestors ${safe.length ? safe.join(' ') : "'none'"}`;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { paginationQuery } from '@/lib/domain/pagination';
+import { metadataObject } from '@/lib/domain/metadata.schemas';
 
 /** Request schemas for call queues, polls and questions. */
 const externalId = z.string().trim().min(1).max(200);
@@ -9,14 +10,14 @@ const id = z.string().min(1).max(64);
 export const callCreateInput = z.object({
   callerExternalId: externalId,
   callerDisplayName: displayName,
-  callerMetadata: z.record(z.string(), z.unknown()).nullable().optional(),
+  callerMetadata: metadataObject.nullable().optional(),
   targetExternalId: externalId.nullable().optional(),
   targetDisplayName: displayName.nullable().optional(),
   queueName: z.string().trim().min(1).max(100).default('default'),
   priority: z.number().int().min(0).max(100).default(0),
   skills: z.array(z.string().trim().min(1).max(50)).max(20).default([]),
   externalId: externalId.nullable().optional(),
-  externalMetadata: z.record(z.string(), z.unknown()).nullable().optional(),
+  externalMetadata: metadataObject.nullable().optional(),
   notes: z.string().max(2000).nullable().optional(),
 });
 
@@ -52,10 +53,11 @@ export const voteInput = z.object({
 });
 export const publicVoteInput = z.object({ optionIds: z.array(id).min(1).max(10) });
 export const roomScopedQuery = z.object({ roomId: id });
+export const roomPageQuery = paginationQuery.extend({ roomId: id });
 
 export const questionCreateInput = z.object({ roomId: id, text: z.string().trim().min(1).max(1000), askerExternalId: externalId, askerName: displayName.optional() });
 export const publicQuestionCreateInput = z.object({ text: z.string().trim().min(1).max(1000) });
-export const questionListQuery = z.object({
+export const questionListQuery = paginationQuery.extend({
   sort: z.enum(['upvotes', 'recent']).default('upvotes'),
   status: z.enum(['OPEN', 'ANSWERED', 'DISMISSED']).optional(),
 });

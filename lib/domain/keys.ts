@@ -1,4 +1,5 @@
 import { randomBase62, sha256Hex, constantTimeEqual } from '@/lib/crypto';
+import { pageArgs, toPage, type PageQuery } from '@/lib/domain/pagination';
 import { db, type Tx } from '@/lib/db';
 import { ApiError } from '@/lib/errors';
 import type { ApiKey, Tenant, Provider, ProviderKey, KeyMode } from '@/lib/generated/prisma/client';
@@ -151,10 +152,12 @@ export function apiKeyView(key: ApiKey, now = new Date()): ApiKeyResponse {
   };
 }
 
-export async function listApiKeys(tenantId: string) {
-  const keys = await db().apiKey.findMany({ where: { tenantId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+/** A tenant's keys, newest first, paged (the console asks for the first 100). */
+export async function listApiKeys(tenantId: string, page: PageQuery = { limit: 100 }) {
+  const args = pageArgs(page);
+  const keys = await db().apiKey.findMany({ where: { tenantId, ...args.where }, orderBy: args.orderBy, take: args.take });
   const now = new Date();
-  return { data: keys.map((k) => apiKeyView(k, now)), nextCursor: null };
+  return toPage(keys, page, (k) => apiKeyView(k, now));
 }
 
 export async function createTenantApiKey(tenant: Pick<Tenant, 'id' | 'isTestMode'>, input: { name?: string; permissions?: Permission[] }) {
@@ -188,11 +191,15 @@ export async function rotateApiKey(tenant: Pick<Tenant, 'id' | 'isTestMode'>, ke
     throw new ApiError('INVALID_STATE', 'This key was already rotated or revoked; rotate the current key instead.');
   }
   const { apiKey, plainTextKey, previous } = await db().$transaction(async (tx) => {
-    const created = await createApiKey(tx, tenant, { name: old.name, permissions: old.permissions as Permission[] });
-    const retired = await tx.apiKey.update({
-      where: { id: old.id },
-      data: gracePeriodSeconds > 0 ? { expiresAt: new Date(now.getTime() + gracePeriodSeconds * 1000), rotatedToId: created.apiKey.id } : { revokedAt: now, rotatedToId: created.apiKey.id },
+    // A key is rotated once: the conditional update takes the row lock, and a concurrent rotation
+    // (waiting on that lock) finds the key no longer current and changes nothing: 409.
+    const claimed = await tx.apiKey.updateMany({
+      where: { id: old.id, revokedAt: null, expiresAt: null, rotatedToId: null },
+      data: gracePeriodSeconds > 0 ? { expiresAt: new Date(now.getTime() + gracePeriodSeconds * 1000) } : { revokedAt: now },
     });
+    if (claimed.count !== 1) throw new ApiError('CONFLICT', 'This key was rotated by a concurrent request; use the key that rotation returned.');
+    const created = await createApiKey(tx, tenant, { name: old.name, permissions: old.permissions as Permission[] });
+    const retired = await tx.apiKey.update({ where: { id: old.id }, data: { rotatedToId: created.apiKey.id } });
     return { ...created, previous: retired };
   });
   credentialsChanged();

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { db } from '@/lib/db';
 import type { Participant, Room, Tenant } from '@/lib/generated/prisma/client';
-import { participantView, roomFacts } from '@/lib/domain/rooms';
+import { participantSelfView, roomFacts } from '@/lib/domain/rooms';
 import { approveParticipant, denyParticipant, entryFor, isModeratorRole, muteAll, requireModerator } from '@/lib/domain/participants';
 import type { lockInput } from '@/lib/domain/rooms.schemas';
 
@@ -20,7 +20,7 @@ export interface ParticipantCredential {
 export async function me({ tenant, participant, room }: ParticipantCredential) {
   const entry = await entryFor(tenant, room, participant);
   return {
-    participant: participantView(participant),
+    participant: participantSelfView(participant),
     room: { ...roomFacts(room), isLocked: room.isLocked, status: room.status },
     // A removed or refused host moderates nothing (every other participant-token endpoint refuses them).
     isModerator: isModeratorRole(participant.role) && entry !== 'removed' && entry !== 'denied',

@@ -12,6 +12,7 @@ import { onIngressState } from '@/lib/domain/ingress';
 import { enqueueTranscript } from '@/lib/runtime/jobs';
 import { log } from '@/lib/log';
 import type { MediaLayer, MediaWebhookEvent } from '@/lib/media';
+import { isMediaJwtAlgorithm } from '@/lib/media/jwt';
 
 /**
  * Media-layer webhooks in: verified on the raw body, applied to our rooms and participants, and
@@ -39,6 +40,7 @@ async function verifierFor(authorization: string | null): Promise<MediaLayer> {
 export async function receiveMediaWebhook(rawBody: string, authorization: string | null) {
   let event: MediaWebhookEvent;
   try {
+    if (!authorization || !isMediaJwtAlgorithm(authorization)) throw new Error('not HS256');
     event = await (await verifierFor(authorization)).receiveWebhook(rawBody, authorization);
   } catch {
     throw new ApiError('UNAUTHENTICATED', 'Media webhook signature did not verify.');

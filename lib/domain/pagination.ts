@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { validationFailed } from '@/lib/errors';
+import { isStorableText } from '@/lib/text';
 
 /** ?limit= (1–100, default 20) and ?cursor=; lists are newest first by (createdAt, id). */
 export const paginationQuery = z.object({
@@ -31,7 +32,9 @@ export function decodeCursorTuple<T>(cursor: string, parse: (values: unknown[]) 
   } catch {
     values = null;
   }
-  const position = Array.isArray(values) ? parse(values) : null;
+  // Every string in a cursor is one we wrote: short, and storable (no NUL, no lone surrogate).
+  const ours = Array.isArray(values) && values.every((v) => typeof v !== 'string' || (v.length <= 200 && isStorableText(v)));
+  const position = ours ? parse(values as unknown[]) : null;
   if (position === null) throw validationFailed('cursor', 'not a cursor returned by this API');
   return position;
 }
@@ -55,16 +58,17 @@ export function decodeCursor(cursor: string): CursorPosition {
 }
 
 /**
- * Prisma arguments for one page, newest first: a where-clause fragment for the cursor, the
+ * Prisma arguments for one page, newest first (or oldest first with 'asc'): a where-clause fragment for the cursor, the
  * order, and take = limit + 1 so the extra row tells whether another page exists.
  */
-export function pageArgs(page: PageQuery) {
+export function pageArgs(page: PageQuery, direction: 'desc' | 'asc' = 'desc') {
   const after = page.cursor ? decodeCursor(page.cursor) : undefined;
+  const beyond = direction === 'desc' ? 'lt' : 'gt';
   return {
     where: after
-      ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
+      ? { OR: [{ createdAt: { [beyond]: after.createdAt } }, { createdAt: after.createdAt, id: { [beyond]: after.id } }] }
       : {},
-    orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }],
+    orderBy: [{ createdAt: direction }, { id: direction }],
     take: page.limit + 1,
   };
 }

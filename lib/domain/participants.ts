@@ -1,6 +1,6 @@
 import type { ConnectionState, Participant, ParticipantRole, Room, Tenant } from '@/lib/generated/prisma/client';
 import type { z } from 'zod';
-import { db, Prisma, type Tx } from '@/lib/db';
+import { db, Prisma, sql, type Tx } from '@/lib/db';
 import { config } from '@/lib/config';
 import { constantTimeEqual, randomBase62, sha256Hex } from '@/lib/crypto';
 import { ApiError, forbidden, invalidState, notFound } from '@/lib/errors';
@@ -8,7 +8,7 @@ import { pageArgs, toPage } from '@/lib/domain/pagination';
 import { resolveLimits } from '@/lib/domain/plans';
 import { mediaFor } from '@/lib/domain/media';
 import { emitEvent } from '@/lib/events/outbox';
-import { findRoom, participantView, reopenRoomIn, roomFacts, roomViewWithParticipants } from '@/lib/domain/rooms';
+import { findRoom, newRowId, participantSelfView, participantView, reopenRoomIn, roomFacts, roomFromJson, roomViewWithParticipants } from '@/lib/domain/rooms';
 import type { JoinInput, ParticipantUpdateInput, participantListQuery } from '@/lib/domain/rooms.schemas';
 import { MediaLayerError, type ParticipantGrants, type PublishSource } from '@/lib/media';
 
@@ -165,13 +165,90 @@ export function admissionUrl(roomId: string, participantId: string, secret: stri
   return `${config().PUBLIC_BASE_URL}/join/waiting?room=${encodeURIComponent(roomId)}&participant=${encodeURIComponent(participantId)}#${secret}`;
 }
 
+const PARTICIPANT_DATES = ['joinedAt', 'leftAt', 'tokenIssuedAt', 'createdAt', 'updatedAt'] as const;
+
+/** A participant row as PostgreSQL's to_jsonb gives it (timestamps in UTC without a zone) → the Prisma shape. */
+function participantFromJson(row: Record<string, unknown>): Participant {
+  const out: Record<string, unknown> = { ...row };
+  for (const f of PARTICIPANT_DATES) out[f] = row[f] == null ? null : new Date(`${row[f] as string}Z`);
+  return out as unknown as Participant;
+}
+
+type FastJoin =
+  | { outcome: 'ok'; room: Record<string, unknown>; participant: Record<string, unknown> }
+  | { outcome: 'too_early'; room: Record<string, unknown> }
+  | { outcome: 'full'; cap: number }
+  | { outcome: 'not_found' | 'locked' | 'refused' | 'slow' };
+
+/**
+ * The join's write path as ONE statement (the convene_join function, migration
+ * join_and_room_fast_paths): lock the room row, apply the rules below in the same order, count
+ * seats only when the room has as many participant rows as its cap, insert or update the
+ * participant. The room lock is held for that one statement, not across round trips. What it
+ * leaves to the transactional path ('slow'): reopening an ENDED room and parking in the waiting
+ * room, both of which emit or change more than one row.
+ */
+async function fastJoin(tenant: Tenant, roomId: string, input: JoinInput, now: Date): Promise<FastJoin> {
+  const profile: Record<string, unknown> = { displayName: input.displayName };
+  if (input.avatarUrl !== undefined) profile.avatarUrl = input.avatarUrl;
+  if (input.externalRole !== undefined) profile.externalRole = input.externalRole;
+  if (input.externalMetadata !== undefined) profile.externalMetadata = input.externalMetadata;
+  const planCap = Math.min(resolveLimits(tenant.plan, tenant.entitlementOverrides).maxParticipantsPerRoom, 2_147_483_647);
+  const { rows } = await sql().query<{ r: FastJoin }>(
+    `SELECT convene_join($1, $2, $3, $4::"ParticipantRole", $5, $6::timestamptz AT TIME ZONE 'UTC', $7::timestamptz AT TIME ZONE 'UTC', $8, $9, $10, $11, $12::jsonb, $13::jsonb) AS r`,
+    [
+      tenant.id,
+      roomId,
+      input.externalUserId,
+      input.role,
+      isModeratorRole(input.role),
+      now.toISOString(),
+      new Date(now.getTime() - UNCONNECTED_SEAT_HOLD_MS).toISOString(),
+      planCap,
+      tenant.joinWindowMinutes,
+      newRowId(),
+      `p_${randomBase62(20)}`,
+      JSON.stringify(profile),
+      JSON.stringify(defaultPermissions(input.role)),
+    ],
+  );
+  return rows[0].r;
+}
+
 /**
  * Join: the room lock, the seat cap and the waiting room hold under concurrency because the room
  * row is locked for the whole decision. HOST and MODERATOR bypass the lock and the waiting room.
- * The media layer is not called: the token is signed locally and LiveKit creates the room on
- * first connect.
+ * The media layer is not called: the token is signed locally (after the lock is released) and
+ * LiveKit creates the room on first connect.
  */
 export async function joinRoom(tenant: Tenant, roomId: string, input: JoinInput, now = new Date()) {
+  const fast = await fastJoin(tenant, roomId, input, now);
+  switch (fast.outcome) {
+    case 'ok': {
+      const room = roomFromJson(fast.room);
+      const participant = participantFromJson(fast.participant);
+      const credentials = await mintToken(tenant, room, participant, input.ttlSeconds);
+      return { ...credentials, waitingForApproval: false, participant: participantView(participant), room: await roomViewWithParticipants(room) };
+    }
+    case 'not_found':
+      throw notFound('Room');
+    case 'too_early': {
+      const room = roomFromJson(fast.room);
+      throw new ApiError('TOO_EARLY', `This room opens for joining at ${new Date(room.scheduledAt!.getTime() - tenant.joinWindowMinutes * 60_000).toISOString()}.`);
+    }
+    case 'locked':
+      throw new ApiError('ROOM_LOCKED', 'The room is locked.');
+    case 'refused':
+      throw forbidden('This participant was refused entry to the room.');
+    case 'full':
+      throw new ApiError('ROOM_FULL', `The room is full (${fast.cap} participants).`);
+    case 'slow':
+      return joinRoomInTransaction(tenant, roomId, input, now);
+  }
+}
+
+/** The join as an interactive transaction: an ENDED room to reopen, a waiting room to park in. */
+async function joinRoomInTransaction(tenant: Tenant, roomId: string, input: JoinInput, now: Date) {
   const outcome = await db().$transaction(async (tx) => {
     const locked = await lockRoomForJoin(tx, tenant.id, roomId, input.externalUserId, now);
     const { existing } = locked;
@@ -318,10 +395,12 @@ export async function admissionStatus(tenant: Tenant | null, roomId: string, par
     if (!valid) throw notFound('Participant'); // never confirm the id exists to a wrong secret
   }
   const { room, ...rest } = participant;
+  // The waiting page (admission secret) never reads the tenant's externalMetadata.
+  const view = (tenant ? participantView : participantSelfView)(rest as Participant);
   const status = participant.connectionState === 'WAITING' ? 'waiting' : participant.connectionState === 'DENIED' ? 'denied' : participant.isApproved ? 'approved' : 'waiting';
-  if (status !== 'approved') return { status, token: null, mediaUrl: null, joinUrl: null, participant: participantView(rest as Participant) };
+  if (status !== 'approved') return { status, token: null, mediaUrl: null, joinUrl: null, participant: view };
   const credentials = await mintToken(room.tenant, room, rest as Participant);
-  return { status, ...credentials, participant: participantView(rest as Participant) };
+  return { status, ...credentials, participant: view };
 }
 
 export async function getParticipant(tenant: Tenant, roomId: string, participantId: string) {

@@ -71,7 +71,19 @@ export const entitlementOverrides = z
 export type EntitlementOverrides = z.infer<typeof entitlementOverrides>;
 
 export function resolveLimits(plan: string, overrides: unknown): Limits {
+  // Every tenant request resolves limits (rate limit, seat cap): the tenant object comes from the
+  // per-process credential cache, so its overrides object is the same one request after request.
+  // Resolved once per (overrides object, plan) rather than validated again each time.
+  const cacheKey = overrides !== null && typeof overrides === 'object' ? overrides : NO_OVERRIDES;
+  let byPlan = resolved.get(cacheKey);
+  const hit = byPlan?.get(plan);
+  if (hit) return hit;
   const base: Limits = PLANS[plan as PlanName] ?? PLANS.starter;
   const parsed = entitlementOverrides.safeParse(overrides ?? {});
-  return { ...base, ...(parsed.success ? parsed.data : {}) };
+  const limits: Limits = Object.freeze({ ...base, ...(parsed.success ? parsed.data : {}) });
+  if (!byPlan) resolved.set(cacheKey, (byPlan = new Map()));
+  byPlan.set(plan, limits);
+  return limits;
 }
+const NO_OVERRIDES = {};
+const resolved = new WeakMap<object, Map<string, Limits>>();

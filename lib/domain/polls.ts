@@ -1,9 +1,10 @@
-import type { Poll, PollOption, PollVote, Room, Tenant } from '@/lib/generated/prisma/client';
+import type { Participant, Poll, PollOption, PollVote, Room, Tenant } from '@/lib/generated/prisma/client';
+import { pageArgs, toPage, type PageQuery } from '@/lib/domain/pagination';
 import type { z } from 'zod';
 import { db, type Tx } from '@/lib/db';
 import { forbidden, invalidState, notFound, validationFailed } from '@/lib/errors';
 import { findRoom } from '@/lib/domain/rooms';
-import { isActiveMember, requireModerator } from '@/lib/domain/participants';
+import { isActiveMember, isModeratorRole, requireModerator } from '@/lib/domain/participants';
 import { broadcast } from '@/lib/domain/live-updates';
 import type { publicPollCreateInput } from '@/lib/domain/engagement.schemas';
 import type { PollResponse } from '@/lib/domain/responses.schemas';
@@ -45,8 +46,13 @@ async function findPoll(tenantId: string, id: string, tx: Tx = db(), roomId?: st
 
 async function announce(tenant: Tenant, roomId: string, poll: PollWithOptions) {
   const room = await db().room.findUniqueOrThrow({ where: { id: roomId } });
-  // Live results are anonymous on the data channel: everyone in the room receives them.
-  await broadcast(tenant, room, 'convene.polls', { type: 'poll.updated', poll: pollView({ ...poll, votes: undefined }) });
+  // Live results are anonymous on the data channel: everyone in the room receives them. A DRAFT
+  // is for moderators only, so it goes to the room's hosts and moderators alone.
+  const moderators =
+    poll.status === 'DRAFT'
+      ? (await db().participant.findMany({ where: { roomId, role: { in: ['HOST', 'MODERATOR'] } }, select: { mediaIdentity: true } })).map((p) => p.mediaIdentity)
+      : undefined;
+  await broadcast(tenant, room, 'convene.polls', { type: 'poll.updated', poll: pollView({ ...poll, votes: undefined }) }, moderators);
 }
 
 export async function createPoll(tenant: Tenant, room: Room, creatorExternalId: string, input: z.infer<typeof publicPollCreateInput>) {
@@ -75,10 +81,22 @@ export async function createPollForRoom(tenant: Tenant, roomId: string, creatorE
   return createPoll(tenant, await findRoom(tenant.id, roomId), creatorExternalId, input);
 }
 
-export async function listPolls(tenant: Tenant, roomId: string) {
+/** A room's polls, newest first, paged; drafts only for the tenant and the room's moderators. */
+export async function listPolls(tenant: Tenant, roomId: string, page: PageQuery, { includeDrafts = true } = {}) {
   await findRoom(tenant.id, roomId);
-  const polls = await db().poll.findMany({ where: { roomId, tenantId: tenant.id }, include: withOptions, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
-  return { data: polls.map(pollView), nextCursor: null };
+  const args = pageArgs(page);
+  const polls = await db().poll.findMany({
+    where: { roomId, tenantId: tenant.id, ...(includeDrafts ? {} : { status: { not: 'DRAFT' as const } }), ...args.where },
+    include: withOptions,
+    orderBy: args.orderBy,
+    take: args.take,
+  });
+  return toPage(polls, page, pollView);
+}
+
+/** GET /polls/public: what this participant may see (attendees and viewers never see drafts). */
+export async function listPollsForParticipant(tenant: Tenant, room: Room, participant: Participant, page: PageQuery) {
+  return listPolls(tenant, room.id, page, { includeDrafts: isModeratorRole(participant.role) });
 }
 
 export async function getPoll(tenant: Tenant, id: string, roomId?: string) {

@@ -1,6 +1,7 @@
 import type { Question, Room, Tenant } from '@/lib/generated/prisma/client';
 import { db } from '@/lib/db';
-import { forbidden, invalidState, notFound } from '@/lib/errors';
+import { forbidden, invalidState, notFound, validationFailed } from '@/lib/errors';
+import { pageArgs, toPage, type PageQuery } from '@/lib/domain/pagination';
 import { findRoom } from '@/lib/domain/rooms';
 import { isActiveMember, requireModerator } from '@/lib/domain/participants';
 import { broadcast } from '@/lib/domain/live-updates';
@@ -63,14 +64,53 @@ export async function askQuestionInRoom(tenant: Tenant, roomId: string, input: {
   return askQuestion(tenant, await findRoom(tenant.id, roomId), input);
 }
 
-export async function listQuestions(tenant: Tenant, roomId: string, query: { sort: 'upvotes' | 'recent'; status?: Question['status'] }) {
+/**
+ * A room's questions, paged like every list (?limit=, ?cursor=). sort=recent: newest first;
+ * sort=upvotes: most upvoted first, then oldest first; its cursor carries the upvote count too.
+ */
+export async function listQuestions(tenant: Tenant, roomId: string, query: PageQuery & { sort: 'upvotes' | 'recent'; status?: Question['status'] }) {
   await findRoom(tenant.id, roomId);
+  const base = { roomId, tenantId: tenant.id, ...(query.status ? { status: query.status } : {}) };
+  if (query.sort === 'recent') {
+    const args = pageArgs(query);
+    const rows = await db().question.findMany({ where: { ...base, ...args.where }, orderBy: args.orderBy, take: args.take });
+    return toPage(rows, query, questionView);
+  }
+  const after = query.cursor ? decodeUpvoteCursor(query.cursor) : undefined;
   const rows = await db().question.findMany({
-    where: { roomId, tenantId: tenant.id, ...(query.status ? { status: query.status } : {}) },
-    orderBy: query.sort === 'upvotes' ? [{ upvoteCount: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }] : [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: 500,
+    where: {
+      ...base,
+      ...(after
+        ? {
+            OR: [
+              { upvoteCount: { lt: after.upvoteCount } },
+              { upvoteCount: after.upvoteCount, createdAt: { gt: after.createdAt } },
+              { upvoteCount: after.upvoteCount, createdAt: after.createdAt, id: { gt: after.id } },
+            ],
+          }
+        : {}),
+    },
+    orderBy: [{ upvoteCount: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }],
+    take: query.limit + 1,
   });
-  return { data: rows.map(questionView), nextCursor: null };
+  const hasMore = rows.length > query.limit;
+  const visible = hasMore ? rows.slice(0, query.limit) : rows;
+  const last = visible[visible.length - 1];
+  return {
+    data: visible.map(questionView),
+    nextCursor: hasMore ? Buffer.from(JSON.stringify(['u', last.upvoteCount, last.createdAt.toISOString(), last.id])).toString('base64url') : null,
+  };
+}
+
+function decodeUpvoteCursor(cursor: string) {
+  try {
+    const [tag, upvoteCount, createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, number, string, string];
+    const date = new Date(createdAt);
+    if (tag !== 'u' || !Number.isSafeInteger(upvoteCount) || typeof id !== 'string' || id.length > 200 || id.includes('\u0000') || Number.isNaN(date.getTime())) throw new Error('bad cursor');
+    return { upvoteCount, createdAt: date, id };
+  } catch {
+    throw validationFailed('cursor', 'not a cursor returned by this API');
+  }
 }
 
 export async function getQuestion(tenant: Tenant, id: string) {

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { paginationQuery } from '@/lib/domain/pagination';
+import { metadataObject } from '@/lib/domain/metadata.schemas';
 
 /** Request schemas for rooms, participants and breakouts (also the source of the API reference). */
 const externalId = z.string().trim().min(1).max(200);
-const metadata = z.record(z.string(), z.unknown()).nullable();
+const metadata = metadataObject.nullable();
 const timestamp = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
 
 /**

@@ -1,5 +1,6 @@
 import type { Participant, Room, Tenant } from '@/lib/generated/prisma/client';
-import { db, Prisma, type Tx } from '@/lib/db';
+import { randomBytes } from 'node:crypto';
+import { db, Prisma, sql, type Tx } from '@/lib/db';
 import { randomBase62 } from '@/lib/crypto';
 import { ApiError, notFound, validationFailed } from '@/lib/errors';
 import { pageArgs, toPage } from '@/lib/domain/pagination';
@@ -60,6 +61,14 @@ export const roomParticipants = {
 /** A Room response for a room whose participants were not loaded with it. */
 export async function roomViewWithParticipants(room: Room, tx: Tx = db()): Promise<RoomResponse> {
   return roomView(room, await tx.participant.findMany({ ...roomParticipants, where: { roomId: room.id, ...roomParticipants.where } }));
+}
+
+/**
+ * A participant as the participant itself reads it (participant token, admission secret):
+ * externalMetadata is the tenant's own correlation data (a CRM note), never shown there: null.
+ */
+export function participantSelfView(p: Participant): ParticipantResponse {
+  return { ...participantView(p), externalMetadata: null };
 }
 
 export function roomView(room: Room, participants: Participant[]): RoomResponse {
@@ -149,9 +158,25 @@ function checkSchedule(scheduledAt: Date | null | undefined, autoEndAt: Date | n
   if (autoEndAt && scheduledAt && autoEndAt <= scheduledAt) throw validationFailed('autoEndAt', 'must be after scheduledAt');
 }
 
-/** Serialises room creation per tenant so the concurrent-room limit cannot be raced past. */
-async function lockTenant(tx: Tx, tenantId: string) {
-  await tx.$queryRaw`SELECT id FROM "Tenant" WHERE id = ${tenantId} FOR UPDATE`;
+let idCounter = 0;
+
+/**
+ * A row id for rows our own SQL inserts (Prisma makes cuid()s client-side): the same shape — 25
+ * lowercase base-36 characters starting with "c", time first so ids sort roughly by creation.
+ */
+export function newRowId(): string {
+  idCounter = (idCounter + 1) % 1_679_616;
+  const random = BigInt(`0x${randomBytes(8).toString('hex')}`).toString(36).padStart(12, '0').slice(-12);
+  return `c${Date.now().toString(36).padStart(8, '0')}${idCounter.toString(36).padStart(4, '0')}${random}`;
+}
+
+const ROOM_DATES = ['scheduledAt', 'startedAt', 'autoEndAt', 'endedAt', 'createdAt', 'updatedAt'] as const;
+
+/** A room row as PostgreSQL's to_jsonb gives it (timestamps in UTC without a zone) → the Prisma shape. */
+export function roomFromJson(row: Record<string, unknown>): Room {
+  const out: Record<string, unknown> = { ...row };
+  for (const f of ROOM_DATES) out[f] = row[f] == null ? null : new Date(`${row[f] as string}Z`);
+  return out as unknown as Room;
 }
 
 export async function assertRoomCapacityWithinPlan(tenant: Tenant, maxParticipants: number) {
@@ -161,6 +186,12 @@ export async function assertRoomCapacityWithinPlan(tenant: Tenant, maxParticipan
   }
 }
 
+/**
+ * Creates a room in ONE statement (the convene_create_room function, migration
+ * join_and_room_fast_paths): the tenant's open-room counter row (TenantRoomCount, kept exact by a
+ * trigger on Room) is locked for that statement, checked against the plan's concurrent-room
+ * limit, and the room inserted. Concurrent creations cannot race past the limit.
+ */
 export async function createRoom(tenant: Tenant, input: RoomCreateInput, opts: { type?: Room['type']; tx?: Tx } = {}, now = new Date()) {
   const limits = resolveLimits(tenant.plan, tenant.entitlementOverrides);
   const maxParticipants = input.maxParticipants ?? Math.min(DEFAULT_MAX_PARTICIPANTS, limits.maxParticipantsPerRoom);
@@ -171,40 +202,56 @@ export async function createRoom(tenant: Tenant, input: RoomCreateInput, opts: {
     throw validationFailed('enableAiFeatures', 'cannot be combined with enableE2EE');
   }
   const name = input.name ?? 'Meeting';
-  const create = async (tx: Tx) => {
-    await lockTenant(tx, tenant.id);
-    const open = await tx.room.count({ where: { tenantId: tenant.id, status: { in: ['WAITING', 'ACTIVE'] } } });
-    if (open >= limits.concurrentLiveRooms) {
-      throw new ApiError('PLAN_LIMIT_REACHED', `Your plan allows ${limits.concurrentLiveRooms} open rooms at once; end a room first.`);
-    }
-    return tx.room.create({
-      data: {
-        tenantId: tenant.id,
-        name,
-        slug: slugify(name),
-        mediaRoomName: newMediaRoomName(),
-        type: opts.type ?? input.type ?? (input.scheduledAt ? 'SCHEDULED' : 'INSTANT'),
-        maxParticipants,
-        enableRecording: input.enableRecording,
-        enableChat: input.enableChat,
-        enableScreenShare: input.enableScreenShare,
-        enableWaitingRoom: input.enableWaitingRoom,
-        enableE2EE: input.enableE2EE,
-        enableAiFeatures: input.enableAiFeatures,
-        allowPublicJoin: input.allowPublicJoin,
-        recordingPreset: input.recordingPreset ?? DEFAULT_RECORDING_PRESET,
-        autoRecord: input.autoRecord,
-        scheduledAt: input.scheduledAt ?? null,
-        autoEndAt: input.autoEndAt ?? null,
-        createdByExternalId: input.createdByExternalId,
-        externalId: input.externalId ?? null,
-        externalType: input.externalType ?? null,
-        externalMetadata: (input.externalMetadata as Prisma.InputJsonValue | null | undefined) ?? undefined,
-      },
-    });
+  const at = now.toISOString();
+  // Every column (jsonb_populate_record fills absent keys with NULL, not the column default).
+  const row: Record<string, unknown> = {
+    id: newRowId(),
+    tenantId: tenant.id,
+    name,
+    slug: slugify(name),
+    mediaRoomName: newMediaRoomName(),
+    type: opts.type ?? input.type ?? (input.scheduledAt ? 'SCHEDULED' : 'INSTANT'),
+    maxParticipants,
+    enableRecording: input.enableRecording ?? false,
+    enableChat: input.enableChat ?? true,
+    enableScreenShare: input.enableScreenShare ?? true,
+    enableWaitingRoom: input.enableWaitingRoom ?? false,
+    enableE2EE: input.enableE2EE ?? false,
+    enableAiFeatures: input.enableAiFeatures ?? false,
+    allowPublicJoin: input.allowPublicJoin ?? false,
+    recordingPreset: input.recordingPreset ?? DEFAULT_RECORDING_PRESET,
+    isLocked: false,
+    autoRecord: input.autoRecord ?? false,
+    status: 'WAITING',
+    scheduledAt: input.scheduledAt?.toISOString() ?? null,
+    startedAt: null,
+    autoEndAt: input.autoEndAt?.toISOString() ?? null,
+    endedAt: null,
+    duration: null,
+    mediaSid: null,
+    activeParticipants: 0,
+    reopenCount: 0,
+    createdByExternalId: input.createdByExternalId,
+    externalId: input.externalId ?? null,
+    externalType: input.externalType ?? null,
+    createdAt: at,
+    updatedAt: at,
+    participantRows: 0,
   };
-  return opts.tx ? create(opts.tx) : db().$transaction(create);
+  // A JSON null is no metadata (SQL NULL), as Prisma stored it.
+  if (input.externalMetadata != null) row.externalMetadata = input.externalMetadata;
+  const limit = Math.min(limits.concurrentLiveRooms, 2_147_483_647);
+  const text = `SELECT convene_create_room($1, $2, $3::jsonb) AS r`;
+  const result = opts.tx
+    ? (await opts.tx.$queryRawUnsafe<{ r: CreatedRoom }[]>(text, tenant.id, limit, JSON.stringify(row)))[0].r
+    : (await sql().query<{ r: CreatedRoom }>(text, [tenant.id, limit, JSON.stringify(row)])).rows[0].r;
+  if (result.outcome === 'limit') {
+    throw new ApiError('PLAN_LIMIT_REACHED', `Your plan allows ${limits.concurrentLiveRooms} open rooms at once; end a room first.`);
+  }
+  return roomFromJson(result.room);
 }
+
+type CreatedRoom = { outcome: 'ok'; room: Record<string, unknown> } | { outcome: 'limit' };
 
 export async function findRoom(tenantId: string, roomId: string, tx: Tx = db()) {
   const room = await tx.room.findFirst({ where: { id: roomId, tenantId } });

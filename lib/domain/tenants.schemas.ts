@@ -3,8 +3,18 @@ import { entitlementOverrides, planName } from '@/lib/domain/plans';
 import { permission } from '@/lib/domain/permissions';
 import { EVENT_NAMES } from '@/lib/events/catalog';
 import { paginationQuery } from '@/lib/domain/pagination';
+import { normaliseFrameOrigin } from '@/lib/net/origin';
 
-const origin = z.string().trim().max(200).regex(/^https?:\/\/[^/\s]+$/, 'must be an origin such as https://app.example.com');
+/** Origins only (scheme + host [+ port], optional leading `*.`), stored normalised: see lib/net/origin.ts. */
+const origin = z
+  .string()
+  .max(200)
+  .transform((value, ctx) => {
+    const normalised = normaliseFrameOrigin(value);
+    if (normalised) return normalised;
+    ctx.addIssue({ code: 'custom', message: 'must be an origin such as https://app.example.com or https://*.example.com (scheme, host and optional port only)' });
+    return z.NEVER;
+  });
 
 /** Bounds on a rotated key's grace period: 0 (revoke at once) to 7 days; default 1 hour. */
 export const MAX_GRACE_SECONDS = 604_800;

@@ -4,7 +4,7 @@ import { ApiError } from '@/lib/errors';
 
 /**
  * Idempotency-Key on POST: the first response (2xx or 4xx) is stored for 24 h per credential;
- * the same key with the same body replays it, with another body is 409 CONFLICT. A key whose
+ * the same key with the same body (compared canonically: key order and whitespace do not matter) replays it, with another body is 409 CONFLICT. A key whose
  * first request is still running is also 409 (retry later). 5xx responses are not stored, so a
  * retry after our own failure runs again.
  */
@@ -30,7 +30,7 @@ export async function claimIdempotencyKey(
       { field: 'Idempotency-Key', message: `must be 1–${MAX_KEY_LENGTH} characters` },
     ]);
   }
-  const requestHash = sha256Hex(`${method} ${path}\n${rawBody}`);
+  const requestHash = sha256Hex(`${method} ${path}\n${canonicalBody(rawBody)}`);
   for (let attempt = 0; attempt < 2; attempt++) {
     const existing = await db().idempotencyRecord.findUnique({ where: { scope_key: { scope, key } } });
     if (existing && existing.expiresAt > now) {
@@ -54,6 +54,34 @@ export async function claimIdempotencyKey(
     }
   }
   throw new ApiError('CONFLICT', 'A request with this Idempotency-Key is still in progress; retry later.');
+}
+
+/**
+ * The body as compared for Idempotency-Key: parsed JSON re-serialised with object keys sorted
+ * (so key order and whitespace do not matter; array order does). A body that is not JSON, or
+ * nests deeper than the edge allows, compares as its raw text.
+ */
+export function canonicalBody(rawBody: string): string {
+  if (rawBody.trim() === '') return '';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(rawBody);
+  } catch {
+    return rawBody;
+  }
+  const sort = (v: unknown, depth: number): unknown => {
+    if (depth > 64) throw new Error('too deep');
+    if (Array.isArray(v)) return v.map((x) => sort(x, depth + 1));
+    if (v && typeof v === 'object') {
+      return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k], depth + 1)]));
+    }
+    return v;
+  };
+  try {
+    return JSON.stringify(sort(parsed, 0));
+  } catch {
+    return rawBody;
+  }
 }
 
 export async function completeIdempotencyKey(claim: IdempotencyClaim, status: number, body: string): Promise<void> {

@@ -8,8 +8,9 @@ import type { Participant, Room } from '@/lib/generated/prisma/client';
 const refused = (message = 'Invalid or expired participant token.') => new ApiError('UNAUTHENTICATED', message);
 
 /**
- * Authorization: Bearer <participant token>. The token's signature, expiry and room are checked
- * with the media layer's verifier; the participant's role comes from OUR database, never from
+ * Authorization: Bearer <participant token>. The token's algorithm (HS256 only), signature and
+ * expiry are checked with the media layer's verifier, and its identity and room claims must both
+ * match the participant row; the participant's role comes from OUR database, never from
  * the token's self-editable metadata.
  */
 export async function authenticateParticipant(header: string | null, { evenIfRefused = false } = {}): Promise<ParticipantCredential> {
@@ -28,7 +29,8 @@ export async function authenticateParticipant(header: string | null, { evenIfRef
   } catch {
     throw refused();
   }
-  if (verified.identity !== identity) throw refused();
+  // Both claims must name OUR record: the identity, and the room that participant belongs to.
+  if (verified.identity !== participant.mediaIdentity || verified.roomName !== room.mediaRoomName) throw refused();
   if (tenant.status === 'SUSPENDED') throw new ApiError('TENANT_SUSPENDED', 'This tenant is suspended.');
   if (!evenIfRefused && isTurnedAway(participant)) {
     throw new ApiError('FORBIDDEN', participant.connectionState === 'REMOVED' ? 'This participant was removed from the room.' : 'This participant was refused entry to the room.');

@@ -10,6 +10,10 @@ import { processState } from '@/lib/runtime/process-state';
  * instance shares one budget per key. Every guarded response carries x-ratelimit-* headers.
  */
 export const PROVIDER_REQUESTS_PER_SECOND = 100;
+/** Participant-token endpoints (/me, /polls/public, /questions/public, ...): per participant. */
+export const PARTICIPANT_REQUESTS_PER_SECOND = 10;
+/** Endpoints with no credential (GET /rooms/{id}/info): per client address. */
+export const PUBLIC_REQUESTS_PER_ADDRESS_PER_SECOND = 10;
 
 // Once per process: every route and server action spends from the same per-key budget.
 const store = processState('rateLimits', () => ({ limiters: new Map<number, RateLimiterAbstract>(), redis: undefined as Redis | undefined }));
@@ -53,7 +57,8 @@ export async function consumeRateLimit(credentialKey: string, perSecond: number)
     const retryAfter = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
     const ctx = requestContext();
     if (ctx) ctx.responseHeaders['retry-after'] = String(retryAfter);
-    throw new ApiError('RATE_LIMITED', `Too many requests: this key allows ${perSecond} per second. Retry after ${retryAfter} s.`);
+    const who = credentialKey.startsWith('participant:') ? 'this participant token' : credentialKey.startsWith('address:') ? 'this address' : 'this key';
+    throw new ApiError('RATE_LIMITED', `Too many requests: ${who} allows ${perSecond} per second. Retry after ${retryAfter} s.`);
   }
 }
 

@@ -1,10 +1,11 @@
 import type { z } from 'zod';
-import { Prisma } from '@/lib/db';
+import { Prisma, isDatabaseUnavailable } from '@/lib/db';
 import { ApiError, type ErrorEnvelope } from '@/lib/errors';
 import { newRequestId, runWithContext, requestContext, type RequestContext } from '@/lib/http/context';
-import { readRawBody, parseJsonBody, validate, queryObject } from '@/lib/http/body';
+import { readRawBody, parseJsonBody, validate, queryObject, assertPathIds } from '@/lib/http/body';
 import { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyClaim } from '@/lib/http/idempotency';
-import { consumeRateLimit, PROVIDER_REQUESTS_PER_SECOND } from '@/lib/http/rate-limit';
+import { consumeRateLimit, PARTICIPANT_REQUESTS_PER_SECOND, PROVIDER_REQUESTS_PER_SECOND, PUBLIC_REQUESTS_PER_ADDRESS_PER_SECOND } from '@/lib/http/rate-limit';
+import { clientAddress } from '@/lib/net/client-address';
 import { authenticateApiKey, authenticateProviderKey, hasPermission, type TenantCredential, type ProviderCredential } from '@/lib/domain/keys';
 import type { ParticipantCredential } from '@/lib/domain/me';
 import { resolveLimits } from '@/lib/domain/plans';
@@ -19,13 +20,15 @@ import { log } from '@/lib/log';
  * rate limits, Idempotency-Key, body limits, logging and metrics.
  */
 export type AuthSpec =
-  | { kind: 'none' }
+  | { kind: 'none'; perAddressPerSecond?: number }
   | { kind: 'tenant'; permission: Permission }
   | { kind: 'provider' }
   | { kind: 'participant'; evenIfRefused?: true };
 
 export const auth = {
   none: { kind: 'none' } as const,
+  /** No credential, rate-limited per client address (lib/net/client-address.ts). */
+  publicPerAddress: { kind: 'none', perAddressPerSecond: PUBLIC_REQUESTS_PER_ADDRESS_PER_SECOND } as const,
   tenant: <P extends Permission>(permission: P) => ({ kind: 'tenant', permission }) as const,
   provider: { kind: 'provider' } as const,
   participant: { kind: 'participant' } as const,
@@ -122,6 +125,7 @@ export function route<
       let response: Response;
       try {
         const credential = await authenticate(opts.auth, req, ctx);
+        assertPathIds(params);
         const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
         const rawBody = hasBody ? await readRawBody(req) : '';
 
@@ -158,6 +162,7 @@ export function route<
 async function authenticate(spec: AuthSpec, req: Request, ctx: RequestContext) {
   switch (spec.kind) {
     case 'none':
+      if (spec.perAddressPerSecond) await consumeRateLimit(`address:${clientAddress(req.headers)}`, spec.perAddressPerSecond);
       return null;
     case 'tenant':
       return authenticateTenant(req, spec.permission, ctx);
@@ -172,6 +177,7 @@ async function authenticate(spec: AuthSpec, req: Request, ctx: RequestContext) {
       const { authenticateParticipant } = await import('@/lib/http/participant-auth');
       const credential = await authenticateParticipant(req.headers.get('authorization'), { evenIfRefused: spec.evenIfRefused });
       ctx.tenantId = credential.tenant.id;
+      await consumeRateLimit(`participant:${credential.participant.id}`, PARTICIPANT_REQUESTS_PER_SECOND);
       return credential;
     }
   }
@@ -235,15 +241,13 @@ export function errorResponse(err: unknown, ctx = requestContext()): Response {
   return jsonResponse(JSON.stringify(envelope), apiError.status);
 }
 
-/** Prisma's codes for a database it cannot reach or get a connection to: a 503 to retry, not a 500. */
-const DATABASE_UNREACHABLE = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
-
 function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof Error && err.name === 'MediaLayerError') {
     return new ApiError('MEDIA_LAYER_UNAVAILABLE', 'The media layer did not answer; nothing was changed. Retry shortly.');
   }
-  if (err instanceof Prisma.PrismaClientInitializationError || (err instanceof Prisma.PrismaClientKnownRequestError && DATABASE_UNREACHABLE.has(err.code))) {
+  // A database it cannot reach or get a connection to (Prisma or the raw pool): a 503 to retry, not a 500.
+  if (isDatabaseUnavailable(err)) {
     return new ApiError('SERVICE_UNAVAILABLE', 'The database is not reachable; nothing was changed. Retry shortly.');
   }
   if (err instanceof Prisma.PrismaClientKnownRequestError) {

@@ -19,6 +19,7 @@ import {
   type ParticipantInfo,
 } from 'livekit-server-sdk';
 import { metrics } from '@/lib/metrics';
+import { isMediaJwtAlgorithm, MEDIA_JWT_ALGORITHM } from '@/lib/media/jwt';
 import {
   MediaAuthError,
   MediaLayerError,
@@ -204,6 +205,7 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
       return token.toJwt();
     },
     async verifyParticipantToken(token) {
+      if (!isMediaJwtAlgorithm(token)) throw new MediaAuthError(`Participant tokens are signed ${MEDIA_JWT_ALGORITHM}`);
       const claims = await verifier.verify(token);
       if (!claims.sub || !claims.video?.room || !claims.video.roomJoin) throw new MediaAuthError('Not a participant token');
       return {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_STATUS } from '@/lib/errors';
+import { PARTICIPANT_REQUESTS_PER_SECOND, PROVIDER_REQUESTS_PER_SECOND } from '@/lib/http/rate-limit';
 import type { RouteDescription, RouteHandler } from '@/lib/http/route';
 import { ROUTE_MODULES } from '@/lib/openapi/routes.generated';
 import { SUMMARIES } from '@/lib/openapi/summaries';
@@ -106,8 +107,8 @@ function errorResponses(op: Operation) {
   if (auth.kind === 'tenant') {
     add('FORBIDDEN');
     add('TENANT_SUSPENDED');
-    add('RATE_LIMITED');
   }
+  if (auth.kind !== 'none' || auth.perAddressPerSecond) add('RATE_LIMITED');
   if (op.path.includes('{')) add('NOT_FOUND');
   if (op.method === 'POST' && auth.kind !== 'none') add('CONFLICT');
   // Any operation: the database could not be reached or was too busy; nothing was changed, retry.
@@ -184,6 +185,20 @@ function webhooks(components: Record<string, JsonSchema>) {
   );
 }
 
+/** Which budget an operation spends (every limited response carries x-ratelimit-limit/remaining/reset). */
+function rateLimitNote(auth: Operation['handler']['description']['auth']): string | undefined {
+  switch (auth.kind) {
+    case 'tenant':
+      return "per API key: the tenant plan's apiRequestsPerSecond";
+    case 'provider':
+      return `per provider key: ${PROVIDER_REQUESTS_PER_SECOND} requests per second`;
+    case 'participant':
+      return `per participant: ${PARTICIPANT_REQUESTS_PER_SECOND} requests per second`;
+    case 'none':
+      return auth.perAddressPerSecond ? `per client address: ${auth.perAddressPerSecond} requests per second (X-Forwarded-For only from TRUSTED_PROXIES)` : undefined;
+  }
+}
+
 export function buildOpenApiDocument(serverUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   const components: Record<string, JsonSchema> = {};
@@ -206,6 +221,7 @@ export function buildOpenApiDocument(serverUrl: string) {
       operationId: `${op.method.toLowerCase()}${op.path.replace(/\/api\/v1/, '').replace(/[{}]/g, '').replace(/[/.-](\w)/g, (_, c: string) => c.toUpperCase())}`,
       security: security[auth.kind],
       ...(auth.kind === 'tenant' ? { 'x-permission': auth.permission } : {}),
+      ...(rateLimitNote(auth) ? { 'x-rate-limit': rateLimitNote(auth) } : {}),
       parameters: [...pathParams, ...queryParams, ...(op.method === 'POST' && auth.kind !== 'none' ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }] : [])],
       ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(body) } } } } : {}),
       responses: { [String(status)]: successResponse(op.handler.description, components), ...errorResponses(op) },
@@ -217,7 +233,7 @@ export function buildOpenApiDocument(serverUrl: string) {
     info: {
       title: 'Convene API',
       version: '1',
-      description: 'Multi-tenant hosted video meetings. Errors always use the Error envelope; lists are { data, nextCursor } with ?limit= (1–100) and ?cursor=. See docs/ in the repository for the rules of each area.',
+      description: 'Multi-tenant hosted video meetings. Errors always use the Error envelope; lists are { data, nextCursor } with ?limit= (1–100) and ?cursor=. Input bounds on every operation: bodies up to 64 KB, nested at most 32 levels, at most 10,000 values; metadata objects at most 8 levels and 200 keys; a NUL character or an unpaired UTF-16 surrogate in any string (body or query) is 400 VALIDATION_FAILED naming the field; an id that cannot be ours is 404. Rate limits: per API key (the plan), per provider key (100/s), per participant (10/s), per client address for operations without a credential (10/s); each operation names its budget in x-rate-limit, and limited responses carry x-ratelimit-limit/remaining/reset. Idempotency-Key compares the parsed body canonically (key order does not matter). See docs/ in the repository (docs/security.md) for the rules of each area.',
     },
     servers: [{ url: serverUrl }],
     paths,

@@ -7,6 +7,7 @@ import { startDeliveryRunner, startInngestDispatcher } from '@/lib/events/runner
 import { inngestConfigured } from '@/lib/events/inngest';
 import { startLifecycleJobs, startTranscriptJobs } from '@/lib/runtime/jobs';
 import { stopQueue } from '@/lib/runtime/queue';
+import { installPeerAddressHook } from '@/lib/net/client-address';
 
 /**
  * Starts what runs beside the HTTP server in every app process: the webhook delivery runner and
@@ -21,6 +22,7 @@ export async function boot(): Promise<void> {
   if (booted) return;
   booted = true;
   const c = config();
+  installPeerAddressHook();
   if (c.QUEUE_WORKERS) {
     const runner = inngestConfigured() ? await startInngestDispatcher() : await startDeliveryRunner();
     stoppers.push(() => runner.stop());
@@ -32,6 +34,19 @@ export async function boot(): Promise<void> {
   }
   stoppers.push(flushUsage, closeCredentialCache, closeRateLimitStore);
   log.info({ queueWorkers: c.QUEUE_WORKERS }, 'convene booted');
+}
+
+/**
+ * Parses the environment once at startup; a bad value prints the message (naming each variable)
+ * and exits with status 1 instead of leaving a process that answers 500 to every request.
+ */
+export function assertValidEnvironment(exit: (code: number) => never = process.exit): void {
+  try {
+    config();
+  } catch (err) {
+    console.error(`convene: refusing to start. ${(err as Error).message}`);
+    exit(1);
+  }
 }
 
 /** Graceful shutdown: stop taking work, let in-flight work finish (bounded), release leases. */

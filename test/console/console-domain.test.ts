@@ -25,12 +25,21 @@ describe('console passwords', () => {
     expect(await verifyPassword('anything', 'bcrypt$garbage')).toBe(false);
   });
 
-  it('allows 10 sign-in attempts per email and address, then refuses', async () => {
+  it('allows 10 sign-in attempts per account whatever the address, then refuses', async () => {
     const results = [];
-    for (let i = 0; i < 11; i++) results.push(await consumeSignInAttempt('someone@example.com|10.0.0.1'));
+    // A new address for every attempt (as a rotated X-Forwarded-For would give) buys nothing.
+    for (let i = 0; i < 11; i++) results.push(await consumeSignInAttempt('someone@example.com', `10.0.0.${i + 1}`));
     expect(results.filter(Boolean)).toHaveLength(10);
     expect(results[10]).toBe(false);
-    expect(await consumeSignInAttempt('someone@example.com|10.0.0.2')).toBe(true);
+    expect(await consumeSignInAttempt('Someone@Example.com', '10.9.9.9')).toBe(false);
+    expect(await consumeSignInAttempt('someone-else@example.com', '10.0.0.1')).toBe(true);
+  });
+
+  it('allows 100 sign-in attempts per address across accounts', async () => {
+    const results = [];
+    for (let i = 0; i < 101; i++) results.push(await consumeSignInAttempt(`spray-${i}@example.com`, '192.0.2.77'));
+    expect(results.filter(Boolean)).toHaveLength(100);
+    expect(results[100]).toBe(false);
   });
 });
 

@@ -11,6 +11,8 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { AccessToken, EgressClient, EgressStatus, EncodedFileOutput, RoomServiceClient, StreamOutput, StreamProtocol, TrackSource, WebhookReceiver, type VideoGrant } from 'livekit-server-sdk';
+import { WebSocket } from 'ws';
+import { AddTrackRequest, SignalRequest, SignalResponse, TrackType } from '@livekit/protocol';
 import { startDevMediaServer, type DevMediaServer } from '@/lib/media/dev-server';
 
 /** Polls until fn is true; fails with its source so the failing condition is named. */
@@ -60,7 +62,7 @@ beforeAll(async () => {
   pageUrl = `http://127.0.0.1:${(web.address() as { port: number }).port}/`;
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required'],
+    args: ['--no-sandbox', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required', '--auto-accept-this-tab-capture', '--auto-select-desktop-capture-source=Entire screen'],
   });
 }, 60_000);
 
@@ -97,6 +99,8 @@ async function connect(room: string, identity: string, opts: { grant?: Partial<V
         w.received.push({ text: new TextDecoder().decode(payload), from: participant?.identity ?? null, topic }),
       );
       room.on('disconnected', (reason: number) => (w.disconnectReason = reason));
+      w.speakers = [];
+      room.on('activeSpeakersChanged', (speakers: any[]) => w.speakers.push(...speakers.map((p) => p.identity)));
       await room.connect(url, jwt);
       if (publish) await room.localParticipant.enableCameraAndMicrophone();
     },
@@ -120,6 +124,15 @@ describe('development media server', { timeout: 90_000 }, () => {
     await bob.waitForTimeout(1000);
     expect(await videoFrames(bob)).toBeGreaterThan(before + 5); // frames keep arriving, not a frozen first one
 
+    // The fake microphone beeps: Bob is told Ada is speaking (speaker updates from the audio level extension).
+    await waitFor(() => bob.evaluate(() => (window as any).speakers.includes('ada')), 15_000);
+
+    // A screen share is a second video track: Bob decodes both.
+    await ada.evaluate(() => (window as any).room.localParticipant.setScreenShareEnabled(true));
+    await waitFor(async () => (await remotes(bob)).join() === 'ada:audio,video,video', 20_000);
+    const perVideo = () => bob.evaluate(() => [...document.querySelectorAll<HTMLVideoElement>('video[data-kind="video"]')].map((v) => v.getVideoPlaybackQuality().totalVideoFrames));
+    await waitFor(async () => (await perVideo()).length === 2 && (await perVideo()).every((n) => n > 5), 20_000);
+
     await ada.evaluate(() => (window as any).room.localParticipant.publishData(new TextEncoder().encode('hi bob'), { reliable: true, topic: 'chat' }));
     await waitFor(async () => (await bob.evaluate(() => (window as any).received)).length > 0, 10_000);
     expect(await bob.evaluate(() => (window as any).received)).toEqual([{ text: 'hi bob', from: 'ada', topic: 'chat' }]);
@@ -127,7 +140,7 @@ describe('development media server', { timeout: 90_000 }, () => {
     // The server API sees both as LiveKit would list them, with their tracks.
     const listed = await roomService.listParticipants('r-call');
     expect(listed.map((p) => [p.identity, p.name, p.metadata, p.tracks.length]).sort()).toEqual([
-      ['ada', 'ADA', '{"who":"ada"}', 2],
+      ['ada', 'ADA', '{"who":"ada"}', 3],
       ['bob', 'BOB', '{"who":"bob"}', 2],
     ]);
     await waitFor(() => ['room_started', 'participant_joined', 'track_published'].every((e) => hooks.some((h) => h.event === e && h.room === 'r-call')), 10_000);
@@ -233,11 +246,29 @@ describe('development media server', { timeout: 90_000 }, () => {
     await page.close();
 
     // A subscriber-only token publishes nothing.
-    const viewer = await connect('r-view', 'vic', { grant: { canPublish: false } });
-    await viewer.evaluate(() => (window as any).room.localParticipant.enableCameraAndMicrophone().catch(() => undefined));
+    const viewer = await connect('r-view', 'vic', { grant: { canPublish: false }, publish: false });
+    await viewer.evaluate(async () => {
+      try {
+        await (window as any).room.localParticipant.setCameraEnabled(true);
+      } catch {
+        // refused: the participant's permission (from the join response) says it may not publish
+      }
+    });
     await viewer.waitForTimeout(1500);
     expect((await roomService.getParticipant('r-view', 'vic')).tracks).toEqual([]);
     await viewer.close();
+
+    // The server enforces it too: a raw signaling client asking to publish gets no track.
+    const responses: string[] = [];
+    const ws = new WebSocket(`${media.url}/rtc?access_token=${await token('r-view', 'raw', { canPublish: false })}`);
+    ws.on('message', (data) => responses.push(SignalResponse.fromBinary(new Uint8Array(data as Buffer)).message.case ?? ''));
+    await new Promise((r) => ws.once('open', r));
+    await waitFor(() => responses.includes('join'), 5000);
+    ws.send(new SignalRequest({ message: { case: 'addTrack', value: new AddTrackRequest({ cid: 'c1', type: TrackType.VIDEO, source: TrackSource.CAMERA }) } }).toBinary());
+    await new Promise((r) => setTimeout(r, 500));
+    expect(responses).not.toContain('trackPublished');
+    expect((await roomService.getParticipant('r-view', 'raw')).tracks).toEqual([]);
+    ws.close();
 
     const wrongRoom = new RoomServiceClient(media.httpUrl, media.apiKey, 'not-the-secret-but-long-enough');
     await expect(wrongRoom.listRooms()).rejects.toMatchObject({ status: 401 });

@@ -101,6 +101,26 @@ describe('rooms', () => {
     expect([third.status, third.body.error.code]).toEqual([403, 'PLAN_LIMIT_REACHED']);
   });
 
+  it('the open-room limit holds under 30 concurrent creations, and an ended room frees its slot (kept by a trigger, whoever changes the status)', async () => {
+    const t = await seedTenant({ entitlementOverrides: { concurrentLiveRooms: 5, apiRequestsPerSecond: 1000 } });
+    const results = await Promise.all(Array.from({ length: 30 }, () => createRoom({}, t.key)));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(5);
+    expect(results.filter((r) => r.status !== 201).every((r) => r.status === 403 && r.body.error.code === 'PLAN_LIMIT_REACHED')).toBe(true);
+    expect(await db().room.count({ where: { tenantId: t.tenant.id } })).toBe(5);
+    const [first, second] = results.filter((r) => r.status === 201).map((r) => r.body.id as string);
+    // Ended through the API, and behind the API's back (a job or a manual UPDATE): each frees a slot.
+    expect((await suite.api('POST', `/api/v1/rooms/${first}/end`, { key: t.key })).status).toBe(200);
+    await db().room.update({ where: { id: second }, data: { status: 'ENDED' } });
+    expect((await createRoom({}, t.key)).status).toBe(201);
+    expect((await createRoom({}, t.key)).status).toBe(201);
+    expect((await createRoom({}, t.key)).body.error.code).toBe('PLAN_LIMIT_REACHED');
+    // Reopening counts again; a deleted open room no longer does.
+    expect((await suite.api('POST', `/api/v1/rooms/${first}/reopen`, { key: t.key })).status).toBe(200);
+    expect(await db().tenantRoomCount.findUnique({ where: { tenantId: t.tenant.id } })).toMatchObject({ openRooms: 6 });
+    await db().room.delete({ where: { id: first } });
+    expect(await db().tenantRoomCount.findUnique({ where: { tenantId: t.tenant.id } })).toMatchObject({ openRooms: 5 });
+  }, 60_000);
+
   it('lists rooms newest first with filters and cursor pagination', async () => {
     const t = await seedTenant({ plan: 'growth' });
     const ids: string[] = [];
@@ -255,6 +275,26 @@ describe('join', () => {
     expect(full).toHaveLength(190);
     expect(full.every((r) => r.body.error.code === 'ROOM_FULL')).toBe(true);
     expect(await db().participant.count({ where: { roomId: room.id } })).toBe(10);
+  }, 60_000);
+
+  it('a stampede of 300 simultaneous joins into one room for 250 admits exactly 250; the rest are 409 ROOM_FULL', async () => {
+    const big = await seedTenant({ name: 'Webinar', plan: 'enterprise', entitlementOverrides: { apiRequestsPerSecond: 10_000 } });
+    const room = (await createRoom({ maxParticipants: 250 }, big.key)).body;
+    const results = await Promise.all(Array.from({ length: 300 }, (_, i) => join(room.id, { externalUserId: `att_${i}` }, big.key)));
+    const admitted = results.filter((r) => r.status === 200);
+    const full = results.filter((r) => r.status === 409);
+    expect(results.filter((r) => r.status !== 200 && r.status !== 409).map((r) => r.status)).toEqual([]);
+    expect(admitted).toHaveLength(250);
+    expect(full).toHaveLength(50);
+    expect(full.every((r) => r.body.error.code === 'ROOM_FULL')).toBe(true);
+    expect(new Set(admitted.map((r) => r.body.participant.id)).size).toBe(250);
+    expect(admitted.every((r) => typeof r.body.token === 'string' && r.body.participant.connectionState === 'PENDING')).toBe(true);
+    expect(await db().participant.count({ where: { roomId: room.id } })).toBe(250);
+    // Rejoins of admitted participants keep their seats; a newcomer is still refused.
+    const again = await Promise.all(admitted.slice(0, 20).map((r) => join(room.id, { externalUserId: r.body.participant.externalUserId }, big.key)));
+    expect(again.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(again.every((r) => r.body.participant.rejoinCount === 1)).toBe(true);
+    expect((await join(room.id, { externalUserId: 'late' }, big.key)).body.error.code).toBe('ROOM_FULL');
   }, 60_000);
 
   it('a participant who left frees the seat; one who never connected frees it after the hold', async () => {

@@ -183,6 +183,8 @@ export async function startDevMediaServer(opts: DevMediaServerOptions = {}) {
   });
   const port = (server.address() as { port: number }).port;
   url = `ws://${host}:${port}`;
+  const speakerTimer = setInterval(() => registry.updateSpeakers(), 300);
+  speakerTimer.unref();
 
   const egressView = (info: EgressInfo, request: Record<string, unknown>) => ({
     get egressId() {
@@ -266,6 +268,7 @@ export async function startDevMediaServer(opts: DevMediaServerOptions = {}) {
     /** Resolves once every queued webhook has been delivered (or given up). */
     webhooksIdle: () => webhooks.idle(),
     async close() {
+      clearInterval(speakerTimer);
       for (const room of [...registry.rooms.values()]) {
         clearTimeout(room.closeTimer);
         for (const p of room.participants.values()) p.link?.close(DisconnectReason.SERVER_SHUTDOWN);

@@ -2,7 +2,7 @@
  * The rooms of one development media server and the rules that move participants and tracks
  * between them: who is told, who subscribes to what, which webhook goes out.
  */
-import { DisconnectReason, ParticipantInfo_State, TrackType } from '@livekit/protocol';
+import { DisconnectReason, ParticipantInfo_State, SpeakerInfo, TrackType } from '@livekit/protocol';
 import { DevParticipant, DevRoom, trackInfo, type DevTrack } from './room-state';
 import type { WebhookSender } from './webhooks';
 
@@ -108,8 +108,26 @@ export function createRegistry(opts: { webhooks: WebhookSender; departureTimeout
     subscribeAll(to, participant);
   }
 
-  const audioTracks = (p: DevParticipant) => [...p.tracks.values()].filter((t) => t.type === TrackType.AUDIO);
+  /** Tells each room who is speaking now, when that changed (LiveKit's speaker updates). */
+  function updateSpeakers(windowMs = 600) {
+    const now = Date.now();
+    for (const room of rooms.values()) {
+      const speaking = new Map<string, number>();
+      for (const p of room.participants.values()) {
+        const levels = [...p.tracks.values()].filter((t) => t.type === TrackType.AUDIO && !t.muted && t.speech && now - t.speech.at < windowMs).map((t) => t.speech!.level);
+        if (levels.length) speaking.set(p.sid, Math.max(...levels));
+      }
+      const changed = speaking.size !== room.speakers.size || [...speaking.keys()].some((sid) => !room.speakers.has(sid));
+      if (!changed) continue;
+      const speakers = [
+        ...[...speaking].map(([sid, level]) => new SpeakerInfo({ sid, level, active: true })),
+        ...[...room.speakers.keys()].filter((sid) => !speaking.has(sid)).map((sid) => new SpeakerInfo({ sid, level: 0, active: false })),
+      ];
+      room.speakers = speaking;
+      for (const p of room.connected()) p.link!.sendSpeakers(speakers);
+    }
+  }
 
-  return { rooms, open, join, subscribeAll, leave, close, publish, unpublish, move, audioTracks };
+  return { rooms, open, join, subscribeAll, leave, close, publish, unpublish, move, updateSpeakers };
 }
 export type Registry = ReturnType<typeof createRegistry>;

@@ -9,6 +9,7 @@ import {
   ParticipantInfo_State,
   ParticipantPermission,
   Room,
+  type SpeakerInfo,
   TrackInfo,
   TrackSource,
   TrackType,
@@ -43,11 +44,14 @@ export interface DevTrack {
   media?: MediaStreamTrack;
   /** Asks the publisher for a key frame (a new subscriber needs one to start decoding). */
   requestKeyFrame?: () => void;
+  /** Audio only: when the publisher last sent a packet marked as speech, and how loud (0–1). */
+  speech?: { at: number; level: number };
 }
 
 /** What a connected participant's signaling session offers the room. */
 export interface ParticipantLink {
   sendUpdate(participants: ParticipantInfo[]): void;
+  sendSpeakers(speakers: SpeakerInfo[]): void;
   sendData(packet: Uint8Array, reliable: boolean): void;
   subscribe(publisher: DevParticipant, track: DevTrack): void;
   unsubscribe(trackSid: string): void;
@@ -127,6 +131,8 @@ export class DevRoom {
   maxParticipants = 0;
   /** Pending close after the last participant left. */
   closeTimer?: NodeJS.Timeout;
+  /** Who was speaking at the last speaker update (participant sid → level). */
+  speakers = new Map<string, number>();
 
   constructor(readonly name: string) {}
 

@@ -14,6 +14,7 @@ import {
   useFIR,
   useNACK,
   usePLI,
+  useAudioLevelIndication,
   useSdesMid,
   useSdesRTPStreamId,
   type RTCDataChannel,
@@ -37,6 +38,8 @@ import {
   SignalRequest,
   SignalResponse,
   SignalTarget,
+  SpeakersChanged,
+  type SpeakerInfo,
   TrackPublishedResponse,
   TrackSource,
   TrackType,
@@ -57,7 +60,11 @@ const CODECS = {
 };
 
 // The mid and rid extensions route RTP to its track when the SDP lists no SSRCs (simulcast offers).
-const HEADER_EXTENSIONS = { audio: [useSdesMid()], video: [useSdesMid(), useSdesRTPStreamId()] };
+// The audio level extension (RFC 6464) says who is speaking without decoding any audio.
+const HEADER_EXTENSIONS = { audio: [useSdesMid(), useAudioLevelIndication()], video: [useSdesMid(), useSdesRTPStreamId()] };
+const AUDIO_LEVEL_URI = 'urn:ietf:params:rtp-hdrext:ssrc-audio-level';
+/** dBov below which a packet counts as speech (0 is loudest, 127 silence). */
+const SPEECH_DBOV = 50;
 
 /** Counters the benchmark reads: packets in and out, and time spent handing packets on. */
 export interface ForwardingStats {
@@ -279,7 +286,11 @@ export class SignalSession implements ParticipantLink {
       return;
     }
     track.media = media;
-    media.onReceiveRtp.subscribe(() => this.ctx.stats.rtpIn++);
+    media.onReceiveRtp.subscribe((_rtp, extensions) => {
+      this.ctx.stats.rtpIn++;
+      const audio = extensions?.[AUDIO_LEVEL_URI] as { level: number } | undefined;
+      if (audio && audio.level < SPEECH_DBOV) track.speech = { at: Date.now(), level: Math.pow(10, -audio.level / 20) };
+    });
     let lastKeyFrameRequest = 0;
     track.requestKeyFrame = () => {
       // At most one request per 500 ms: several subscribers joining at once need one key frame.
@@ -348,6 +359,10 @@ export class SignalSession implements ParticipantLink {
 
   sendUpdate(participants: ParticipantInfo[]) {
     this.send({ case: 'update', value: new ParticipantUpdate({ participants }) });
+  }
+
+  sendSpeakers(speakers: SpeakerInfo[]) {
+    this.send({ case: 'speakersChanged', value: new SpeakersChanged({ speakers }) });
   }
 
   requestMute(trackSid: string, muted: boolean) {

@@ -1,5 +1,6 @@
 import { route, auth } from '@/lib/http/route';
-import { createPoll, listPolls } from '@/lib/domain/polls';
+import { createPoll, listPollsForParticipant } from '@/lib/domain/polls';
+import { paginationQuery } from '@/lib/domain/pagination';
 import { publicPollCreateInput } from '@/lib/domain/engagement.schemas';
 import { pollPage, pollResponse } from '@/lib/domain/responses.schemas';
 
@@ -8,4 +9,4 @@ export const POST = route({ auth: auth.participant, body: publicPollCreateInput,
   createPoll(auth.tenant, auth.room, auth.participant.externalUserId, body),
 );
 
-export const GET = route({ auth: auth.participant, response: pollPage }, ({ auth }) => listPolls(auth.tenant, auth.room.id));
+export const GET = route({ auth: auth.participant, query: paginationQuery, response: pollPage }, ({ auth, query }) => listPollsForParticipant(auth.tenant, auth.room, auth.participant, query));

@@ -1,5 +1,6 @@
 import { route, auth } from '@/lib/http/route';
+import { paginationQuery } from '@/lib/domain/pagination';
 import { listApiKeys } from '@/lib/domain/keys';
 import { apiKeyPage } from '@/lib/domain/responses.schemas';
 
-export const GET = route({ auth: auth.tenant('tenant.read'), response: apiKeyPage }, ({ auth }) => listApiKeys(auth.tenant.id));
+export const GET = route({ auth: auth.tenant('tenant.read'), query: paginationQuery, response: apiKeyPage }, ({ auth, query }) => listApiKeys(auth.tenant.id, query));

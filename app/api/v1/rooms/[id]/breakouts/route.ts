@@ -1,4 +1,5 @@
 import { route, auth } from '@/lib/http/route';
+import { paginationQuery } from '@/lib/domain/pagination';
 import { createBreakout, listBreakouts } from '@/lib/domain/breakouts';
 import { breakoutCreateInput } from '@/lib/domain/rooms.schemas';
 import { breakoutPage, breakoutResponse } from '@/lib/domain/responses.schemas';
@@ -7,4 +8,4 @@ export const POST = route({ auth: auth.tenant('rooms.write'), body: breakoutCrea
   createBreakout(auth.tenant, params.id, body),
 );
 
-export const GET = route({ auth: auth.tenant('rooms.read'), response: breakoutPage }, ({ auth, params }) => listBreakouts(auth.tenant, params.id));
+export const GET = route({ auth: auth.tenant('rooms.read'), query: paginationQuery, response: breakoutPage }, ({ auth, params, query }) => listBreakouts(auth.tenant, params.id, query));

@@ -1,4 +1,5 @@
 import { route, auth } from '@/lib/http/route';
+import { paginationQuery } from '@/lib/domain/pagination';
 import { findOwnedTenant } from '@/lib/domain/providers';
 import { createTenantApiKey, listApiKeys } from '@/lib/domain/keys';
 import { createKeyInput } from '@/lib/domain/tenants.schemas';
@@ -8,4 +9,4 @@ export const POST = route({ auth: auth.provider, body: createKeyInput, status: 2
   createTenantApiKey(await findOwnedTenant(auth.provider.id, params.id), body),
 );
 
-export const GET = route({ auth: auth.provider, response: apiKeyPage }, async ({ auth, params }) => listApiKeys((await findOwnedTenant(auth.provider.id, params.id)).id));
+export const GET = route({ auth: auth.provider, query: paginationQuery, response: apiKeyPage }, async ({ auth, params, query }) => listApiKeys((await findOwnedTenant(auth.provider.id, params.id)).id, query));

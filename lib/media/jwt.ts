@@ -1,0 +1,20 @@
+/**
+ * LiveKit signs participant tokens and webhooks with HS256 only. A verifier that accepts any HMAC
+ * algorithm (the SDK's does: HS384/HS512 with the same secret verify too) widens what a forged or
+ * replayed token may look like, so ours refuses every other `alg` before checking the signature.
+ */
+export const MEDIA_JWT_ALGORITHM = 'HS256';
+
+/** The `alg` of a compact JWT's protected header, or null when it has none or is not a JWT. */
+export function jwtAlgorithm(token: string): string | null {
+  const header = token.split('.')[0];
+  if (!header) return null;
+  try {
+    const parsed = JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { alg?: unknown };
+    return typeof parsed.alg === 'string' ? parsed.alg : null;
+  } catch {
+    return null;
+  }
+}
+
+export const isMediaJwtAlgorithm = (token: string) => jwtAlgorithm(token) === MEDIA_JWT_ALGORITHM;
