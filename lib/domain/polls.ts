@@ -8,6 +8,7 @@ import { isActiveMember, isModeratorRole, requireModerator } from '@/lib/domain/
 import { broadcast } from '@/lib/domain/live-updates';
 import type { publicPollCreateInput } from '@/lib/domain/engagement.schemas';
 import type { PollResponse } from '@/lib/domain/responses.schemas';
+import { iso } from '@/lib/domain/time';
 
 /**
  * Polls. States: DRAFT → OPEN → CLOSED (a poll may also be closed from DRAFT). Votes only on OPEN
@@ -31,8 +32,8 @@ export function pollView(poll: PollWithOptions): PollResponse {
     ...(poll.isAnonymous || !poll.votes ? {} : { votes: poll.votes.map((v) => ({ optionId: v.optionId, voterExternalId: v.voterExternalId })) }),
     createdByExternalId: poll.createdByExternalId,
     createdAt: poll.createdAt.toISOString(),
-    openedAt: poll.openedAt?.toISOString() ?? null,
-    closedAt: poll.closedAt?.toISOString() ?? null,
+    openedAt: iso(poll.openedAt),
+    closedAt: iso(poll.closedAt),
   };
 }
 
