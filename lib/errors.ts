@@ -41,6 +41,8 @@ export class ApiError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
+    /** For RATE_LIMITED: the route wrapper sends it as Retry-After (the rules never touch headers). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';

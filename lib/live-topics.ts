@@ -8,5 +8,7 @@ export const LIVE_TOPICS = {
   polls: 'convene.polls',
   /** { type: 'question.updated', question } */
   questions: 'convene.questions',
+  /** { type: 'chat.message', message } */
+  chat: 'convene.chat',
 } as const;
 export type LiveTopic = (typeof LIVE_TOPICS)[keyof typeof LIVE_TOPICS];

@@ -146,6 +146,34 @@ describe('documented success responses', () => {
     expectDocumented('POST', '/api/v1/rooms/{id}/end', await suite.api('POST', `/api/v1/rooms/${room.id}/end`, { key: t.key }));
   });
 
+  it('sessions, attendance, presence and chat answer exactly as documented', async () => {
+    const t = await seedTenant({ plan: 'growth' });
+    const room = (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'host' } })).body;
+    const host = (await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: t.key, body: { externalUserId: 'host', displayName: 'Host', role: 'HOST' } })).body;
+    await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: t.key, body: { externalUserId: 'guest', displayName: 'Guest' } });
+    const at = String(Math.floor(Date.now() / 1000) - 60);
+    await suite.media.sendWebhook(`${suite.app.baseUrl}/api/media/webhook`, {
+      event: 'participant_joined',
+      createdAt: at,
+      room: { name: room.mediaRoomName },
+      participant: { identity: host.participant.mediaIdentity, sid: 'PA_doc', joinedAt: at },
+    });
+    const presence = expectDocumented('GET', '/api/v1/rooms/{id}/presence', await suite.api('GET', `/api/v1/rooms/${room.id}/presence`, { key: t.key }));
+    expect(presence.participants).toHaveLength(1);
+    expectDocumented('GET', '/api/v1/presence', await suite.api('GET', '/api/v1/presence', { key: t.key }));
+    const sent = expectDocumented('POST', '/api/v1/chat/messages', await suite.api('POST', '/api/v1/chat/messages', { bearer: host.token, body: { text: 'hi', toExternalUserId: 'guest' } }));
+    expect(sent.toExternalUserId).toBe('guest');
+    expectDocumented('GET', '/api/v1/chat/messages', await suite.api('GET', '/api/v1/chat/messages', { bearer: host.token }));
+    expectDocumented('GET', '/api/v1/rooms/{id}/chat', await suite.api('GET', `/api/v1/rooms/${room.id}/chat`, { key: t.key }));
+    const live = expectDocumented('GET', '/api/v1/rooms/{id}/sessions', await suite.api('GET', `/api/v1/rooms/${room.id}/sessions`, { key: t.key }));
+    expectDocumented('GET', '/api/v1/sessions/{id}', await suite.api('GET', `/api/v1/sessions/${live.data[0].id}`, { key: t.key }));
+    await suite.api('POST', `/api/v1/rooms/${room.id}/end`, { key: t.key });
+    const ended = expectDocumented('GET', '/api/v1/sessions/{id}', await suite.api('GET', `/api/v1/sessions/${live.data[0].id}`, { key: t.key }));
+    expect(ended.attendance[0]).toMatchObject({ externalUserId: 'host', connected: false });
+    expectDocumented('GET', '/api/v1/sessions', await suite.api('GET', '/api/v1/sessions?status=ENDED', { key: t.key }));
+    expectDocumented('DELETE', '/api/v1/rooms/{id}/chat', await suite.api('DELETE', `/api/v1/rooms/${room.id}/chat`, { key: t.key }));
+  });
+
   it('tenant, keys, usage and provider views answer exactly as documented', async () => {
     const t = await seedTenant();
     expectDocumented('GET', '/api/v1/tenant', await suite.api('GET', '/api/v1/tenant', { key: t.key }));

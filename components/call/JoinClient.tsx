@@ -12,6 +12,7 @@ import { PollsPanel, focusRing, usePolls } from '@/components/call/PollsPanel';
 import { QuestionsPanel, useQuestions } from '@/components/call/QuestionsPanel';
 import { CaptionsOverlay } from '@/components/call/CaptionsOverlay';
 import { PeoplePanel } from '@/components/call/PeoplePanel';
+import { ChatPanel, EncryptedChatNote, useChat } from '@/components/call/ChatPanel';
 
 type Stage = { kind: 'prejoin' } | { kind: 'checking' } | { kind: 'call'; choices: LocalUserChoices } | { kind: 'error'; error: ErrorKey; retry: boolean };
 
@@ -158,7 +159,7 @@ function Call({ token, serverUrl, info, e2eeKey, choices, onEnd }: { token: stri
       // Inline: the LiveKit stylesheet is unlayered, so its `.lk-room-container {height: 100%}` beats
       // Tailwind's (layered) h-dvh, and 100% of an auto-height parent collapsed the call to its control bar.
       style={{ height: '100dvh' }}
-      className={`convene-call ${info.facts.enableChat ? '' : 'convene-no-chat'} ${info.canScreenShare ? '' : 'convene-no-screenshare'}`}
+      className={`convene-call ${info.facts.enableChat ? (info.facts.enableE2EE ? '' : 'convene-server-chat') : 'convene-no-chat'} ${info.canScreenShare ? '' : 'convene-no-screenshare'}`}
     >
       <CallTools token={token} info={info}>
         {e2eeKey && <Badge>{t.e2eeBadge}</Badge>}
@@ -170,7 +171,7 @@ function Call({ token, serverUrl, info, e2eeKey, choices, onEnd }: { token: stri
   );
 }
 
-type PanelKey = 'host' | 'people' | 'polls' | 'questions';
+type PanelKey = 'host' | 'people' | 'polls' | 'questions' | 'chat';
 
 /**
  * The buttons above the video (beside the badges) and the panels they open, one at a time: host
@@ -186,6 +187,9 @@ function CallTools({ token, info, children }: { token: string; info: JoinToken; 
   const polls = usePolls(api);
   const questions = useQuestions(api);
   const [open, setOpen] = useState<PanelKey | null>(null);
+  // Chat through the API (stored, history on reload); in E2EE rooms LiveKit's peer-to-peer chat stays.
+  const serverChat = info.facts.enableChat && !info.facts.enableE2EE;
+  const chat = useChat(api, serverChat, open === 'chat');
   const [waiting, setWaiting] = useState(0);
   const toggles = useRef<Partial<Record<PanelKey, HTMLButtonElement | null>>>({});
   const panels = useRef<Partial<Record<PanelKey, HTMLElement | null>>>({});
@@ -209,6 +213,9 @@ function CallTools({ token, info, children }: { token: string; info: JoinToken; 
       label: t.panels.questionsToggle(questions.questions?.filter((q) => q.status === 'OPEN').length ?? 0),
       body: <QuestionsPanel state={questions} api={api} self={self} />,
     },
+    ...(info.facts.enableChat
+      ? [{ key: 'chat' as const, title: t.chat.title, label: t.chat.toggle(chat.unread), body: serverChat ? <ChatPanel chat={chat} selfExternalUserId={self?.externalUserId ?? null} /> : <EncryptedChatNote /> }]
+      : []),
   ];
 
   return (

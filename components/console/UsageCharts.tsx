@@ -7,6 +7,7 @@ export interface UsageDay {
   day: string;
   participantMinutes: number;
   apiRequests: number;
+  sessions: number;
   webhookSuccessRate: number | null;
 }
 
@@ -26,11 +27,11 @@ function Chart({ title, children, summary }: { title: string; children: React.Re
 }
 
 export function UsageCharts({ days }: { days: UsageDay[] }) {
-  const total = (k: 'participantMinutes' | 'apiRequests') => days.reduce((s, d) => s + d[k], 0);
+  const total = (k: 'participantMinutes' | 'apiRequests' | 'sessions') => days.reduce((s, d) => s + d[k], 0);
   const rated = days.filter((d) => d.webhookSuccessRate !== null);
   const axis = { fontSize: 11 };
   return (
-    <div className="grid gap-4 lg:grid-cols-3">
+    <div className="grid gap-4 lg:grid-cols-2">
       <Chart title="Participant-minutes per day" summary={`${Math.round(total('participantMinutes'))} participant-minutes in the last ${days.length} days.`}>
         <BarChart data={days}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
@@ -47,6 +48,15 @@ export function UsageCharts({ days }: { days: UsageDay[] }) {
           <YAxis tick={axis} width={40} />
           <Tooltip />
           <Bar dataKey="apiRequests" name="API requests" fill="#0f766e" />
+        </BarChart>
+      </Chart>
+      <Chart title="Sessions per day" summary={`${total('sessions')} room sessions started in the last ${days.length} days.`}>
+        <BarChart data={days}>
+          <CartesianGrid strokeDasharray="3 3" vertical={false} />
+          <XAxis dataKey="day" tickFormatter={short} tick={axis} />
+          <YAxis tick={axis} width={40} allowDecimals={false} />
+          <Tooltip />
+          <Bar dataKey="sessions" name="Sessions" fill="#7c3aed" />
         </BarChart>
       </Chart>
       <Chart title="Webhook success rate"

@@ -4,6 +4,7 @@ import { ApiError, notFound } from '@/lib/errors';
 import { hashPassword } from '@/lib/console/passwords';
 import { findOwnedTenant } from '@/lib/domain/providers';
 import { tenantUsage } from '@/lib/domain/usage';
+import { sessionsPerDay } from '@/lib/domain/sessions';
 
 /**
  * Console users: a person who signs in to the dashboard, belonging to exactly one tenant or one
@@ -65,14 +66,16 @@ export async function ownedTenantOf(actor: ConsoleActor, tenantId: string): Prom
   return findOwnedTenant(providerOf(actor).providerId, tenantId);
 }
 
-/** What the overview shows: the room and participant counts right now, and 30 days of usage. */
+/** What the overview shows: the room and participant counts right now, and 30 days of usage and sessions started. */
 export async function tenantOverview(tenant: Tenant, now = new Date()) {
-  const [liveRooms, participantsNow, usage, webhooks] = await Promise.all([
+  const [liveRooms, participantsNow, usage, webhooks, sessions] = await Promise.all([
     db().room.count({ where: { tenantId: tenant.id, status: 'ACTIVE' } }),
     db().participant.count({ where: { tenantId: tenant.id, connectionState: 'CONNECTED' } }),
     tenantUsage(tenant.id, {}, now),
     webhookSuccessByDay(tenant.id, new Date(now.getTime() - 29 * 86_400_000)),
+    sessionsPerDay(tenant.id, 31, now),
   ]);
+  const sessionsOn = new Map(sessions.map((d) => [d.day, d.sessions]));
   const days = usage.data.map((d) => {
     const w = webhooks.get(d.day);
     const finished = (w?.delivered ?? 0) + (w?.failed ?? 0);
@@ -80,6 +83,7 @@ export async function tenantOverview(tenant: Tenant, now = new Date()) {
       day: d.day,
       participantMinutes: d.participantMinutes,
       apiRequests: d.apiRequests,
+      sessions: sessionsOn.get(d.day) ?? 0,
       webhookSuccessRate: finished ? Math.round((1000 * (w?.delivered ?? 0)) / finished) / 10 : null,
     };
   });

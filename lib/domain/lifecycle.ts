@@ -4,6 +4,8 @@ import { log } from '@/lib/log';
 import { mediaFor } from '@/lib/domain/media';
 import { finishRoom } from '@/lib/domain/rooms';
 import { MediaLayerError } from '@/lib/media';
+import { closeConnections } from '@/lib/domain/sessions';
+import { pruneChat } from '@/lib/domain/chat';
 import { runTranscript } from '@/lib/domain/transcripts';
 
 /**
@@ -18,7 +20,8 @@ import { runTranscript } from '@/lib/domain/transcripts';
  *   longer has is ended, participants it does not list are disconnected, activeParticipants is
  *   corrected. This repairs drift from lost media-layer webhooks.
  * - Retention: webhook attempt bodies and expired idempotency records older than RETENTION_DAYS
- *   are pruned in batches of 500 rows, so no long lock is held on hot tables.
+ *   are pruned in batches of 500 rows, so no long lock is held on hot tables; chat messages older
+ *   than RETENTION_DAYS are deleted the same way (lib/domain/chat.ts pruneChat).
  */
 const BATCH = 500;
 
@@ -79,7 +82,10 @@ export async function reconcileRooms(now = new Date()): Promise<{ ended: number;
     }
     const gone = await db().participant.findMany({ where: { roomId: room.id, connectionState: 'CONNECTED', mediaIdentity: { notIn: [...present] }, breakoutId: null } });
     for (const p of gone) {
-      await db().participant.update({ where: { id: p.id }, data: { connectionState: 'DISCONNECTED', leftAt: now } });
+      await db().$transaction(async (tx) => {
+        await closeConnections(tx, room.id, p.id, now); // locks the room first, as the webhook path does
+        await tx.participant.update({ where: { id: p.id }, data: { connectionState: 'DISCONNECTED', leftAt: now } });
+      });
     }
     const count = await db().participant.count({ where: { roomId: room.id, connectionState: 'CONNECTED' } });
     if (count !== room.activeParticipants || gone.length > 0) {
@@ -123,5 +129,6 @@ export async function runLifecycle(now = new Date()) {
   const emptyEnded = await endEmptyRooms(now);
   const reconciled = await reconcileRooms(now);
   const pruned = await pruneRetention(now);
-  return { autoEnded, emptyEnded, reconciled, pruned };
+  const chatPruned = await pruneChat(now);
+  return { autoEnded, emptyEnded, reconciled, pruned, chatPruned };
 }

@@ -8,7 +8,7 @@ import type { LiveTopic } from '@/lib/live-topics';
  * Live updates to everyone in a room over the media layer's data channel (reliable). The
  * database is the truth and clients re-read it; a message is only a nudge, so a media failure
  * (or a room nobody has joined yet) is logged, never an API error.
- * Topics and their payloads: lib/live-topics.ts.
+ * Topics and their payloads: lib/live-topics.ts (a chat direct message goes to its two participants only).
  */
 export async function broadcast(tenant: Tenant, room: Room, topic: LiveTopic, payload: Record<string, unknown>, destinationIdentities?: string[]) {
   if (destinationIdentities && destinationIdentities.length === 0) return;

@@ -3,12 +3,12 @@ import { config } from '@/lib/config';
 import { ApiError } from '@/lib/errors';
 import { mediaFor } from '@/lib/domain/media';
 import { finishRoom } from '@/lib/domain/rooms';
-import { secondsBetween } from '@/lib/domain/time';
 import { emitEvent } from '@/lib/events/outbox';
 import { currentRunner } from '@/lib/events/runner';
 import { assertCanRecord, beginRecording, onRecordingEgress } from '@/lib/domain/recordings';
 import { onStreamEgress } from '@/lib/domain/streams';
 import { onIngressState } from '@/lib/domain/ingress';
+import { onConnection, onRoomStarted, connectedSeconds } from '@/lib/domain/sessions';
 import { enqueueTranscript } from '@/lib/runtime/jobs';
 import { log } from '@/lib/log';
 import type { MediaLayer, MediaWebhookEvent } from '@/lib/media';
@@ -75,6 +75,7 @@ async function apply(tx: Tx, event: MediaWebhookEvent, followUps: FollowUp[]) {
   switch (event.event) {
     case 'room_started': {
       if (room.status === 'ENDED') return;
+      await onRoomStarted(tx, room, at);
       const started = await tx.room.update({ where: { id: room.id }, data: { status: 'ACTIVE', startedAt: room.startedAt ?? at, mediaSid: event.room?.sid ?? room.mediaSid } });
       await emitEvent(tx, room.tenantId, 'room.started', { roomId: room.id, mediaRoomName: room.mediaRoomName, status: 'ACTIVE', startedAt: started.startedAt!.toISOString() });
       return;
@@ -89,11 +90,25 @@ async function apply(tx: Tx, event: MediaWebhookEvent, followUps: FollowUp[]) {
       if (!participant || participant.roomId !== room.id) return;
       const joined = event.event === 'participant_joined';
       const joinedAt = event.participant?.joinedAt ?? at;
+      // Sessions and attendance first: they say whether the participant is connected once this
+      // event is applied (a left that arrived before its join, or the old connection of a
+      // reconnect leaving after the new one joined, must not flip the state).
+      const { connected } = await onConnection(tx, room, participant, {
+        kind: joined ? 'joined' : 'left',
+        sid: event.participant?.sid || null,
+        joinedAt: event.participant?.joinedAt ?? null,
+        at,
+      });
+      const duration = await connectedSeconds(tx, participant.id, at);
       const updated = await tx.participant.update({
         where: { id: participant.id },
-        data: joined
-          ? { connectionState: 'CONNECTED', joinedAt, leftAt: null, mediaSid: event.participant?.sid ?? participant.mediaSid }
-          : { connectionState: participant.connectionState === 'REMOVED' ? 'REMOVED' : 'DISCONNECTED', leftAt: at, duration: (participant.duration ?? 0) + (secondsBetween(participant.joinedAt, at) ?? 0) },
+        data: connected
+          ? joined
+            ? { connectionState: 'CONNECTED', joinedAt, leftAt: null, mediaSid: event.participant?.sid ?? participant.mediaSid, duration }
+            : { duration } // another connection of theirs is still open (a reconnect): state unchanged
+          : joined
+            ? { duration }
+            : { connectionState: participant.connectionState === 'REMOVED' ? 'REMOVED' : 'DISCONNECTED', leftAt: at, duration },
       });
       const active = await tx.participant.count({ where: { roomId: room.id, connectionState: 'CONNECTED' } });
       await tx.room.update({

@@ -7,6 +7,7 @@ import { pageArgs, toPage } from '@/lib/domain/pagination';
 import { resolveLimits } from '@/lib/domain/plans';
 import { mediaFor } from '@/lib/domain/media';
 import { emitEvent } from '@/lib/events/outbox';
+import { endSession } from '@/lib/domain/sessions';
 import { DEFAULT_RECORDING_PRESET, type RecordingPreset, type RoomCreateInput, type RoomUpdateInput, type roomListQuery } from '@/lib/domain/rooms.schemas';
 import type { z } from 'zod';
 import type { ParticipantResponse, RoomResponse } from '@/lib/domain/responses.schemas';
@@ -321,6 +322,7 @@ export async function finishRoom(roomId: string, now = new Date(), tx?: Tx): Pro
     const room = await t.room.findUniqueOrThrow({ where: { id: roomId } });
     const duration = secondsBetween(room.startedAt, now);
     const ended = await t.room.update({ where: { id: roomId }, data: { status: 'ENDED', endedAt: now, duration, activeParticipants: 0 } });
+    await endSession(t, room, now);
     const connected = await t.participant.findMany({ where: { roomId, connectionState: 'CONNECTED' } });
     for (const p of connected) {
       await t.participant.update({

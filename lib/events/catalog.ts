@@ -9,6 +9,7 @@ import { ParticipantRole } from '@/lib/generated/prisma/enums';
 export const EVENT_NAMES = [
   'room.started',
   'room.finished',
+  'room.session.ended',
   'participant.joined',
   'participant.left',
   'participant.waiting',
@@ -94,6 +95,17 @@ export const EVENT_DATA = {
       duration: seconds.nullable().describe('Seconds between start and end; null if the room never started.'),
     })
     .describe('The room ended (by the end endpoint, the media layer or a lifecycle rule); exactly once per end.'),
+  'room.session.ended': z
+    .object({
+      sessionId: z.string().describe('The session (as in GET /api/v1/sessions/{id}, which lists its attendance).'),
+      roomId,
+      startedAt: timestamp.describe('The first connection (or the media room starting), whichever came first.'),
+      endedAt: timestamp,
+      duration: seconds.describe('Seconds between start and end.'),
+      peakParticipants: z.int().nonnegative().describe('Most participants connected at once.'),
+      uniqueAttendees: z.int().nonnegative().describe('Distinct participants who connected.'),
+    })
+    .describe('A room session ended (the room ended): its summary. Sent with room.finished, once per session; attendance may still be corrected by late media webhooks, so read GET /api/v1/sessions/{id} for the final record.'),
   'participant.joined': z
     .object({ ...participantFields, role: z.enum(ParticipantRole), joinedAt: timestamp })
     .describe('A participant connected to the media room.'),

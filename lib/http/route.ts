@@ -238,7 +238,9 @@ export function errorResponse(err: unknown, ctx = requestContext()): Response {
   const envelope: ErrorEnvelope = {
     error: { code: apiError.code, message: apiError.message, ...(apiError.details ? { details: apiError.details } : {}), requestId },
   };
-  return jsonResponse(JSON.stringify(envelope), apiError.status);
+  const response = jsonResponse(JSON.stringify(envelope), apiError.status);
+  if (apiError.retryAfterSeconds !== undefined) response.headers.set('retry-after', String(apiError.retryAfterSeconds));
+  return response;
 }
 
 function toApiError(err: unknown): ApiError {

@@ -108,7 +108,15 @@ describe('dashboard numbers', () => {
     for (const status of ['DELIVERED', 'DELIVERED', 'DELIVERED', 'FAILED', 'PENDING'] as const) {
       await db().webhookDelivery.create({ data: { tenantId: t.tenant.id, eventId: event.id, eventName: 'webhook.test', url: 'https://x.test', status } });
     }
+    // Sessions per day: two today, one yesterday, another tenant's not counted.
+    const day = 86_400_000;
+    for (const [tenantId, startedAt] of [[t.tenant.id, new Date()], [t.tenant.id, new Date()], [t.tenant.id, new Date(Date.now() - day)], [other.tenant.id, new Date()]] as const) {
+      await db().roomSession.create({ data: { tenantId, roomId: tenantId === t.tenant.id ? live.id : foreign.id, startedAt } });
+    }
     const overview = await tenantOverview(t.tenant);
+    expect(overview.days.at(-1)!.sessions).toBe(2);
+    expect(overview.days.at(-2)!.sessions).toBe(1);
+    expect(overview.days.reduce((n, d) => n + d.sessions, 0)).toBe(3);
     expect(overview.liveRooms).toBe(1);
     expect(overview.participantsNow).toBe(1);
     expect(overview.days).toHaveLength(30);

@@ -99,6 +99,13 @@ const MATRIX: Record<string, unknown> = {
   'GET /api/v1/captions/status/[roomId]': {},
   'GET /api/v1/recordings/[id]/transcripts': {},
   'GET /api/v1/transcripts/[id]': {},
+  'GET /api/v1/rooms/[id]/sessions': {},
+  'GET /api/v1/rooms/[id]/presence': {},
+  'GET /api/v1/rooms/[id]/chat': {},
+  'DELETE /api/v1/rooms/[id]/chat': {},
+  'GET /api/v1/sessions': { __query: '?roomId={roomId}' },
+  'GET /api/v1/sessions/[id]': {},
+  'GET /api/v1/presence': null,
 };
 
 let a: Awaited<ReturnType<typeof seedTenant>>;
@@ -125,6 +132,10 @@ beforeAll(async () => {
   const recording = await db().recording.create({ data: { tenantId: a.tenant.id, roomId: room.id, mediaEgressId: 'EG_matrix', storageKey: 'recordings/x.mp4', status: 'COMPLETED' } });
   const stream = await db().stream.create({ data: { tenantId: a.tenant.id, roomId: room.id, mediaEgressId: 'EG_matrix_s', destinations: [], status: 'ACTIVE' } });
   const ingress = await db().ingressEndpoint.create({ data: { tenantId: a.tenant.id, roomId: room.id, mediaIngressId: 'IN_matrix', name: 'n', participantIdentity: 'i', participantName: 'n', createdByExternalId: 'x' } });
+  const session = await db().roomSession.create({ data: { tenantId: a.tenant.id, roomId: room.id, startedAt: new Date() } });
+  await db().sessionConnection.create({ data: { sessionId: session.id, tenantId: a.tenant.id, roomId: room.id, participantId: waiting.id, connectionKey: 'sid:PA_matrix', joinedAt: new Date() } });
+  await db().chatMessage.create({ data: { tenantId: a.tenant.id, roomId: room.id, senderParticipantId: waiting.id, senderExternalId: 'guest', senderName: 'Guest', text: 'A-chat' } });
+  ids.sessions = { id: session.id, roomId: room.id };
   ids.recordings = { id: recording.id, roomId: room.id };
   ids.streaming = { id: stream.id, roomId: room.id };
   ids.ingress = { id: ingress.id, roomId: room.id };
@@ -152,7 +163,7 @@ describe('tenant isolation matrix', () => {
       const res = await suite.api(method, path, { key: b.key, body: method === 'GET' ? undefined : sent });
       if (template.includes('[') || __expect404) {
         if (res.status !== 404) leaks.push(`${entry} → ${res.status}`);
-      } else if (/A-secret-room|A-breakout|A-poll|A-question|evt_matrix_a|Tenant A/.test(res.text) || res.text.includes(a.tenant.id)) {
+      } else if (/A-secret-room|A-breakout|A-poll|A-question|A-chat|evt_matrix_a|Tenant A/.test(res.text) || res.text.includes(a.tenant.id) || res.text.includes(ids.rooms.id)) {
         leaks.push(`${entry} shows tenant A's data`);
       }
     }
@@ -161,5 +172,6 @@ describe('tenant isolation matrix', () => {
     const room = await db().room.findUniqueOrThrow({ where: { id: ids.rooms.id } });
     expect(room).toMatchObject({ isLocked: false, status: 'WAITING' });
     expect((await db().participant.findUniqueOrThrow({ where: { id: ids.rooms.participantId } })).connectionState).toBe('WAITING');
+    expect(await db().chatMessage.count({ where: { roomId: ids.rooms.id } })).toBe(1);
   });
 });

@@ -190,6 +190,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/chat/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read chat history since a cursor (participant token) */
+        get: operations["getChatMessages"];
+        put?: never;
+        /** Send a chat message to the room or one participant (participant token; not in E2EE rooms) */
+        post: operations["postChatMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/health": {
         parameters: {
             query?: never;
@@ -510,6 +528,23 @@ export interface paths {
         put?: never;
         /** Create a poll */
         post: operations["postPolls"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/presence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who is connected now, across the tenant */
+        get: operations["getPresence"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -931,6 +966,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/rooms/{id}/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export a room's chat (JSON) */
+        get: operations["getRoomsIdChat"];
+        put?: never;
+        post?: never;
+        /** Delete a room's chat */
+        delete: operations["deleteRoomsIdChat"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/rooms/{id}/end": {
         parameters: {
             query?: never;
@@ -1102,6 +1155,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/rooms/{id}/presence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who is connected to the room now */
+        get: operations["getRoomsIdPresence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/rooms/{id}/recordings/start": {
         parameters: {
             query?: never;
@@ -1171,6 +1241,23 @@ export interface paths {
         patch: operations["patchRoomsId"];
         trace?: never;
     };
+    "/api/v1/rooms/{id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a room's sessions (live periods), newest first */
+        get: operations["getRoomsIdSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/rooms": {
         parameters: {
             query?: never;
@@ -1183,6 +1270,40 @@ export interface paths {
         put?: never;
         /** Create a room */
         post: operations["postRooms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a session with its attendance */
+        get: operations["getSessionsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List sessions across the tenant by time range */
+        get: operations["getSessions"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1463,6 +1584,26 @@ export interface webhooks {
          * @description The room ended (by the end endpoint, the media layer or a lifecycle rule); exactly once per end. POSTed as JSON to the tenant's webhookUrl when subscribed (webhookEvents; null = every event). Verify x-webhook-signature on the raw body before parsing it; see docs/webhooks.md. A synthetic delivery from POST /api/v1/webhooks/test {"event": "room.finished"} carries the webhook.test data ({test: true, message}) instead.
          */
         post: operations["onRoomFinished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "room.session.ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * room.session.ended
+         * @description A room session ended (the room ended): its summary. Sent with room.finished, once per session; attendance may still be corrected by late media webhooks, so read GET /api/v1/sessions/{id} for the final record. POSTed as JSON to the tenant's webhookUrl when subscribed (webhookEvents; null = every event). Verify x-webhook-signature on the raw body before parsing it; see docs/webhooks.md. A synthetic delivery from POST /api/v1/webhooks/test {"event": "room.session.ended"} carries the webhook.test data ({test: true, message}) instead.
+         */
+        post: operations["onRoomSessionEnded"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1887,6 +2028,30 @@ export interface components {
             createdAt: string;
             plainTextKey: string;
         };
+        /** @description One user's attendance in a session: every connection interval (each reconnect is a new one). */
+        Attendance: {
+            participantId: string;
+            externalUserId: string;
+            displayName: string;
+            /** @enum {string} */
+            role: "HOST" | "MODERATOR" | "ATTENDEE" | "VIEWER";
+            /** @description Connected now (only in a LIVE session). */
+            connected: boolean;
+            /** Format: date-time */
+            firstJoinedAt: string;
+            /** @description Null while connected. */
+            lastLeftAt: string | null;
+            /** @description Seconds connected, overlapping intervals counted once. */
+            totalSeconds: number;
+            intervals: {
+                /** Format: date-time */
+                joinedAt: string;
+                /** @description Null while connected. */
+                leftAt: string | null;
+                /** @description Seconds of this interval (to now while connected). */
+                seconds: number;
+            }[];
+        };
         /** @description A breakout room of a room. */
         Breakout: {
             id: string;
@@ -2133,6 +2298,44 @@ export interface components {
             stoppedAt: string | null;
             startedByExternalId: string | null;
         };
+        /** @description How many of the room's messages were deleted. */
+        ChatDeleted: {
+            roomId: string;
+            deleted: number;
+        };
+        /** @description A room's stored chat, oldest first, direct messages included. */
+        ChatExport: {
+            roomId: string;
+            sessionId: string | null;
+            /** Format: date-time */
+            exportedAt: string;
+            messages: components["schemas"]["ChatMessage"][];
+        };
+        /** @description Messages the participant may read (to the room, and its own direct messages), oldest first. */
+        ChatHistory: {
+            data: components["schemas"]["ChatMessage"][];
+            /** @description Pass as cursor to read what follows; null only when the room has no messages yet. */
+            nextCursor: string | null;
+            /** @description More messages follow the cursor right now. */
+            hasMore: boolean;
+        };
+        /** @description A chat message, stored by Convene and relayed live on the data channel (topic convene.chat). Plain text: render it as text, never as HTML. End-to-end encrypted rooms store no chat (403 FEATURE_DISABLED): chat stays peer-to-peer on the encrypted data channel. There is no chat.message webhook: subscribe to room.session.ended and export the session's chat. */
+        ChatMessage: {
+            /** @description Unique; the call UI de-duplicates on it. */
+            id: string;
+            roomId: string;
+            /** @description The room session live when it was sent. */
+            sessionId: string | null;
+            senderParticipantId: string;
+            senderExternalUserId: string;
+            senderName: string;
+            /** @description Set on a direct message. */
+            toParticipantId: string | null;
+            toExternalUserId: string | null;
+            text: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
         /** @description The id of what was deleted. */
         Deleted: {
             id: string;
@@ -2373,6 +2576,11 @@ export interface components {
             data: components["schemas"]["Poll"][];
             nextCursor: string | null;
         };
+        /** @description Rooms with anyone connected now, most recently started session first. */
+        PresencePage: {
+            data: components["schemas"]["RoomPresence"][];
+            nextCursor: string | null;
+        };
         /** @description A new tenant with its first API key and webhook secret, shown this once. */
         ProvisionedTenant: {
             tenant: components["schemas"]["Tenant"];
@@ -2535,6 +2743,84 @@ export interface components {
             data: components["schemas"]["Room"][];
             nextCursor: string | null;
         };
+        /** @description Who is connected to a room now, from Convene's own state (media-layer webhooks). */
+        RoomPresence: {
+            roomId: string;
+            /** @description The live session; null when the room is not live. */
+            sessionId: string | null;
+            participants: {
+                participantId: string;
+                externalUserId: string;
+                displayName: string;
+                /** @enum {string} */
+                role: "HOST" | "MODERATOR" | "ATTENDEE" | "VIEWER";
+                /**
+                 * Format: date-time
+                 * @description When the current connection joined.
+                 */
+                connectedSince: string;
+            }[];
+        };
+        /** @description One period in which a room was live: first connection (or the media room starting) until the room ended. A re-opened or reused room gets a new session. */
+        RoomSession: {
+            id: string;
+            roomId: string;
+            /** @enum {string} */
+            status: "LIVE" | "ENDED";
+            /** Format: date-time */
+            startedAt: string;
+            /** @description Null while LIVE. */
+            endedAt: string | null;
+            /** @description Seconds from start to end (to now while LIVE). */
+            duration: number;
+            /** @description Most participants connected at once. */
+            peakParticipants: number;
+            /** @description Distinct participants (external users) who connected. */
+            uniqueAttendees: number;
+        };
+        /** @description A room session ended (the room ended): its summary. Sent with room.finished, once per session; attendance may still be corrected by late media webhooks, so read GET /api/v1/sessions/{id} for the final record. */
+        RoomSessionEndedEventData: {
+            /** @description The session (as in GET /api/v1/sessions/{id}, which lists its attendance). */
+            sessionId: string;
+            /** @description The room (as in GET /api/v1/rooms/{id}). */
+            roomId: string;
+            /**
+             * Format: date-time
+             * @description The first connection (or the media room starting), whichever came first.
+             */
+            startedAt: string;
+            /** Format: date-time */
+            endedAt: string;
+            /** @description Seconds between start and end. */
+            duration: number;
+            /** @description Most participants connected at once. */
+            peakParticipants: number;
+            /** @description Distinct participants who connected. */
+            uniqueAttendees: number;
+        };
+        /** @description A page of sessions, most recently started first. */
+        RoomSessionPage: {
+            data: components["schemas"]["RoomSession"][];
+            nextCursor: string | null;
+        };
+        /** @description A session with its attendance, in order of first join. */
+        RoomSessionWithAttendance: {
+            id: string;
+            roomId: string;
+            /** @enum {string} */
+            status: "LIVE" | "ENDED";
+            /** Format: date-time */
+            startedAt: string;
+            /** @description Null while LIVE. */
+            endedAt: string | null;
+            /** @description Seconds from start to end (to now while LIVE). */
+            duration: number;
+            /** @description Most participants connected at once. */
+            peakParticipants: number;
+            /** @description Distinct participants (external users) who connected. */
+            uniqueAttendees: number;
+            attendance: components["schemas"]["Attendance"][];
+        };
         /** @description The media room started: the room is ACTIVE. */
         RoomStartedEventData: {
             /** @description The room (as in GET /api/v1/rooms/{id}). */
@@ -2599,7 +2885,7 @@ export interface components {
         TenantWebhook: {
             url: string | null;
             /** @description The event filter; null = every event. */
-            events: ("room.started" | "room.finished" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test")[] | null;
+            events: ("room.started" | "room.finished" | "room.session.ended" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test")[] | null;
             secretConfigured: boolean;
             /** @description While a rotated-out secret still signs deliveries. */
             previousSecretExpiresAt: string | null;
@@ -2697,7 +2983,7 @@ export interface components {
             id: string;
             eventId: string;
             /** @enum {string} */
-            event: "room.started" | "room.finished" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test";
+            event: "room.started" | "room.finished" | "room.session.ended" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test";
             url: string;
             /** @enum {string} */
             status: "pending" | "retrying" | "delivered" | "failed";
@@ -2731,7 +3017,7 @@ export interface components {
             eventId: string;
             deliveryId: string;
             /** @enum {string} */
-            event: "room.started" | "room.finished" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test";
+            event: "room.started" | "room.finished" | "room.session.ended" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test";
             /** @constant */
             status: "pending";
         };
@@ -3898,6 +4184,159 @@ export interface operations {
             };
             /** @description FORBIDDEN, TENANT_SUSPENDED */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getChatMessages: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Messages the participant may read (to the room, and its own direct messages), oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatHistory"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postChatMessages: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Plain text, 1–2000 characters after trimming. Never interpreted as HTML or markdown. */
+                    text: string;
+                    /** @description A direct message to one participant of the room (by your user id); omit to write to the room. */
+                    toExternalUserId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A chat message, stored by Convene and relayed live on the data channel (topic convene.chat). Plain text: render it as text, never as HTML. End-to-end encrypted rooms store no chat (403 FEATURE_DISABLED): chat stays peer-to-peer on the encrypted data channel. There is no chat.message webhook: subscribe to room.session.ended and export the session's chat. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessage"];
+                };
+            };
+            /** @description VALIDATION_FAILED, INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5619,6 +6058,74 @@ export interface operations {
             };
         };
     };
+    getPresence: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Rooms with anyone connected now, most recently started session first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PresencePage"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN, TENANT_SUSPENDED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postProviderTenantsIdApiKeysKeyIdRotate: {
         parameters: {
             query?: never;
@@ -6380,7 +6887,7 @@ export interface operations {
                         apiRequestsPerSecond?: number;
                     };
                     webhookUrl?: string | null;
-                    webhookEvents?: ("room.started" | "room.finished" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test")[] | null;
+                    webhookEvents?: ("room.started" | "room.finished" | "room.session.ended" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test")[] | null;
                     frameAncestors?: string[];
                 };
             };
@@ -8259,6 +8766,151 @@ export interface operations {
             };
         };
     };
+    getRoomsIdChat: {
+        parameters: {
+            query?: {
+                sessionId?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A room's stored chat, oldest first, direct messages included. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatExport"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN, TENANT_SUSPENDED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteRoomsIdChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many of the room's messages were deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatDeleted"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN, TENANT_SUSPENDED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postRoomsIdEnd: {
         parameters: {
             query?: never;
@@ -9220,6 +9872,73 @@ export interface operations {
             };
         };
     };
+    getRoomsIdPresence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who is connected to a room now, from Convene's own state (media-layer webhooks). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoomPresence"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN, TENANT_SUSPENDED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postRoomsIdRecordingsStart: {
         parameters: {
             query?: never;
@@ -9680,6 +10399,85 @@ export interface operations {
             };
         };
     };
+    getRoomsIdSessions: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sessions, most recently started first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoomSessionPage"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN, TENANT_SUSPENDED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getRooms: {
         parameters: {
             query?: {
@@ -9848,6 +10646,145 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSessionsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A session with its attendance, in order of first join. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoomSessionWithAttendance"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN, TENANT_SUSPENDED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSessions: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                from?: string;
+                to?: string;
+                roomId?: string;
+                status?: "LIVE" | "ENDED";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sessions, most recently started first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoomSessionPage"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN, TENANT_SUSPENDED */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10428,7 +11365,7 @@ export interface operations {
             content: {
                 "application/json": {
                     webhookUrl?: string | null;
-                    webhookEvents?: ("room.started" | "room.finished" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test")[] | null;
+                    webhookEvents?: ("room.started" | "room.finished" | "room.session.ended" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test")[] | null;
                 };
             };
         };
@@ -10825,7 +11762,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
-                event?: "room.started" | "room.finished" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test";
+                event?: "room.started" | "room.finished" | "room.session.ended" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test";
                 status?: "pending" | "delivered" | "failed" | "retrying";
             };
             header?: never;
@@ -10906,7 +11843,7 @@ export interface operations {
                      * @default webhook.test
                      * @enum {string}
                      */
-                    event?: "room.started" | "room.finished" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test";
+                    event?: "room.started" | "room.finished" | "room.session.ended" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test";
                 };
             };
         };
@@ -11080,6 +12017,59 @@ export interface operations {
                      */
                     occurredAt: string;
                     data: components["schemas"]["RoomFinishedEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (the response body is ignored; its first 4 KB are kept in the attempt log). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a timeout of 10 s, a refused or reset connection, a TLS error, a redirect, which is never followed) is a failed attempt: retried with the same x-webhook-id, up to 6 attempts with exponential backoff. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRoomSessionEnded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event name. */
+                "x-webhook-event": "room.session.ended";
+                /** @description The event id (the body's id): the same on every retry and on a replay. Dedupe on it. */
+                "x-webhook-id": string;
+                /** @description The signed timestamp; equals the body's occurredAt. */
+                "x-webhook-timestamp": string;
+                /** @description The payload version. */
+                "x-webhook-version": "2";
+                /** @description sha256=<hex>: HMAC-SHA256 with the webhook secret over `<x-webhook-timestamp>.<raw body>`. During a secret rotation several comma-separated values (newest first); accept if any matches, compared in constant time. */
+                "x-webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    version: 2;
+                    /** @description The event id; equals x-webhook-id, the same on every retry and replay: dedupe on it. */
+                    id: string;
+                    /** @constant */
+                    event: "room.session.ended";
+                    /**
+                     * Format: date-time
+                     * @description When it happened; equals x-webhook-timestamp.
+                     */
+                    occurredAt: string;
+                    data: components["schemas"]["RoomSessionEndedEventData"];
                 };
             };
         };

@@ -2,9 +2,11 @@ import Link from 'next/link';
 import { requireTenantActor, orNotFound } from '@/lib/console/session';
 import { canManage, roomEvents } from '@/lib/domain/console';
 import { getRoom } from '@/lib/domain/rooms';
+import { listRoomSessions } from '@/lib/domain/sessions';
+import { SessionsTable } from '@/components/console/SessionsTable';
 import { endRoomAction } from '@/app/console/actions';
 import { ActionButton } from '@/components/console/client';
-import { Badge, Card, Empty, PageHeader, Table, fmtDate, statusTone, td } from '@/components/console/ui';
+import { Badge, Card, Empty, PageHeader, Table, fmtDate, secondaryButton, statusTone, td } from '@/components/console/ui';
 
 export default async function RoomPage({ params }: { params: Promise<{ id: string }> }) {
   const actor = await requireTenantActor();
@@ -12,6 +14,7 @@ export default async function RoomPage({ params }: { params: Promise<{ id: strin
   // Scoped to the signed-in tenant: another tenant's room id is a 404, as in the API.
   const room = await orNotFound(() => getRoom(actor.tenant, id));
   const events = await roomEvents(actor.tenant.id, room.id);
+  const sessions = await listRoomSessions(actor.tenant, room.id, { limit: 50 });
   const features = (['enableRecording', 'enableChat', 'enableScreenShare', 'enableWaitingRoom', 'enableE2EE', 'enableAiFeatures'] as const).filter((f) => room[f]);
   return (
     <>
@@ -41,6 +44,17 @@ export default async function RoomPage({ params }: { params: Promise<{ id: strin
           ))}
         </Table>
       ) : <Empty>Nobody has joined this room.</Empty>}
+      <h2 className="mb-2 mt-8 text-lg font-semibold">Sessions</h2>
+      <SessionsTable sessions={sessions.data} />
+      <h2 className="mb-2 mt-8 text-lg font-semibold">Chat</h2>
+      {room.enableE2EE ? (
+        <p className="text-sm">This room is end-to-end encrypted: its chat stays between participants and is not stored.</p>
+      ) : (
+        <p className="text-sm">
+          <a href={`/console/rooms/${room.id}/chat.csv`} className={secondaryButton} download>Download chat (CSV)</a>
+          <span className="ml-2 text-slate-600 dark:text-slate-400">Stored messages, oldest first, direct messages included.</span>
+        </p>
+      )}
       <h2 className="mb-2 mt-8 text-lg font-semibold">Events</h2>
       {events.length ? (
         <Table caption="Room events" head={['Event', 'When', 'Id']}>

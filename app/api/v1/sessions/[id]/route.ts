@@ -1,0 +1,5 @@
+import { route, auth } from '@/lib/http/route';
+import { getSession } from '@/lib/domain/sessions';
+import { sessionWithAttendanceResponse } from '@/lib/domain/sessions.schemas';
+
+export const GET = route({ auth: auth.tenant('rooms.read'), response: sessionWithAttendanceResponse }, ({ auth, params }) => getSession(auth.tenant, params.id));

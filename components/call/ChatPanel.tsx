@@ -1,0 +1,165 @@
+'use client';
+
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useDataChannel, useRoomContext } from '@livekit/components-react';
+import { RoomEvent } from 'livekit-client';
+import type { ParticipantApi } from '@/components/call/HostPanel';
+import { focusRing } from '@/components/call/PollsPanel';
+import { CHAT_MAX_LENGTH, CHAT_TOPIC, mergeMessages, parseChatUpdate, type ChatMessageView } from '@/components/call/chat-state';
+import { t } from '@/lib/i18n/en';
+
+interface Page {
+  data: ChatMessageView[];
+  nextCursor: string | null;
+  hasMore: boolean;
+}
+
+/**
+ * The conversation through the API (docs/chat.md): the latest messages on load, what followed the
+ * cursor after a (re)connect, each message relayed live on convene.chat merged in, and sends by
+ * POST — one list ordered by time and de-duplicated by id (the send answer and its relay are the
+ * same message). `enabled` is false in E2EE rooms: nothing is read or stored there.
+ */
+export function useChat(api: ParticipantApi, enabled: boolean, visible: boolean) {
+  const room = useRoomContext();
+  const [messages, setMessages] = useState<ChatMessageView[]>([]);
+  const [loaded, setLoaded] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const [seen, setSeen] = useState(0);
+  const cursor = useRef<string | null>(null);
+
+  const load = useCallback(async () => {
+    if (!enabled) return;
+    try {
+      for (let i = 0; i < 20; i++) {
+        const page = (await api('GET', `/chat/messages${cursor.current ? `?cursor=${encodeURIComponent(cursor.current)}` : ''}`)) as Page;
+        setMessages((list) => mergeMessages(list, page.data));
+        cursor.current = page.nextCursor;
+        if (!page.hasMore) break;
+      }
+      setLoaded(true);
+      setFailed(false);
+    } catch {
+      setFailed(true);
+    }
+  }, [api, enabled]);
+
+  useEffect(() => {
+    void load();
+    room.on(RoomEvent.Connected, load).on(RoomEvent.Reconnected, load);
+    return () => {
+      room.off(RoomEvent.Connected, load).off(RoomEvent.Reconnected, load);
+    };
+  }, [room, load]);
+
+  useEffect(() => {
+    if (!failed) return;
+    const timer = setTimeout(load, 10_000);
+    return () => clearTimeout(timer);
+  }, [failed, load]);
+
+  const onMessage = useCallback(
+    (msg: { topic?: string; payload: Uint8Array }) => {
+      const message = parseChatUpdate(msg.topic, msg.payload);
+      if (message) setMessages((list) => mergeMessages(list, [message]));
+      else void load();
+    },
+    [load],
+  );
+  useDataChannel(CHAT_TOPIC, onMessage);
+
+  // What was already said when the call opened is history, not new: only later messages count as unread.
+  const baseline = useRef(false);
+  useEffect(() => {
+    if (visible || (loaded && !baseline.current)) setSeen(messages.length);
+    if (loaded) baseline.current = true;
+  }, [visible, loaded, messages.length]);
+
+  const send = useCallback(
+    async (text: string) => {
+      const message = (await api('POST', '/chat/messages', { text })) as ChatMessageView;
+      setMessages((list) => mergeMessages(list, [message]));
+    },
+    [api],
+  );
+
+  return { messages, loaded, failed, send, unread: visible ? 0 : Math.max(0, messages.length - seen) };
+}
+
+export type ChatState = ReturnType<typeof useChat>;
+
+/** The chat panel. Messages are text nodes only: nothing in a message is ever rendered as HTML. */
+export function ChatPanel({ chat, selfExternalUserId }: { chat: ChatState; selfExternalUserId: string | null }) {
+  const [draft, setDraft] = useState('');
+  const [notice, setNotice] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const end = useRef<HTMLLIElement>(null);
+
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [chat.messages.length]);
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    const text = draft.trim();
+    if (!text || busy) return;
+    if (text.length > CHAT_MAX_LENGTH) return setNotice(t.chat.tooLong(CHAT_MAX_LENGTH));
+    setBusy(true);
+    try {
+      await chat.send(text);
+      setDraft('');
+      setNotice(null);
+    } catch (err) {
+      setNotice((err as Error).message || t.chat.failed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="flex flex-col gap-3">
+      {!chat.loaded && !chat.failed && <p>{t.panels.loading}</p>}
+      {chat.failed && <p role="status">{t.panels.loadFailed}</p>}
+      {chat.loaded && chat.messages.length === 0 && <p className="text-slate-300">{t.chat.empty}</p>}
+      <ul role="log" aria-label={t.chat.log} aria-live="polite" data-testid="chat-messages" className="max-h-80 space-y-2 overflow-y-auto">
+        {chat.messages.map((m) => {
+          const mine = selfExternalUserId !== null && m.senderExternalUserId === selfExternalUserId;
+          return (
+            <li key={m.id} data-testid="chat-message" className="break-words rounded bg-slate-800 px-2 py-1">
+              <span className="font-semibold">{mine ? t.chat.you : m.senderName}</span>
+              {m.toExternalUserId && <span className="text-slate-300"> ({m.toExternalUserId === selfExternalUserId ? t.chat.privateFrom : t.chat.privateTo(m.toExternalUserId)})</span>}{' '}
+              <time dateTime={m.createdAt} className="text-xs text-slate-400">
+                {new Date(m.createdAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
+              </time>
+              <p className="whitespace-pre-wrap">{m.text}</p>
+            </li>
+          );
+        })}
+        <li ref={end} aria-hidden="true" />
+      </ul>
+      <form onSubmit={submit} className="flex gap-2">
+        <label className="sr-only" htmlFor="convene-chat-input">
+          {t.chat.messageLabel}
+        </label>
+        <input
+          id="convene-chat-input"
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          maxLength={CHAT_MAX_LENGTH}
+          placeholder={t.chat.placeholder}
+          autoComplete="off"
+          className={`min-w-0 flex-1 rounded bg-slate-800 px-2 py-1 text-white placeholder:text-slate-400 ${focusRing}`}
+        />
+        <button type="submit" disabled={busy || !draft.trim()} className={`rounded bg-sky-700 px-3 py-1 font-medium text-white disabled:opacity-60 ${focusRing}`}>
+          {t.chat.send}
+        </button>
+      </form>
+      {notice && <p role="status">{notice}</p>}
+    </div>
+  );
+}
+
+/** E2EE rooms: LiveKit's own chat (peer-to-peer on the encrypted data channel) stays; this says so. */
+export function EncryptedChatNote() {
+  return <p data-testid="chat-e2ee-note">{t.chat.e2eeNote}</p>;
+}
