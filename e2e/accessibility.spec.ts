@@ -41,7 +41,7 @@ test('the console for a tenant admin', async ({ page }) => {
   await page.goto(`${base}/console/sign-in`);
   await expectAccessible(page, 'sign-in');
   await signIn(page, 'owner@demo.convene.dev');
-  for (const path of ['/console', '/console/rooms', '/console/keys', '/console/webhooks', '/console/recordings', '/console/plan']) {
+  for (const path of ['/console', '/console/rooms', '/console/keys', '/console/webhooks', '/console/branding', '/console/recordings', '/console/plan']) {
     await page.goto(`${base}${path}`);
     await expect(page.getByRole('main')).toBeVisible();
     await expectAccessible(page, path);

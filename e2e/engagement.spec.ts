@@ -11,7 +11,7 @@ import { AccessToken } from 'livekit-server-sdk';
  * call view up (connecting) for livekit-client's 15 s join timeout, and the participant-token API
  * is answered by page.route, so what is asserted is the browser's side: requests with the Bearer
  * token, rendering, toggles, keyboard and the narrow layout. The same panels in real calls, with
- * live updates over the data channel, are in e2e/call.spec.ts.
+ * live updates over the data channel, are in e2e/meeting.spec.ts.
  */
 let silent: http.Server;
 let mediaUrl: string;

@@ -58,10 +58,12 @@ export const validationFailed = (field: string, message: string) =>
 
 /** A zod failure as VALIDATION_FAILED, one detail per issue naming its field (`where` when the issue is the whole input). */
 export function zodToApiError(error: z.ZodError, where: 'body' | 'query' | 'input' = 'body'): ApiError {
-  const details: ErrorDetail[] = error.issues.map((issue) => ({
-    field: issue.path.length ? issue.path.join('.') : where,
-    message: issue.message,
-  }));
+  const details: ErrorDetail[] = error.issues.flatMap((issue) =>
+    // A strict schema's unknown fields: one detail per field, named, rather than one for the object.
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ field: [...issue.path, key].join('.'), message: 'is not a known field' }))
+      : [{ field: issue.path.length ? issue.path.join('.') : where, message: issue.message }],
+  );
   const summary = details.map((d) => `${d.field}: ${d.message}`).join('; ');
   return new ApiError('VALIDATION_FAILED', `Invalid ${where}: ${summary}`, details);
 }

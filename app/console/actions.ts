@@ -11,6 +11,8 @@ import { endRoom } from '@/lib/domain/rooms';
 import { provisionOwnedTenant, updateOwnedTenant } from '@/lib/domain/providers';
 import { createKeyInput, provisionTenantInput, rotateKeyInput, updateTenantInput } from '@/lib/domain/tenants.schemas';
 import { secretRotationInput, webhookSettingsInput } from '@/lib/domain/webhooks.schemas';
+import { updateTenantBranding } from '@/lib/domain/branding';
+import { brandingInput } from '@/lib/domain/branding.schemas';
 import { ApiError, zodToApiError } from '@/lib/errors';
 import { parseActionId, parseActionInput } from '@/lib/console/action-input';
 import { log } from '@/lib/log';
@@ -70,6 +72,12 @@ export async function saveWebhookAction(input: unknown) {
   });
 }
 
+export async function saveBrandingAction(input: unknown) {
+  return act('/console/branding', async () => {
+    await updateTenantBranding(tenantOf(await manager()), brandingInput.parse(input));
+  });
+}
+
 export async function rotateWebhookSecretAction(input: unknown) {
   return act('/console/webhooks', async () => rotateWebhookSecret(tenantOf(await manager()).id, parseInput(secretRotationInput, input).overlapSeconds));
 }
@@ -117,6 +125,11 @@ export async function updateTenantAction(tenantId: string, input: unknown) {
     const tenant = await ownedTenantOf(actor, parseId(tenantId));
     await updateOwnedTenant({ id: actor.providerId }, tenant.id, parseInput(updateTenantInput, input));
   });
+}
+
+/** A reseller sets one of its tenants' call UI branding (the tenant update's `branding`). */
+export async function saveTenantBrandingAction(tenantId: string, input: unknown) {
+  return updateTenantAction(tenantId, { branding: input });
 }
 
 export async function rotateTenantKeyAction(tenantId: string, keyId: string, input: unknown) {

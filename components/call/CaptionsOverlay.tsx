@@ -3,21 +3,21 @@
 import { useEffect, useState } from 'react';
 import { useRoomContext } from '@livekit/components-react';
 import { RoomEvent, type Participant, type Room, type TextStreamHandler, type TranscriptionSegment } from 'livekit-client';
-import { t } from '@/lib/i18n/en';
+import { useT } from '@/components/call/useT';
 import { addCaptions, currentCaptions, emptyCaptions, expireCaptions, type CaptionBuffer, type CaptionSegment } from '@/components/call/engagement-state';
 
 /** The text-stream topic the media layer's agents publish transcriptions on. */
 const TRANSCRIPTION_TOPIC = 'lk.transcription';
 
-function nameOf(p: Participant | undefined): string {
-  return p?.name || p?.identity || t.captions.speakerUnknown;
+function nameOf(p: Participant | undefined, unknown: string): string {
+  return p?.name || p?.identity || unknown;
 }
 
 /** A transcription stream names the transcribed track; the speaker is whoever publishes it, else the sender. */
-function speakerOf(room: Room, trackId: string | undefined, senderIdentity: string): string {
+function speakerOf(room: Room, trackId: string | undefined, senderIdentity: string, unknown: string): string {
   const everyone: Participant[] = [room.localParticipant, ...room.remoteParticipants.values()];
   const publisher = trackId ? everyone.find((p) => p.trackPublications.has(trackId)) : undefined;
-  return nameOf(publisher ?? everyone.find((p) => p.identity === senderIdentity));
+  return nameOf(publisher ?? everyone.find((p) => p.identity === senderIdentity), unknown);
 }
 
 /**
@@ -27,18 +27,19 @@ function speakerOf(room: Room, trackId: string | undefined, senderIdentity: stri
  * shown but hidden from screen readers, which hear each line once, when it is final.
  */
 export function CaptionsOverlay() {
+  const t = useT();
   const room = useRoomContext();
   const [buf, setBuf] = useState<CaptionBuffer>(emptyCaptions);
   const push = (segments: CaptionSegment[]) => setBuf((b) => addCaptions(b, segments, Date.now()));
 
   useEffect(() => {
     const onEvent = (segments: TranscriptionSegment[], participant?: Participant) =>
-      push(segments.map((s) => ({ id: s.id, text: s.text, final: s.final, speaker: nameOf(participant), source: 'event' as const })));
+      push(segments.map((s) => ({ id: s.id, text: s.text, final: s.final, speaker: nameOf(participant, t.captions.speakerUnknown), source: 'event' as const })));
     const onStream: TextStreamHandler = (reader, { identity }) => {
       const attrs = reader.info.attributes ?? {};
       const id = attrs['lk.segment_id'] || reader.info.id;
       const final = attrs['lk.transcription_final'] === 'true';
-      const speaker = speakerOf(room, attrs['lk.transcribed_track_id'], identity);
+      const speaker = speakerOf(room, attrs['lk.transcribed_track_id'], identity, t.captions.speakerUnknown);
       void (async () => {
         let text = '';
         try {
@@ -64,7 +65,7 @@ export function CaptionsOverlay() {
       room.off(RoomEvent.TranscriptionReceived, onEvent);
       if (registered) room.unregisterTextStreamHandler(TRANSCRIPTION_TOPIC);
     };
-  }, [room]);
+  }, [room, t]);
 
   const showing = buf.lines.length > 0;
   useEffect(() => {

@@ -6,7 +6,7 @@ import { RoomEvent } from 'livekit-client';
 import type { ParticipantApi } from '@/components/call/HostPanel';
 import { focusRing } from '@/components/call/PollsPanel';
 import { CHAT_MAX_LENGTH, CHAT_TOPIC, mergeMessages, parseChatUpdate, type ChatMessageView } from '@/components/call/chat-state';
-import { t } from '@/lib/i18n/en';
+import { useT } from '@/components/call/useT';
 
 interface Page {
   data: ChatMessageView[];
@@ -90,6 +90,7 @@ export type ChatState = ReturnType<typeof useChat>;
 
 /** The chat panel. Messages are text nodes only: nothing in a message is ever rendered as HTML. */
 export function ChatPanel({ chat, selfExternalUserId }: { chat: ChatState; selfExternalUserId: string | null }) {
+  const t = useT();
   const [draft, setDraft] = useState('');
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -161,5 +162,6 @@ export function ChatPanel({ chat, selfExternalUserId }: { chat: ChatState; selfE
 
 /** E2EE rooms: LiveKit's own chat (peer-to-peer on the encrypted data channel) stays; this says so. */
 export function EncryptedChatNote() {
+  const t = useT();
   return <p data-testid="chat-e2ee-note">{t.chat.e2eeNote}</p>;
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useState } from 'react';
-import { t } from '@/lib/i18n/en';
+import { useT } from '@/components/call/useT';
 
 interface Waiting {
   id: string;
@@ -19,6 +19,7 @@ export type ParticipantApi = (method: string, path: string, body?: unknown) => P
 
 /** Calls /api/v1{path} with the participant's own token (never a tenant key); throws with the API's message. */
 export function useParticipantApi(token: string): ParticipantApi {
+  const t = useT();
   return useCallback(
     async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`/api/v1${path}`, {
@@ -30,7 +31,7 @@ export function useParticipantApi(token: string): ParticipantApi {
       if (!res.ok) throw new Error(json?.error?.message ?? t.host.failed);
       return json;
     },
-    [token],
+    [token, t],
   );
 }
 
@@ -65,6 +66,7 @@ const button = 'rounded bg-slate-700 px-2 py-1 hover:bg-slate-600 focus:outline-
  * waiting people. It keeps polling while its panel is closed, so the toggle can show who waits.
  */
 export function HostPanel({ token, onWaitingCount }: { token: string; onWaitingCount?: (n: number) => void }) {
+  const t = useT();
   const api = useParticipantApi(token);
   const [locked, setLocked] = useState<boolean | null>(null);
   const [waiting, setWaiting] = useState<Waiting[]>([]);

@@ -6,7 +6,15 @@ import { LiveKitRoom, PreJoin, VideoConference, useParticipants, useRoomContext,
 import { ExternalE2EEKeyProvider, Room, RoomEvent, isE2EESupported, type DisconnectReason } from 'livekit-client';
 import { connectFailure, disconnected } from '@/components/call/call-end';
 import { readJoinToken, type JoinToken } from '@/lib/domain/join-token';
-import { t, type ErrorKey } from '@/lib/i18n/en';
+import type { ErrorKey } from '@/lib/i18n/en';
+import { useT } from '@/components/call/useT';
+import { BrandMark } from '@/components/call/HostedShell';
+import { useEmbedBridge, type EmbedBridge } from '@/components/call/useEmbedBridge';
+import { useEmbedCallEvents } from '@/components/call/useEmbedCallEvents';
+import { LEFT_REASONS } from '@/lib/embed/protocol';
+import { ensureStorage } from '@/components/call/storage-fallback';
+
+ensureStorage();
 import { HostPanel, useParticipantApi, useSelf } from '@/components/call/HostPanel';
 import { PollsPanel, focusRing, usePolls } from '@/components/call/PollsPanel';
 import { QuestionsPanel, useQuestions } from '@/components/call/QuestionsPanel';
@@ -48,7 +56,10 @@ function takeKeyFromFragment(): string | null {
   }
 }
 
-export function JoinClient({ token, serverUrl }: { token: string | null; serverUrl: string | null }) {
+/** embedOrigins: the tenant's frameAncestors, the only parent origins the embedding bridge talks to. */
+export function JoinClient({ token, serverUrl, embedOrigins = [] }: { token: string | null; serverUrl: string | null; embedOrigins?: string[] }) {
+  const t = useT();
+  const bridge = useEmbedBridge(embedOrigins);
   const info = useMemo<JoinToken | null>(() => (token ? readJoinToken(token) : null), [token]);
   const [e2eeKey, setE2eeKey] = useState<string | null | undefined>(undefined);
   const [stage, setStage] = useState<Stage>({ kind: 'prejoin' });
@@ -65,13 +76,23 @@ export function JoinClient({ token, serverUrl }: { token: string | null; serverU
     return null;
   }, [token, serverUrl, info, e2eeKey]);
 
+  const shownError = blocking ?? (stage.kind === 'error' ? stage.error : null);
+  useEffect(() => bridge.post('ready', { page: 'join' }), [bridge]);
+  useEffect(() => {
+    if (!shownError) return;
+    const reason = LEFT_REASONS[shownError];
+    if (reason) bridge.post('left', { reason });
+    else bridge.post('error', { code: shownError });
+  }, [bridge, shownError]);
+
   if (blocking) return <ErrorScreen error={blocking} />;
   if (!info || e2eeKey === undefined) return <Centered><p>{t.connecting}</p></Centered>;
   if (stage.kind === 'error') return <ErrorScreen error={stage.error} onRetry={stage.retry ? () => setStage({ kind: 'prejoin' }) : undefined} />;
   if (stage.kind === 'checking') return <Centered><p>{t.connecting}</p></Centered>;
   if (stage.kind === 'prejoin') {
     return (
-      <main className="convene-prejoin flex min-h-dvh flex-col items-center justify-center gap-4 bg-[#111] p-4 text-white" data-lk-theme="default">
+      <main className="convene-prejoin flex min-h-dvh flex-col items-center justify-center gap-4 p-4 text-white" data-lk-theme="default">
+        <BrandMark />
         {info.facts.roomName && <h1 className="text-2xl font-semibold">{info.facts.roomName}</h1>}
         <p data-testid="joining-as" className="text-slate-200">{t.joiningAs(info.name)}</p>
         {e2eeKey && <Badge>{t.e2eeBadge}</Badge>}
@@ -84,12 +105,13 @@ export function JoinClient({ token, serverUrl }: { token: string | null; serverU
           joinLabel={t.join}
           camLabel={t.camera}
           micLabel={t.microphone}
+          userLabel={t.userLabel}
           persistUserChoices={false}
         />
       </main>
     );
   }
-  return <Call token={token!} serverUrl={serverUrl!} info={info} e2eeKey={e2eeKey} choices={stage.choices} onEnd={(error, retry) => setStage({ kind: 'error', error, retry })} />;
+  return <Call token={token!} serverUrl={serverUrl!} info={info} e2eeKey={e2eeKey} choices={stage.choices} bridge={bridge} onEnd={(error, retry) => setStage({ kind: 'error', error, retry })} />;
 }
 
 /**
@@ -97,6 +119,7 @@ export function JoinClient({ token, serverUrl }: { token: string | null; serverU
  * button-name). Name them after render; the component offers no prop for it.
  */
 function LabelledPreJoin(props: React.ComponentProps<typeof PreJoin>) {
+  const t = useT();
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const name = () => {
@@ -108,7 +131,7 @@ function LabelledPreJoin(props: React.ComponentProps<typeof PreJoin>) {
     const observer = new MutationObserver(name);
     if (ref.current) observer.observe(ref.current, { childList: true, subtree: true });
     return () => observer.disconnect();
-  }, []);
+  }, [t]);
   return (
     <div ref={ref} className="contents">
       <PreJoin {...props} />
@@ -116,7 +139,8 @@ function LabelledPreJoin(props: React.ComponentProps<typeof PreJoin>) {
   );
 }
 
-function Call({ token, serverUrl, info, e2eeKey, choices, onEnd }: { token: string; serverUrl: string; info: JoinToken; e2eeKey: string | null; choices: LocalUserChoices; onEnd: (e: ErrorKey, retry: boolean) => void }) {
+function Call({ token, serverUrl, info, e2eeKey, choices, bridge, onEnd }: { token: string; serverUrl: string; info: JoinToken; e2eeKey: string | null; choices: LocalUserChoices; bridge: EmbedBridge; onEnd: (e: ErrorKey, retry: boolean) => void }) {
+  const t = useT();
   const [room] = useState(() => {
     if (!e2eeKey) return new Room({ adaptiveStream: true, dynacast: true });
     const keyProvider = new ExternalE2EEKeyProvider();
@@ -125,6 +149,8 @@ function Call({ token, serverUrl, info, e2eeKey, choices, onEnd }: { token: stri
     void keyProvider.setKey(e2eeKey).then(() => r.setE2EEEnabled(true));
     return r;
   });
+
+  useEmbedCallEvents(room, bridge);
 
   useEffect(() => {
     const onDisconnected = (reason?: DisconnectReason) => {
@@ -162,6 +188,7 @@ function Call({ token, serverUrl, info, e2eeKey, choices, onEnd }: { token: stri
       className={`convene-call ${info.facts.enableChat ? (info.facts.enableE2EE ? '' : 'convene-server-chat') : 'convene-no-chat'} ${info.canScreenShare ? '' : 'convene-no-screenshare'}`}
     >
       <CallTools token={token} info={info}>
+        <BrandMark compact />
         {e2eeKey && <Badge>{t.e2eeBadge}</Badge>}
         {info.facts.enableRecording && <RecordingBadge />}
       </CallTools>
@@ -181,6 +208,7 @@ type PanelKey = 'host' | 'people' | 'polls' | 'questions' | 'chat';
  * live updates, and their buttons can show counts.
  */
 function CallTools({ token, info, children }: { token: string; info: JoinToken; children: React.ReactNode }) {
+  const t = useT();
   const api = useParticipantApi(token);
   const people = useParticipants().length;
   const self = useSelf(api);
@@ -272,6 +300,7 @@ function CallTools({ token, info, children }: { token: string; info: JoinToken; 
 }
 
 function RecordingBadge() {
+  const t = useT();
   const room = useRoomContext();
   const [recording, setRecording] = useState(room.isRecording);
   useEffect(() => {
@@ -289,11 +318,17 @@ function Badge({ children, tone = 'green' }: { children: React.ReactNode; tone?:
 }
 
 function Centered({ children }: { children: React.ReactNode }) {
-  // The same dark ground as the pre-join, the call and the waiting page: no white flash between them.
-  return <main className="flex min-h-dvh flex-col items-center justify-center gap-4 bg-[#111] p-6 text-center text-white">{children}</main>;
+  // The ground (the tenant's branding) is the page's shell, the same under the pre-join, the call and the waiting page: no flash between them.
+  return (
+    <main className="flex min-h-dvh flex-col items-center justify-center gap-4 p-6 text-center text-white">
+      <BrandMark />
+      {children}
+    </main>
+  );
 }
 
 function ErrorScreen({ error, onRetry }: { error: ErrorKey; onRetry?: () => void }) {
+  const t = useT();
   const text = t.errors[error];
   return (
     <Centered>
@@ -302,7 +337,7 @@ function ErrorScreen({ error, onRetry }: { error: ErrorKey; onRetry?: () => void
         <p className="mt-3 text-slate-300">{text.body}</p>
       </div>
       {onRetry && (
-        <button type="button" onClick={onRetry} className="rounded bg-blue-700 px-4 py-2 font-medium text-white focus:outline-none focus-visible:ring-4 focus-visible:ring-blue-300">
+        <button type="button" onClick={onRetry} className="rounded bg-[var(--convene-accent,#1d4ed8)] px-4 py-2 font-medium text-white focus:outline-none focus-visible:ring-4 focus-visible:ring-white">
           {error === 'left' || error === 'duplicate' ? t.rejoin : t.retry}
         </button>
       )}

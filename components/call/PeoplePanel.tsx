@@ -3,7 +3,7 @@
 import { useIsSpeaking, useParticipants } from '@livekit/components-react';
 import type { Participant } from 'livekit-client';
 import { factsFromMetadata } from '@/lib/domain/join-token';
-import { t } from '@/lib/i18n/en';
+import { useT } from '@/components/call/useT';
 
 interface Self {
   name: string;
@@ -32,6 +32,7 @@ function nameOf(p: Participant, self: Self): string {
 }
 
 function Person({ participant: p, self }: { participant: Participant; self: Self }) {
+  const t = useT();
   const speaking = useIsSpeaking(p);
   const role = (p.isLocal && !p.metadata ? self.role : factsFromMetadata(p.metadata).role) ?? '';
   const badge = t.people.roles[role as keyof typeof t.people.roles];

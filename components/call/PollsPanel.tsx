@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useId, useState } from 'react';
-import { t } from '@/lib/i18n/en';
+import { useT } from '@/components/call/useT';
 import type { ParticipantApi, Self } from '@/components/call/HostPanel';
 import { POLL_LIMITS, POLL_TOPIC, mergePoll, myBallot, pollDraft, tally, visiblePolls, type LiveUpdate, type PollView } from '@/components/call/engagement-state';
 import { useListAction, useLiveList } from '@/components/call/useLiveList';
@@ -28,6 +28,7 @@ export function usePolls(api: ParticipantApi) {
 export type PollsState = ReturnType<typeof usePolls>;
 
 export function PollsPanel({ state, api, self }: { state: PollsState; api: ParticipantApi; self: Self | null }) {
+  const t = useT();
   const { run, notice } = useListAction<PollView>(state);
   const isModerator = self?.isModerator === true;
 
@@ -80,6 +81,7 @@ function PollCard({
   onVote: (optionIds: string[]) => Promise<boolean>;
   onStatus: (to: 'open' | 'close') => Promise<boolean>;
 }) {
+  const t = useT();
   const headingId = useId();
   const [picked, setPicked] = useState<string[]>(ballot);
   const [busy, setBusy] = useState(false);
@@ -151,6 +153,7 @@ function PollCard({
 }
 
 function Results({ poll }: { poll: PollView }) {
+  const t = useT();
   return (
     <div className="mt-2">
       <p className="text-xs text-slate-300">
@@ -171,6 +174,7 @@ function Results({ poll }: { poll: PollView }) {
 }
 
 function NewPollForm({ onCreate }: { onCreate: (body: unknown) => Promise<boolean> }) {
+  const t = useT();
   const [question, setQuestion] = useState('');
   const [options, setOptions] = useState(['', '']);
   const [flags, setFlags] = useState({ allowMultiple: false, isAnonymous: false, openNow: true });

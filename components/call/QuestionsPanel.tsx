@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useId, useState } from 'react';
-import { t } from '@/lib/i18n/en';
+import { useT } from '@/components/call/useT';
 import type { ParticipantApi, Self } from '@/components/call/HostPanel';
 import { focusRing } from '@/components/call/PollsPanel';
 import { QUESTION_TOPIC, mergeQuestion, visibleQuestions, type LiveUpdate, type QuestionSort, type QuestionView } from '@/components/call/engagement-state';
@@ -33,6 +33,7 @@ export type QuestionsState = ReturnType<typeof useQuestions>;
  * records on every action) also mark questions answered, with an optional answer, and dismiss them.
  */
 export function QuestionsPanel({ state, api, self }: { state: QuestionsState; api: ParticipantApi; self: Self | null }) {
+  const t = useT();
   const [text, setText] = useState('');
   const [sort, setSort] = useState<QuestionSort>('upvotes');
   const { run, notice, busy } = useListAction<QuestionView>(state);
@@ -120,6 +121,7 @@ function QuestionItem({
   onAnswer: (answerText: string) => Promise<boolean>;
   onDismiss: () => void;
 }) {
+  const t = useT();
   const [answer, setAnswer] = useState('');
   const answerId = useId();
   return (

@@ -1,9 +1,41 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import { t } from '@/lib/i18n/en';
+import { useT } from '@/components/call/useT';
+import { BrandMark } from '@/components/call/HostedShell';
+import { useEmbedBridge } from '@/components/call/useEmbedBridge';
+
+/** The join URL to continue to, in the language this page speaks (the admission endpoint does not know it). */
+function withLang(joinUrl: string, lang: string | null): string {
+  if (!lang) return joinUrl;
+  const url = new URL(joinUrl, window.location.href);
+  if (!url.searchParams.has('lang')) url.searchParams.set('lang', lang);
+  return url.toString();
+}
 
 type State = 'waiting' | 'denied' | 'lost';
+
+/**
+ * sessionStorage, which keeps the secret across a reload of this tab. Browsers that block
+ * third-party storage throw on any access when the page is embedded in another site's page:
+ * then the secret lives only as long as the page (a reload in the frame loses it).
+ */
+const tabStorage = {
+  get(key: string): string | null {
+    try {
+      return sessionStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  },
+  set(key: string, value: string) {
+    try {
+      sessionStorage.setItem(key, value);
+    } catch {
+      // Embedded with third-party storage blocked: memory only.
+    }
+  },
+};
 const POLL_MS = 2000;
 
 /**
@@ -11,20 +43,29 @@ const POLL_MS = 2000;
  * fragment (never the tenant key): read once, stripped from the address bar, kept for this tab.
  * When the host admits, it continues to the join URL the admission endpoint returns.
  */
-export function WaitingRoom({ roomId, participantId }: { roomId: string | null; participantId: string | null }) {
+export function WaitingRoom({ roomId, participantId, lang = null, embedOrigins = [] }: { roomId: string | null; participantId: string | null; lang?: string | null; embedOrigins?: string[] }) {
+  const t = useT();
   const [state, setState] = useState<State>('waiting');
+  const bridge = useEmbedBridge(embedOrigins);
+
+  useEffect(() => bridge.post('ready', { page: 'waiting' }), [bridge]);
+  useEffect(() => {
+    if (state === 'denied') bridge.post('left', { reason: 'refused' });
+    else if (state === 'lost') bridge.post('error', { code: 'waitingLinkInvalid' });
+  }, [bridge, state]);
 
   useEffect(() => {
     if (!roomId || !participantId) return setState('lost');
     const storageKey = `convene.admission.${participantId}`;
     const fromHash = window.location.hash.slice(1);
     if (fromHash) {
-      sessionStorage.setItem(storageKey, fromHash);
+      tabStorage.set(storageKey, fromHash);
       window.history.replaceState(null, '', window.location.pathname + window.location.search);
     }
-    const secret = sessionStorage.getItem(storageKey);
+    const secret = fromHash || tabStorage.get(storageKey);
     if (!secret) return setState('lost');
     let stopped = false;
+    let announced = false;
     const poll = async () => {
       try {
         const res = await fetch(`/api/v1/rooms/${encodeURIComponent(roomId)}/participants/${encodeURIComponent(participantId)}/admission`, {
@@ -34,8 +75,15 @@ export function WaitingRoom({ roomId, participantId }: { roomId: string | null; 
         if (res.status === 404) return setState('lost');
         if (res.ok) {
           const body = (await res.json()) as { status: string; joinUrl: string | null };
-          if (body.status === 'approved' && body.joinUrl) return window.location.replace(body.joinUrl);
+          if (body.status === 'approved' && body.joinUrl) {
+            bridge.post('admitted', {});
+            return window.location.replace(withLang(body.joinUrl, lang));
+          }
           if (body.status === 'denied') return setState('denied');
+          if (!announced) {
+            announced = true;
+            bridge.post('waiting', {});
+          }
         }
       } catch {
         // A network blip: keep waiting and try again.
@@ -46,11 +94,12 @@ export function WaitingRoom({ roomId, participantId }: { roomId: string | null; 
     return () => {
       stopped = true;
     };
-  }, [roomId, participantId]);
+  }, [roomId, participantId, lang, bridge]);
 
   const text = state === 'waiting' ? t.waiting : state === 'denied' ? t.errors.denied : t.waiting.lost;
   return (
-    <main className="flex min-h-dvh flex-col items-center justify-center gap-4 bg-[#111] p-6 text-center text-white">
+    <main className="flex min-h-dvh flex-col items-center justify-center gap-4 p-6 text-center text-white">
+      <BrandMark />
       <div role={state === 'waiting' ? 'status' : 'alert'} aria-live="polite" data-testid={`waiting-${state}`} className="max-w-md">
         <h1 className="text-2xl font-semibold">{text.title}</h1>
         <p className="mt-3 text-slate-300">{text.body}</p>

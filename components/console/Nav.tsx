@@ -10,6 +10,7 @@ const TENANT_LINKS = [
   { href: '/console/rooms', label: 'Rooms' },
   { href: '/console/keys', label: 'API keys' },
   { href: '/console/webhooks', label: 'Webhooks' },
+  { href: '/console/branding', label: 'Branding' },
   { href: '/console/recordings', label: 'Recordings' },
   { href: '/console/plan', label: 'Plan & limits' },
 ];

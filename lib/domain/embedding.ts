@@ -1,4 +1,5 @@
 import { db } from '@/lib/db';
+import { CONVENE_BRANDING, resolveBranding, storedBranding, type ResolvedBranding } from '@/lib/domain/branding.schemas';
 import { normaliseFrameOrigin } from '@/lib/net/origin';
 
 /**
@@ -17,16 +18,38 @@ function subjectOf(token: string): string | null {
 }
 
 export async function frameAncestorsFor(params: { token?: string | null; participantId?: string | null }): Promise<string[]> {
+  return (await hostedUiContext(params)).frameAncestors;
+}
+
+/** What a hosted page (/join, /join/waiting) may know about its tenant without a credential. */
+export interface HostedUiContext {
+  frameAncestors: string[];
+  branding: ResolvedBranding;
+}
+
+/**
+ * The non-secret facts of the tenant a hosted page is for, found through the participant (the
+ * token's subject on /join, the participant id on /join/waiting): who may frame it (also the only
+ * origins the embedding bridge talks to) and its branding. Anything unknown reads as Convene's
+ * look and no framing.
+ */
+export async function hostedUiContext(params: { token?: string | null; participantId?: string | null }): Promise<HostedUiContext> {
   try {
     const identity = params.token ? subjectOf(params.token) : null;
+    const select = { room: { select: { tenant: { select: { frameAncestors: true, branding: true, provider: { select: { defaultBranding: true } } } } } } } as const;
     const participant = identity
-      ? await db().participant.findUnique({ where: { mediaIdentity: identity }, select: { room: { select: { tenant: { select: { frameAncestors: true } } } } } })
+      ? await db().participant.findUnique({ where: { mediaIdentity: identity }, select })
       : params.participantId
-        ? await db().participant.findUnique({ where: { id: params.participantId }, select: { room: { select: { tenant: { select: { frameAncestors: true } } } } } })
+        ? await db().participant.findUnique({ where: { id: params.participantId }, select })
         : null;
-    return participant?.room.tenant.frameAncestors ?? [];
+    const tenant = participant?.room.tenant;
+    if (!tenant) return { frameAncestors: [], branding: CONVENE_BRANDING };
+    return {
+      frameAncestors: tenant.frameAncestors,
+      branding: resolveBranding(storedBranding(tenant.branding), tenant.provider ? storedBranding(tenant.provider.defaultBranding) : null),
+    };
   } catch {
-    return [];
+    return { frameAncestors: [], branding: CONVENE_BRANDING };
   }
 }
 

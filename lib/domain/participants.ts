@@ -11,6 +11,7 @@ import { emitEvent } from '@/lib/events/outbox';
 import { findRoom, newRowId, participantSelfView, participantView, reopenRoomIn, roomFacts, roomFromJson, roomViewWithParticipants } from '@/lib/domain/rooms';
 import type { JoinInput, ParticipantUpdateInput, participantListQuery } from '@/lib/domain/rooms.schemas';
 import { MediaLayerError, type ParticipantGrants, type PublishSource } from '@/lib/media';
+import type { Language } from '@/lib/i18n/languages';
 
 const isMediaNotFound = (err: unknown) => err instanceof MediaLayerError && err.isNotFound;
 
@@ -65,7 +66,7 @@ export function tokenMetadata(participant: Participant, room: Room): string {
   });
 }
 
-export async function mintToken(tenant: Tenant, room: Room, participant: Participant, ttlSeconds = DEFAULT_TOKEN_TTL_SECONDS) {
+export async function mintToken(tenant: Tenant, room: Room, participant: Participant, ttlSeconds = DEFAULT_TOKEN_TTL_SECONDS, lang?: Language) {
   const media = mediaFor(tenant);
   const token = await media.mintParticipantToken({
     identity: participant.mediaIdentity,
@@ -75,7 +76,7 @@ export async function mintToken(tenant: Tenant, room: Room, participant: Partici
     metadata: tokenMetadata(participant, room),
     grants: grantsFor(participant, room),
   });
-  const joinUrl = `${config().PUBLIC_BASE_URL}/join?token=${encodeURIComponent(token)}&url=${encodeURIComponent(media.url)}`;
+  const joinUrl = `${config().PUBLIC_BASE_URL}/join?token=${encodeURIComponent(token)}&url=${encodeURIComponent(media.url)}${lang ? `&lang=${lang}` : ''}`;
   return { token, mediaUrl: media.url, joinUrl };
 }
 
@@ -160,9 +161,9 @@ function newAdmissionSecret() {
   return { secret, hash: sha256Hex(secret) };
 }
 
-export function admissionUrl(roomId: string, participantId: string, secret: string) {
+export function admissionUrl(roomId: string, participantId: string, secret: string, lang?: Language) {
   // The secret travels in the fragment, so it never reaches a server log.
-  return `${config().PUBLIC_BASE_URL}/join/waiting?room=${encodeURIComponent(roomId)}&participant=${encodeURIComponent(participantId)}#${secret}`;
+  return `${config().PUBLIC_BASE_URL}/join/waiting?room=${encodeURIComponent(roomId)}&participant=${encodeURIComponent(participantId)}${lang ? `&lang=${lang}` : ''}#${secret}`;
 }
 
 const PARTICIPANT_DATES = ['joinedAt', 'leftAt', 'tokenIssuedAt', 'createdAt', 'updatedAt'] as const;
@@ -227,7 +228,7 @@ export async function joinRoom(tenant: Tenant, roomId: string, input: JoinInput,
     case 'ok': {
       const room = roomFromJson(fast.room);
       const participant = participantFromJson(fast.participant);
-      const credentials = await mintToken(tenant, room, participant, input.ttlSeconds);
+      const credentials = await mintToken(tenant, room, participant, input.ttlSeconds, input.lang);
       return { ...credentials, waitingForApproval: false, participant: participantView(participant), room: await roomViewWithParticipants(room) };
     }
     case 'not_found':
@@ -282,7 +283,7 @@ async function joinRoomInTransaction(tenant: Tenant, roomId: string, input: Join
       if (firstPark) {
         await emitEvent(tx, tenant.id, 'participant.waiting', { roomId: room.id, participantId: participant.id, externalUserId: participant.externalUserId });
       }
-      return { room, participant, waiting: true as const, admission: admissionUrl(room.id, participant.id, secret) };
+      return { room, participant, waiting: true as const, admission: admissionUrl(room.id, participant.id, secret, input.lang) };
     }
 
     assertSeatFree(tenant, room, locked.seatsTaken);
@@ -312,7 +313,7 @@ async function joinRoomInTransaction(tenant: Tenant, roomId: string, input: Join
       room: await roomViewWithParticipants(outcome.room),
     };
   }
-  const credentials = await mintToken(tenant, outcome.room, outcome.participant, input.ttlSeconds);
+  const credentials = await mintToken(tenant, outcome.room, outcome.participant, input.ttlSeconds, input.lang);
   return { ...credentials, waitingForApproval: false, participant: participantView(outcome.participant), room: await roomViewWithParticipants(outcome.room) };
 }
 
@@ -375,7 +376,8 @@ export async function denyParticipant(tenant: Tenant, roomId: string, participan
     await requireModerator(room.id, actingExternalUserId, tx);
     const p = await findParticipant(tenant.id, room.id, participantId, tx);
     if (p.connectionState !== 'WAITING') throw invalidState(`Participant is ${p.connectionState}, not WAITING.`);
-    return tx.participant.update({ where: { id: p.id }, data: { isApproved: false, approvedBy: actingExternalUserId, connectionState: 'DENIED', admissionSecretHash: null } });
+    // The admission secret stays valid for reading: the waiting page learns it was refused (it grants nothing else).
+    return tx.participant.update({ where: { id: p.id }, data: { isApproved: false, approvedBy: actingExternalUserId, connectionState: 'DENIED' } });
   });
   return participantView(participant);
 }
@@ -441,11 +443,13 @@ export async function removeParticipant(tenant: Tenant, roomId: string, particip
   const room = await findRoom(tenant.id, roomId);
   const participant = await findParticipant(tenant.id, roomId, participantId);
   if (participant.connectionState === 'REMOVED') return participantView(participant);
-  if (participant.connectionState === 'CONNECTED') {
+  // PENDING too: a browser may have connected before the media layer's participant_joined reached us.
+  if (participant.connectionState === 'CONNECTED' || participant.connectionState === 'PENDING') {
     try {
       await mediaFor(tenant).removeParticipant(participant.breakoutId ? await breakoutMediaRoom(participant.breakoutId, room) : room.mediaRoomName, participant.mediaIdentity);
     } catch (err) {
-      if (!isMediaNotFound(err)) throw err;
+      // Not there is fine; for one we never saw connect, an unreachable media layer is no reason to refuse.
+      if (!isMediaNotFound(err) && participant.connectionState === 'CONNECTED') throw err;
     }
   }
   const now = new Date();

@@ -6,6 +6,7 @@ import { pageArgs, toPage } from '@/lib/domain/pagination';
 import { apiKeyView } from '@/lib/domain/keys';
 import { provisionTenant, tenantView } from '@/lib/domain/tenants';
 import { validateWebhookUrl } from '@/lib/domain/webhooks';
+import { brandingUpdate } from '@/lib/domain/branding';
 import { credentialsChanged } from '@/lib/runtime/credential-cache';
 import type { provisionTenantInput, tenantListQuery, updateTenantInput } from '@/lib/domain/tenants.schemas';
 
@@ -29,6 +30,7 @@ export async function provisionOwnedTenant(provider: Pick<Provider, 'id'>, input
       webhookUrl: webhookUrl ?? null,
       webhookEvents: input.webhookEvents ?? null,
       frameAncestors: input.frameAncestors,
+      branding: brandingUpdate(null, input.branding),
     }),
   );
   return {
@@ -55,10 +57,15 @@ export async function getOwnedTenant(provider: Pick<Provider, 'id'>, tenantId: s
 /** Plan and entitlementOverrides set the quotas (null clears the overrides); status suspends or reactivates. */
 export async function updateOwnedTenant(provider: Pick<Provider, 'id'>, tenantId: string, input: z.infer<typeof updateTenantInput>) {
   const tenant = await findOwnedTenant(provider.id, tenantId);
-  const { entitlementOverrides, ...rest } = input;
+  const { entitlementOverrides, branding, ...rest } = input;
+  const brandingJson = brandingUpdate(tenant.branding, branding);
   const updated = await db().tenant.update({
     where: { id: tenant.id },
-    data: { ...rest, ...(entitlementOverrides !== undefined ? { entitlementOverrides: entitlementOverrides ?? Prisma.DbNull } : {}) },
+    data: {
+      ...rest,
+      ...(entitlementOverrides !== undefined ? { entitlementOverrides: entitlementOverrides ?? Prisma.DbNull } : {}),
+      ...(brandingJson !== undefined ? { branding: brandingJson } : {}),
+    },
   });
   credentialsChanged();
   return tenantView(updated);

@@ -3,6 +3,7 @@ import { DEFAULT_RECORDING_PRESET, ROLES, recordingPreset } from '@/lib/domain/r
 import { PERMISSIONS } from '@/lib/domain/permissions';
 import { LIMIT_NAMES, PLAN_NAMES, entitlementOverrides, type LimitName } from '@/lib/domain/plans';
 import { EVENT_NAMES } from '@/lib/events/catalog';
+import { LANGUAGES } from '@/lib/i18n/languages';
 
 /**
  * Response schemas: the shapes the view functions return, and the source of the API reference's
@@ -240,6 +241,33 @@ export const tenantWebhookResponse = named(
   }),
 );
 
+const brandingShape = {
+  productName: z.string().nullable().describe('Shown beside the logo and in the page title.'),
+  logoUrl: z.string().nullable().describe('https URL of the logo (shown at most 40 px high, 160 px wide).'),
+  accentColor: z.string().nullable().describe('#rrggbb; buttons and highlights, with white text on it.'),
+  backgroundColor: z.string().nullable().describe('#rrggbb; the page ground, with light text on it.'),
+  backgroundImageUrl: z.string().nullable().describe('https URL of an image over the background colour, under a dark veil.'),
+  defaultLanguage: z.enum(LANGUAGES).nullable().describe('The call UI language when the join URL names none (before the browser’s).'),
+};
+
+export const brandingResponse = named(
+  'Branding',
+  'Hosted call UI branding as set (null = not set: the provider’s default applies, then Convene’s).',
+  z.object(brandingShape),
+);
+
+export const resolvedBrandingResponse = named(
+  'ResolvedBranding',
+  'The branding the hosted call UI shows: the tenant’s own, else its provider’s default, else Convene’s.',
+  z.object({ ...brandingShape, productName: z.string(), accentColor: z.string(), backgroundColor: z.string() }),
+);
+
+export const tenantBrandingResponse = named(
+  'TenantBranding',
+  'A tenant’s own branding and the branding its hosted call UI shows (`effective`).',
+  z.object({ ...brandingShape, effective: resolvedBrandingResponse }),
+);
+
 export const tenantResponse = named(
   'Tenant',
   'A tenant, as the tenant and its provider see it.',
@@ -253,6 +281,7 @@ export const tenantResponse = named(
     resolvedLimits: limitsResponse,
     webhook: tenantWebhookResponse,
     frameAncestors: z.array(z.string()),
+    branding: brandingResponse,
     joinWindowMinutes: z.int(),
     emptyRoomTimeoutMinutes: z.int(),
     providerId: z.string().nullable(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGES } from '@/lib/i18n/languages';
 import { paginationQuery } from '@/lib/domain/pagination';
 import { metadataObject } from '@/lib/domain/metadata.schemas';
 
@@ -76,6 +77,8 @@ export const joinInput = z.object({
   externalMetadata: metadata.optional(),
   /** Token lifetime; default 6 h. */
   ttlSeconds: z.number().int().min(60).max(86_400).optional(),
+  /** The hosted call UI's language, carried as `lang` on the join (or waiting) URL. */
+  lang: z.enum(LANGUAGES).optional().describe('The hosted call UI language (en, de, es, fr), added to joinUrl (or admissionUrl) as `lang`; else the tenant default, then the browser.'),
 });
 export type JoinInput = z.infer<typeof joinInput>;
 

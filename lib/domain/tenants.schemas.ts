@@ -3,6 +3,7 @@ import { entitlementOverrides, planName } from '@/lib/domain/plans';
 import { permission } from '@/lib/domain/permissions';
 import { EVENT_NAMES } from '@/lib/events/catalog';
 import { paginationQuery } from '@/lib/domain/pagination';
+import { brandingInput } from '@/lib/domain/branding.schemas';
 import { normaliseFrameOrigin } from '@/lib/net/origin';
 
 /** Origins only (scheme + host [+ port], optional leading `*.`), stored normalised: see lib/net/origin.ts. */
@@ -29,6 +30,7 @@ export const provisionTenantInput = z.object({
   webhookUrl: z.string().trim().max(2048).nullable().optional(),
   webhookEvents: z.array(z.enum(EVENT_NAMES)).min(1).nullable().optional(),
   frameAncestors: z.array(origin).max(20).optional(),
+  branding: brandingInput.optional(),
 });
 
 export const updateTenantInput = z
@@ -40,6 +42,8 @@ export const updateTenantInput = z
     frameAncestors: z.array(origin).max(20),
     joinWindowMinutes: z.number().int().min(0).max(1440),
     emptyRoomTimeoutMinutes: z.number().int().min(1).max(1440),
+    /** The tenant's hosted-UI branding, merged field by field as PATCH /tenant/branding does. */
+    branding: brandingInput,
   })
   .partial();
 

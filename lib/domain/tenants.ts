@@ -1,5 +1,6 @@
 import type { Tenant } from '@/lib/generated/prisma/client';
-import type { Tx } from '@/lib/db';
+import type { Prisma, Tx } from '@/lib/db';
+import { storedBranding } from '@/lib/domain/branding.schemas';
 import { encryptSecret } from '@/lib/crypto';
 import { createApiKey, generateKey, generateWebhookSecret } from '@/lib/domain/keys';
 import { resolveLimits, type EntitlementOverrides, type PlanName } from '@/lib/domain/plans';
@@ -26,6 +27,7 @@ export function tenantView(tenant: Tenant, now = new Date()): TenantResponse {
       previousSecretExpiresAt: overlapActive ? tenant.webhookSecretPreviousExpiresAt!.toISOString() : null,
     },
     frameAncestors: tenant.frameAncestors,
+    branding: storedBranding(tenant.branding),
     joinWindowMinutes: tenant.joinWindowMinutes,
     emptyRoomTimeoutMinutes: tenant.emptyRoomTimeoutMinutes,
     providerId: tenant.providerId,
@@ -43,6 +45,8 @@ export interface ProvisionTenantInput {
   webhookUrl?: string | null;
   webhookEvents?: string[] | null;
   frameAncestors?: string[];
+  /** Hosted-UI branding (already validated and merged: lib/domain/branding.ts). */
+  branding?: Prisma.InputJsonValue;
   keyPermissions?: Permission[];
 }
 
@@ -63,6 +67,7 @@ export async function provisionTenant(tx: Tx, input: ProvisionTenantInput) {
       webhookEvents: input.webhookEvents ?? undefined,
       webhookSecretEncrypted: encryptSecret(webhookSecret),
       frameAncestors: input.frameAncestors ?? [],
+      branding: input.branding ?? undefined,
     },
   });
   const { apiKey, plainTextKey } = await createApiKey(tx, tenant, { name: 'Default key', permissions: input.keyPermissions });

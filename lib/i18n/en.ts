@@ -1,7 +1,9 @@
 /** Every text of the hosted call UI, in one place so translations can follow. */
 export const en = {
+  titles: { join: 'Join meeting', waiting: 'Waiting' },
   joiningAs: (name: string) => `Joining as ${name}`,
   join: 'Join meeting',
+  userLabel: 'Username',
   camera: 'Camera',
   microphone: 'Microphone',
   chooseMicrophone: 'Choose microphone',

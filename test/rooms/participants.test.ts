@@ -86,6 +86,11 @@ describe('waiting room', () => {
     const denied = await suite.api('POST', `${base(room.id, parked.body.participant.id)}/deny`, { key: acme.key, body: { actingExternalUserId: 'host' } });
     expect(denied.body.connectionState).toBe('DENIED');
     expect((await suite.api('GET', `${base(room.id, parked.body.participant.id)}/admission`, { key: acme.key })).body.status).toBe('denied');
+    // The waiting page, holding only the admission secret, learns it was refused (not "invalid link").
+    const secret = new URL(parked.body.admissionUrl).hash.slice(1);
+    const told = await suite.api('GET', `${base(room.id, parked.body.participant.id)}/admission`, { bearer: secret });
+    expect(told.status).toBe(200);
+    expect(told.body).toMatchObject({ status: 'denied', token: null, joinUrl: null });
     expect((await join(room.id, { externalUserId: 'g3' })).status).toBe(403);
   });
 
@@ -136,6 +141,21 @@ describe('participants', () => {
     expect(res.body.connectionState).toBe('REMOVED');
     expect(suite.media.rooms.get(room.mediaRoomName)!.participants.has(people.bob.mediaIdentity)).toBe(false);
     expect((await join(room.id, { externalUserId: 'bob' })).status).toBe(403);
+  });
+
+  it('remove reaches a participant who connected before its participant_joined arrived, and tolerates a media layer that never saw them', async () => {
+    const room = await createRoom();
+    const early = (await join(room.id, { externalUserId: 'early' })).body.participant;
+    suite.media.addParticipant(room.mediaRoomName, { identity: early.mediaIdentity }); // connected; no webhook yet
+    expect((await suite.api('POST', `${base(room.id, early.id)}/remove`, { key: acme.key })).body.connectionState).toBe('REMOVED');
+    expect(suite.media.rooms.get(room.mediaRoomName)!.participants.has(early.mediaIdentity)).toBe(false);
+    const never = (await join(room.id, { externalUserId: 'never' })).body.participant;
+    suite.media.setDown(true);
+    try {
+      expect((await suite.api('POST', `${base(room.id, never.id)}/remove`, { key: acme.key })).body.connectionState).toBe('REMOVED');
+    } finally {
+      suite.media.setDown(false);
+    }
   });
 
   it('mute-all mutes non-moderators only, and only a host or moderator may do it', async () => {

@@ -36,6 +36,8 @@ const MATRIX: Record<string, unknown> = {
   'POST /api/v1/tenant/keys/rotate': null,
   'GET /api/v1/tenant/usage': null,
   'PATCH /api/v1/tenant/webhook': null,
+  'GET /api/v1/tenant/branding': null,
+  'PATCH /api/v1/tenant/branding': null,
   'POST /api/v1/tenant/webhook-secret/rotate': null,
   'POST /api/v1/webhooks/test': null,
   'GET /api/v1/webhooks/deliveries': null,

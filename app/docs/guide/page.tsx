@@ -145,6 +145,22 @@ POST /api/v1/tenant/keys/rotate   {"gracePeriodSeconds": 3600}
 <iframe src="{joinUrl}" allow="camera; microphone; display-capture; autoplay; clipboard-write; fullscreen"
         style="width:100%;height:100%;border:0"></iframe>
 `}</Code>
+      <p>
+        Or let <code>/embed.js</code> mount it and talk to the call through <code>postMessage</code> (your origin must be in the tenant&apos;s{' '}
+        <code>frameAncestors</code>; events go only there, commands come only from there):
+      </p>
+      <Code>{`
+<script src="${'${CONVENE}'}/embed.js"></script>
+const call = ConveneEmbed.mount(document.getElementById('meeting'), { url: joinUrl });
+call.on('joined', ({ participantCount }) => ...);
+call.on('left', ({ reason }) => ...);          // left | removed | ended | refused
+call.on('error', ({ code }) => ...);           // expiredToken, locked, roomFull, ...
+call.toggleMicrophone(); call.toggleCamera(); call.leave();
+`}</Code>
+      <p>
+        Brand the call UI with <code>PATCH /api/v1/tenant/branding</code> (logo, product name, accent and background colours, default language) and
+        pick a language per participant with <code>lang</code> (<code>en</code>, <code>de</code>, <code>es</code>, <code>fr</code>) on the join.
+      </p>
 
       <H2 id="errors">Errors, retries and limits</H2>
       <p>

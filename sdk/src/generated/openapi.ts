@@ -551,6 +551,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/provider/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the default branding of its tenants’ call UI */
+        get: operations["getProviderBranding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Set the default branding of its tenants’ call UI */
+        patch: operations["patchProviderBranding"];
+        trace?: never;
+    };
     "/api/v1/provider/tenants/{id}/api-keys/{keyId}/rotate": {
         parameters: {
             query?: never;
@@ -617,7 +635,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update plan, overrides, status */
+        /** Update plan, overrides, status, branding */
         patch: operations["patchProviderTenantsId"];
         trace?: never;
     };
@@ -1361,6 +1379,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tenant/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the hosted call UI branding (own and effective) */
+        get: operations["getTenantBranding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Set the hosted call UI branding and default language */
+        patch: operations["patchTenantBranding"];
+        trace?: never;
+    };
     "/api/v1/tenant/keys/rotate": {
         parameters: {
             query?: never;
@@ -2052,6 +2088,21 @@ export interface components {
                 seconds: number;
             }[];
         };
+        /** @description Hosted call UI branding as set (null = not set: the provider’s default applies, then Convene’s). */
+        Branding: {
+            /** @description Shown beside the logo and in the page title. */
+            productName: string | null;
+            /** @description https URL of the logo (shown at most 40 px high, 160 px wide). */
+            logoUrl: string | null;
+            /** @description #rrggbb; buttons and highlights, with white text on it. */
+            accentColor: string | null;
+            /** @description #rrggbb; the page ground, with light text on it. */
+            backgroundColor: string | null;
+            /** @description https URL of an image over the background colour, under a dark veil. */
+            backgroundImageUrl: string | null;
+            /** @description The call UI language when the join URL names none (before the browser’s). */
+            defaultLanguage: ("en" | "de" | "es" | "fr") | null;
+        };
         /** @description A breakout room of a room. */
         Breakout: {
             id: string;
@@ -2651,6 +2702,18 @@ export interface components {
             data: components["schemas"]["Recording"][];
             nextCursor: string | null;
         };
+        /** @description The branding the hosted call UI shows: the tenant’s own, else its provider’s default, else Convene’s. */
+        ResolvedBranding: {
+            productName: string;
+            /** @description https URL of the logo (shown at most 40 px high, 160 px wide). */
+            logoUrl: string | null;
+            accentColor: string;
+            backgroundColor: string;
+            /** @description https URL of an image over the background colour, under a dark veil. */
+            backgroundImageUrl: string | null;
+            /** @description The call UI language when the join URL names none (before the browser’s). */
+            defaultLanguage: ("en" | "de" | "es" | "fr") | null;
+        };
         /** @description A room, with its participants. */
         Room: {
             id: string;
@@ -2868,6 +2931,7 @@ export interface components {
             resolvedLimits: components["schemas"]["Limits"];
             webhook: components["schemas"]["TenantWebhook"];
             frameAncestors: string[];
+            branding: components["schemas"]["Branding"];
             joinWindowMinutes: number;
             emptyRoomTimeoutMinutes: number;
             providerId: string | null;
@@ -2875,6 +2939,22 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        /** @description A tenant’s own branding and the branding its hosted call UI shows (`effective`). */
+        TenantBranding: {
+            /** @description Shown beside the logo and in the page title. */
+            productName: string | null;
+            /** @description https URL of the logo (shown at most 40 px high, 160 px wide). */
+            logoUrl: string | null;
+            /** @description #rrggbb; buttons and highlights, with white text on it. */
+            accentColor: string | null;
+            /** @description #rrggbb; the page ground, with light text on it. */
+            backgroundColor: string | null;
+            /** @description https URL of an image over the background colour, under a dark veil. */
+            backgroundImageUrl: string | null;
+            /** @description The call UI language when the join URL names none (before the browser’s). */
+            defaultLanguage: ("en" | "de" | "es" | "fr") | null;
+            effective: components["schemas"]["ResolvedBranding"];
         };
         /** @description A page of tenants. */
         TenantPage: {
@@ -6126,6 +6206,144 @@ export interface operations {
             };
         };
     };
+    getProviderBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Hosted call UI branding as set (null = not set: the provider’s default applies, then Convene’s). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Branding"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchProviderBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1–60 characters; null clears. */
+                    productName?: string | null;
+                    /** @description https URL, no quotes, brackets or spaces; null clears. */
+                    logoUrl?: string | null;
+                    /** @description #rrggbb with at least 4.5:1 contrast against white; null clears. */
+                    accentColor?: string | null;
+                    /** @description #rrggbb with at least 4.5:1 contrast against #cbd5e1; null clears. */
+                    backgroundColor?: string | null;
+                    /** @description https URL, shown under a dark veil; null clears. */
+                    backgroundImageUrl?: string | null;
+                    /** @description en, de, es or fr; null: the browser language. */
+                    defaultLanguage?: ("en" | "de" | "es" | "fr") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Hosted call UI branding as set (null = not set: the provider’s default applies, then Convene’s). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Branding"];
+                };
+            };
+            /** @description VALIDATION_FAILED, INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postProviderTenantsIdApiKeysKeyIdRotate: {
         parameters: {
             query?: never;
@@ -6549,6 +6767,20 @@ export interface operations {
                     frameAncestors?: string[];
                     joinWindowMinutes?: number;
                     emptyRoomTimeoutMinutes?: number;
+                    branding?: {
+                        /** @description 1–60 characters; null clears. */
+                        productName?: string | null;
+                        /** @description https URL, no quotes, brackets or spaces; null clears. */
+                        logoUrl?: string | null;
+                        /** @description #rrggbb with at least 4.5:1 contrast against white; null clears. */
+                        accentColor?: string | null;
+                        /** @description #rrggbb with at least 4.5:1 contrast against #cbd5e1; null clears. */
+                        backgroundColor?: string | null;
+                        /** @description https URL, shown under a dark veil; null clears. */
+                        backgroundImageUrl?: string | null;
+                        /** @description en, de, es or fr; null: the browser language. */
+                        defaultLanguage?: ("en" | "de" | "es" | "fr") | null;
+                    };
                 };
             };
         };
@@ -6889,6 +7121,20 @@ export interface operations {
                     webhookUrl?: string | null;
                     webhookEvents?: ("room.started" | "room.finished" | "room.session.ended" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test")[] | null;
                     frameAncestors?: string[];
+                    branding?: {
+                        /** @description 1–60 characters; null clears. */
+                        productName?: string | null;
+                        /** @description https URL, no quotes, brackets or spaces; null clears. */
+                        logoUrl?: string | null;
+                        /** @description #rrggbb with at least 4.5:1 contrast against white; null clears. */
+                        accentColor?: string | null;
+                        /** @description #rrggbb with at least 4.5:1 contrast against #cbd5e1; null clears. */
+                        backgroundColor?: string | null;
+                        /** @description https URL, shown under a dark veil; null clears. */
+                        backgroundImageUrl?: string | null;
+                        /** @description en, de, es or fr; null: the browser language. */
+                        defaultLanguage?: ("en" | "de" | "es" | "fr") | null;
+                    };
                 };
             };
         };
@@ -9065,6 +9311,11 @@ export interface operations {
                         [key: string]: unknown;
                     } | null;
                     ttlSeconds?: number;
+                    /**
+                     * @description The hosted call UI language (en, de, es, fr), added to joinUrl (or admissionUrl) as `lang`; else the tenant default, then the browser.
+                     * @enum {string}
+                     */
+                    lang?: "en" | "de" | "es" | "fr";
                 };
             };
         };
@@ -11016,6 +11267,162 @@ export interface operations {
             };
             /** @description CONFLICT */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTenantBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A tenant’s own branding and the branding its hosted call UI shows (`effective`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantBranding"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN, TENANT_SUSPENDED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchTenantBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1–60 characters; null clears. */
+                    productName?: string | null;
+                    /** @description https URL, no quotes, brackets or spaces; null clears. */
+                    logoUrl?: string | null;
+                    /** @description #rrggbb with at least 4.5:1 contrast against white; null clears. */
+                    accentColor?: string | null;
+                    /** @description #rrggbb with at least 4.5:1 contrast against #cbd5e1; null clears. */
+                    backgroundColor?: string | null;
+                    /** @description https URL, shown under a dark veil; null clears. */
+                    backgroundImageUrl?: string | null;
+                    /** @description en, de, es or fr; null: the browser language. */
+                    defaultLanguage?: ("en" | "de" | "es" | "fr") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A tenant’s own branding and the branding its hosted call UI shows (`effective`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantBranding"];
+                };
+            };
+            /** @description VALIDATION_FAILED, INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN, TENANT_SUSPENDED */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

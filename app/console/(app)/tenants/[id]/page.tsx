@@ -3,7 +3,10 @@ import { requireProviderActor, orNotFound } from '@/lib/console/session';
 import { canManage, ownedTenantOf } from '@/lib/domain/console';
 import { listApiKeys } from '@/lib/domain/keys';
 import { tenantView } from '@/lib/domain/tenants';
-import { rotateTenantKeyAction, rotateTenantWebhookSecretAction, updateTenantAction } from '@/app/console/actions';
+import { rotateTenantKeyAction, rotateTenantWebhookSecretAction, saveTenantBrandingAction, updateTenantAction } from '@/app/console/actions';
+import { BrandingEditor } from '@/components/console/BrandingEditor';
+import { providerBrandingView } from '@/lib/domain/branding';
+import { resolveBranding } from '@/lib/domain/branding.schemas';
 import { ActionButton } from '@/components/console/client';
 import { KeysManager } from '@/components/console/KeysManager';
 import { TenantEditor } from '@/components/console/TenantEditor';
@@ -31,6 +34,9 @@ export default async function TenantPage({ params }: { params: Promise<{ id: str
       </PageHeader>
       <Card title="Plan and entitlements" className="mb-6">
         <TenantEditor plan={view.plan} overrides={view.entitlementOverrides} canManage={manage} save={updateTenantAction.bind(null, tenant.id)} />
+      </Card>
+      <Card title="Call UI branding" className="mb-6">
+        <BrandingEditor own={view.branding} fallback={resolveBranding(null, await providerBrandingView({ id: actor.providerId }))} canManage={manage} save={saveTenantBrandingAction.bind(null, tenant.id)} />
       </Card>
       <Card title="API keys" className="mb-6">
         <KeysManager keys={keys.data} canManage={manage} rotate={rotateTenantKeyAction.bind(null, tenant.id)} />

@@ -7,19 +7,33 @@ import { enter, expectRemoteVideoAdvancing, person, remoteAudioLevel, remoteVide
  * Real calls through the hosted call UI: Chromium with fake camera and microphone, the production
  * build (`next start`) on a seeded database, and the development media server forwarding real
  * WebRTC between the browsers (e2e/support/global-setup.ts). Rooms and joins go through the REST
- * API with the seeded live tenant's key, exactly as an integrator's backend would. Chat in a real
+ * API with a tenant's key, exactly as an integrator's backend would. Chat in a real
  * call (stored, live to the other browser, after a reload) is in e2e/chat.spec.ts.
  */
 interface Seed {
-  liveTenant: { id: string; apiKey: string; webhookSecret: string };
+  providerKey: string;
 }
 const seed = JSON.parse(process.env.CONSOLE_SEED ?? '{}') as Seed;
 const base = process.env.CONSOLE_BASE_URL!;
 
+/** A tenant of its own (provisioned by the seeded reseller), so the console's counts of the seeded tenants stay as they are. */
+const tenant = { apiKey: '', webhookSecret: '' };
+test.beforeAll(async () => {
+  const res = await fetch(`${base}/api/v1/provider/tenants`, {
+    method: 'POST',
+    headers: { 'x-provider-key': seed.providerKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: `Calls ${Date.now()}` }),
+  });
+  expect(res.status).toBe(201);
+  const body = await res.json();
+  tenant.apiKey = body.apiKey.plainTextKey;
+  tenant.webhookSecret = body.webhookSecret;
+});
+
 async function api(method: string, path: string, body?: unknown) {
   const res = await fetch(`${base}${path}`, {
     method,
-    headers: { 'x-api-key': seed.liveTenant.apiKey, 'content-type': 'application/json' },
+    headers: { 'x-api-key': tenant.apiKey, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -146,7 +160,7 @@ test('a browser joining and leaving reaches the tenant as signed participant.joi
     await expect.poll(() => mine().map((r) => r.headers['x-webhook-event']), { timeout: 20_000 }).toEqual(['participant.joined', 'participant.left']);
     for (const delivery of mine()) {
       const timestamp = String(delivery.headers['x-webhook-timestamp']);
-      const expected = `sha256=${createHmac('sha256', seed.liveTenant.webhookSecret).update(`${timestamp}.${delivery.body}`).digest('hex')}`;
+      const expected = `sha256=${createHmac('sha256', tenant.webhookSecret).update(`${timestamp}.${delivery.body}`).digest('hex')}`;
       expect(String(delivery.headers['x-webhook-signature']).split(',')).toContain(expected);
       const event = JSON.parse(delivery.body);
       expect(event).toMatchObject({ version: 2, data: { roomId: room.id, participantId: joined.participant.id, externalUserId: 'ada' } });
