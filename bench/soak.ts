@@ -25,7 +25,7 @@ import { startEmbeddedPostgres } from '../lib/runtime/embedded-postgres';
 import { baseTestEnv, startApp, TEST_MASTER_KEY, type AppProcess } from '../test/support/app';
 import { startDevMediaServer } from '../lib/media/dev-server';
 import { startWebhookReceiver } from '../test/support/webhook-receiver';
-import { ERROR_STATUS } from '../lib/http/errors';
+import { ERROR_STATUS } from '../lib/errors';
 
 const root = path.resolve(import.meta.dirname, '..');
 

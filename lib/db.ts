@@ -5,7 +5,6 @@ import { config } from '@/lib/config';
 import { processState } from '@/lib/runtime/process-state';
 
 export { Prisma };
-export type Db = PrismaClient;
 export type Tx = Prisma.TransactionClient;
 
 const pool = processState('db', () => ({ client: undefined as PrismaClient | undefined, pg: undefined as pg.Pool | undefined }));

@@ -13,7 +13,7 @@ import { createKeyInput, provisionTenantInput, rotateKeyInput, updateTenantInput
 import { secretRotationInput, webhookSettingsInput } from '@/lib/domain/webhooks.schemas';
 import { updateTenantBranding } from '@/lib/domain/branding';
 import { brandingInput } from '@/lib/domain/branding.schemas';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError, zodToApiError } from '@/lib/errors';
 import { parseActionId, parseActionInput } from '@/lib/console/action-input';
 import { log } from '@/lib/log';
 
@@ -30,8 +30,8 @@ async function act<T>(path: string, run: () => Promise<T>): Promise<ActionResult
     revalidatePath(path);
     return { ok: true, data };
   } catch (err) {
-    if (err instanceof ApiError) return { ok: false, code: err.code, message: err.message };
-    if (err instanceof z.ZodError) return { ok: false, code: 'VALIDATION_FAILED', message: err.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ') };
+    const refusal = err instanceof z.ZodError ? zodToApiError(err, 'input') : err;
+    if (refusal instanceof ApiError) return { ok: false, code: refusal.code, message: refusal.message };
     if (err && typeof err === 'object' && 'digest' in err) throw err; // Next's redirect / notFound
     log.error({ err }, 'console action failed');
     return { ok: false, code: 'INTERNAL', message: 'Something went wrong on our side. Try again.' };

@@ -7,7 +7,7 @@ export interface CallEnd {
   retry: boolean;
 }
 
-/** Maps a connection failure to what a person should read (see media-layer.md for the reasons). */
+/** Maps a connection failure (livekit-client's ConnectionError and its reason) to what a person should read. */
 export function connectFailure(err: unknown): CallEnd {
   if (err instanceof ConnectionError) {
     if (err.reason === ConnectionErrorReason.NotAllowed) return { error: 'refused', retry: true };

@@ -4,6 +4,8 @@
  * de-duplicated list. No React, no fetch: test/ui/chat-state.test.ts covers it.
  */
 
+import { LIVE_TOPICS } from '@/lib/live-topics';
+
 /** As lib/domain/chat.ts chatMessageView returns it. */
 export interface ChatMessageView {
   id: string;
@@ -18,7 +20,7 @@ export interface ChatMessageView {
   createdAt: string;
 }
 
-export const CHAT_TOPIC = 'convene.chat';
+export const CHAT_TOPIC = LIVE_TOPICS.chat;
 export const CHAT_MAX_LENGTH = 2000;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

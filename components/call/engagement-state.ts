@@ -4,6 +4,8 @@
  * No React, no fetch: test/ui/engagement-state.test.ts covers it.
  */
 
+import { LIVE_TOPICS } from '@/lib/live-topics';
+
 export type PollStatus = 'DRAFT' | 'OPEN' | 'CLOSED';
 export type QuestionStatus = 'OPEN' | 'ANSWERED' | 'DISMISSED';
 
@@ -37,8 +39,8 @@ export interface QuestionView {
   createdAt: string;
 }
 
-export const POLL_TOPIC = 'convene.polls';
-export const QUESTION_TOPIC = 'convene.questions';
+export const POLL_TOPIC = LIVE_TOPICS.polls;
+export const QUESTION_TOPIC = LIVE_TOPICS.questions;
 
 export type LiveUpdate = { type: 'poll.updated'; poll: PollView } | { type: 'question.updated'; question: QuestionView };
 

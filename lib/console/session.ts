@@ -3,7 +3,7 @@ import { getServerSession } from 'next-auth';
 import { notFound as nextNotFound, redirect } from 'next/navigation';
 import { authOptions } from '@/lib/console/auth';
 import { consoleActor, type ConsoleActor } from '@/lib/domain/console';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 
 /** The signed-in console user, or a redirect to sign-in. Every console page and action starts here. */
 export async function requireActor(): Promise<ConsoleActor> {

@@ -1,11 +1,12 @@
 import type { Breakout, Tenant } from '@/lib/generated/prisma/client';
-import { pageArgs, toPage, type PageQuery } from '@/lib/http/pagination';
+import { pageArgs, toPage, type PageQuery } from '@/lib/domain/pagination';
 import { db } from '@/lib/db';
-import { invalidState, notFound } from '@/lib/http/errors';
+import { invalidState, notFound } from '@/lib/errors';
 import { mediaFor } from '@/lib/domain/media';
 import { findRoom, newMediaRoomName, participantView } from '@/lib/domain/rooms';
 import { findParticipant, requireModerator } from '@/lib/domain/participants';
 import type { BreakoutResponse } from '@/lib/domain/responses.schemas';
+import { iso } from '@/lib/domain/time';
 
 /**
  * Breakouts: each is a media-layer room of its own, linked to its parent room. Participants keep
@@ -20,7 +21,7 @@ export function breakoutView(b: Breakout): BreakoutResponse {
     status: b.status,
     createdByExternalId: b.createdByExternalId,
     createdAt: b.createdAt.toISOString(),
-    closedAt: b.closedAt?.toISOString() ?? null,
+    closedAt: iso(b.closedAt),
   };
 }
 

@@ -1,13 +1,15 @@
 import type { Call, CallStatus, Participant, Room, Tenant } from '@/lib/generated/prisma/client';
 import type { z } from 'zod';
 import { db, Prisma, type Tx } from '@/lib/db';
-import { ApiError, invalidState, notFound } from '@/lib/http/errors';
-import { createRoom, endRoom, findRoom, participantView, roomView } from '@/lib/domain/rooms';
+import { invalidState, notFound } from '@/lib/errors';
+import { createRoom, endRoom, findRoom, participantView, roomParticipants, roomView } from '@/lib/domain/rooms';
 import { createParticipant, mintToken } from '@/lib/domain/participants';
 import { emitEvent } from '@/lib/events/outbox';
 import type { EventName } from '@/lib/events/catalog';
 import type { callAcceptInput, callCreateInput, callForwardInput, callListQuery, callRingInput } from '@/lib/domain/engagement.schemas';
 import type { CallResponse } from '@/lib/domain/responses.schemas';
+import { iso, secondsBetween } from '@/lib/domain/time';
+import { cursorDate, decodeCursorTuple, encodeCursorTuple } from '@/lib/domain/pagination';
 
 /**
  * Call queues. States: QUEUED → RINGING (offered to an agent) → ACCEPTED (a room exists) →
@@ -16,8 +18,6 @@ import type { CallResponse } from '@/lib/domain/responses.schemas';
  * two agents accepting at once get one winner.
  */
 const WAITING: CallStatus[] = ['QUEUED', 'RINGING'];
-const iso = (d: Date | null) => d?.toISOString() ?? null;
-const seconds = (from: Date | null, to: Date | null) => (from && to ? Math.max(0, Math.round((to.getTime() - from.getTime()) / 1000)) : null);
 
 type CallWithRoom = Call & { room: (Room & { participants: Participant[] }) | null };
 
@@ -60,7 +60,7 @@ export function callView(call: CallWithRoom | Call, queuePosition?: number | nul
 
 type CallEventName = Extract<EventName, `call.${string}`>;
 
-const withRoom = { room: { include: { participants: { orderBy: { createdAt: 'asc' as const } } } } };
+const withRoom = { room: { include: { participants: roomParticipants } } };
 
 async function emitCall(tx: Tx, call: Call, name: CallEventName) {
   await emitEvent(tx, call.tenantId, name, {
@@ -135,16 +135,12 @@ export async function getCall(tenant: Tenant, id: string) {
  * item's (priority, queuedAt, id).
  */
 export async function listCalls(tenant: Tenant, query: z.infer<typeof callListQuery>) {
-  let after: { priority: number; queuedAt: Date; id: string } | undefined;
-  if (query.cursor) {
-    try {
-      const [priority, queuedAt, id] = JSON.parse(Buffer.from(query.cursor, 'base64url').toString('utf8')) as [number, string, string];
-      after = { priority, queuedAt: new Date(queuedAt), id };
-      if (typeof priority !== 'number' || Number.isNaN(after.queuedAt.getTime())) throw new Error('bad');
-    } catch {
-      throw new ApiError('VALIDATION_FAILED', 'cursor: not a cursor returned by this API', [{ field: 'cursor', message: 'not a cursor returned by this API' }]);
-    }
-  }
+  const after = query.cursor
+    ? decodeCursorTuple(query.cursor, ([priority, queuedAt, id]) => {
+        const date = cursorDate(queuedAt);
+        return typeof priority === 'number' && date && typeof id === 'string' ? { priority, queuedAt: date, id } : null;
+      })
+    : undefined;
   const skills = query.skills?.split(',').map((s) => s.trim()).filter(Boolean);
   const rows = await db().call.findMany({
     where: {
@@ -171,7 +167,7 @@ export async function listCalls(tenant: Tenant, query: z.infer<typeof callListQu
   const last = page[page.length - 1];
   return {
     data: await Promise.all(page.map(async (c) => callView(c, await queuePosition(c)))),
-    nextCursor: rows.length > query.limit && last ? Buffer.from(JSON.stringify([last.priority, last.queuedAt.toISOString(), last.id])).toString('base64url') : null,
+    nextCursor: rows.length > query.limit && last ? encodeCursorTuple([last.priority, last.queuedAt.toISOString(), last.id]) : null,
   };
 }
 
@@ -206,7 +202,7 @@ export async function acceptCall(tenant: Tenant, id: string, input: z.infer<type
       answeredAt: now,
       acceptedByExternalId: input.acceptedByExternalId,
       acceptedByDisplayName: input.acceptedByDisplayName,
-      waitDuration: seconds(current.queuedAt, now),
+      waitDuration: secondsBetween(current.queuedAt, now),
     });
     const room = await createRoom(tenant, { name: `Call ${current.queueName}`, createdByExternalId: input.acceptedByExternalId, maxParticipants: 2 }, { type: 'CALL', tx }, now);
     const seat = (externalUserId: string, displayName: string, role: 'HOST' | 'ATTENDEE') =>
@@ -264,7 +260,7 @@ async function closeWaiting(tenant: Tenant, id: string, status: 'CANCELLED' | 'M
       status,
       endedAt: now,
       ...(status === 'CANCELLED' ? { cancelledAt: now } : {}),
-      waitDuration: seconds(current.queuedAt, now),
+      waitDuration: secondsBetween(current.queuedAt, now),
     });
     await emitCall(tx, c, event);
     return c;
@@ -281,7 +277,7 @@ export async function endCall(tenant: Tenant, id: string, now = new Date()) {
     if (room.status !== 'ENDED') await endRoom(tenant, room.id, now);
   }
   const call = await db().$transaction(async (tx) => {
-    const c = await transition(tx, tenant.id, id, ['ACCEPTED'], { status: 'ENDED', endedAt: now, callDuration: seconds(current.answeredAt, now) });
+    const c = await transition(tx, tenant.id, id, ['ACCEPTED'], { status: 'ENDED', endedAt: now, callDuration: secondsBetween(current.answeredAt, now) });
     await emitCall(tx, c, 'call.ended');
     return c;
   });

@@ -2,7 +2,7 @@ import type { CaptionSession, Tenant } from '@/lib/generated/prisma/client';
 import type { z } from 'zod';
 import { db } from '@/lib/db';
 import { config } from '@/lib/config';
-import { ApiError, invalidState } from '@/lib/http/errors';
+import { ApiError, invalidState } from '@/lib/errors';
 import { mediaFor } from '@/lib/domain/media';
 import { findRoom } from '@/lib/domain/rooms';
 import { assertBillableMediaAllowed } from '@/lib/domain/tenants';
@@ -10,6 +10,7 @@ import { minutesThisMonth } from '@/lib/domain/recordings';
 import { addUsage } from '@/lib/domain/usage';
 import type { captionsInput } from '@/lib/domain/media-features.schemas';
 import type { CaptionStatusResponse } from '@/lib/domain/responses.schemas';
+import { iso } from '@/lib/domain/time';
 
 /**
  * Live captions: a captioning agent dispatched into the room through the media layer's agent
@@ -23,8 +24,8 @@ function captionView(roomId: string, session: CaptionSession | null): CaptionSta
     active: session?.status === 'ACTIVE',
     sessionId: session?.id ?? null,
     language: session?.language ?? null,
-    startedAt: session?.startedAt.toISOString() ?? null,
-    stoppedAt: session?.stoppedAt?.toISOString() ?? null,
+    startedAt: iso(session?.startedAt),
+    stoppedAt: iso(session?.stoppedAt),
     startedByExternalId: session?.startedByExternalId ?? null,
   };
 }

@@ -2,13 +2,13 @@ import type { ChatMessage, Tenant } from '@/lib/generated/prisma/client';
 import type { z } from 'zod';
 import { db } from '@/lib/db';
 import { config } from '@/lib/config';
-import { ApiError, forbidden, invalidState, notFound, validationFailed } from '@/lib/http/errors';
-import { requestContext } from '@/lib/http/context';
-import type { ParticipantCredential } from '@/lib/http/participant-auth';
+import { ApiError, forbidden, invalidState, notFound, validationFailed } from '@/lib/errors';
+import type { ParticipantCredential } from '@/lib/domain/me';
 import { toCsv } from '@/lib/domain/csv';
 import { isActiveMember } from '@/lib/domain/participants';
 import { broadcast } from '@/lib/domain/live-updates';
 import { CHAT_RATE_MESSAGES, CHAT_RATE_WINDOW_SECONDS, type chatExportQuery, type chatHistoryQuery, type chatMessageResponse, type chatSendInput } from '@/lib/domain/chat.schemas';
+import { LIVE_TOPICS } from '@/lib/live-topics';
 
 /**
  * Chat through the API. The server stores each message and relays it live on the media layer's
@@ -21,7 +21,7 @@ import { CHAT_RATE_MESSAGES, CHAT_RATE_WINDOW_SECONDS, type chatExportQuery, typ
  * room must not have ended; at most CHAT_RATE_MESSAGES per CHAT_RATE_WINDOW_SECONDS per sender.
  * Messages older than RETENTION_DAYS are deleted by the lifecycle job.
  */
-export const CHAT_TOPIC = 'convene.chat';
+export const CHAT_TOPIC = LIVE_TOPICS.chat;
 const EXPORT_MAX = 10_000;
 
 type ChatMessageView = z.input<typeof chatMessageResponse>;
@@ -79,9 +79,7 @@ export async function sendChatMessage({ tenant, room, participant }: Participant
   });
   if (recent.length >= CHAT_RATE_MESSAGES) {
     const retryAfter = Math.max(1, Math.ceil((recent[recent.length - CHAT_RATE_MESSAGES].createdAt.getTime() + CHAT_RATE_WINDOW_SECONDS * 1000 - Date.now()) / 1000));
-    const ctx = requestContext();
-    if (ctx) ctx.responseHeaders['retry-after'] = String(retryAfter);
-    throw new ApiError('RATE_LIMITED', `Too many messages: at most ${CHAT_RATE_MESSAGES} per ${CHAT_RATE_WINDOW_SECONDS} s. Retry after ${retryAfter} s.`);
+    throw new ApiError('RATE_LIMITED', `Too many messages: at most ${CHAT_RATE_MESSAGES} per ${CHAT_RATE_WINDOW_SECONDS} s. Retry after ${retryAfter} s.`, undefined, retryAfter);
   }
 
   const session = await db().roomSession.findFirst({ where: { roomId: room.id, endedAt: null }, orderBy: { startedAt: 'desc' }, select: { id: true } });

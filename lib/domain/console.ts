@@ -1,6 +1,6 @@
 import type { ConsoleRole, Tenant } from '@/lib/generated/prisma/client';
 import { db, type Tx } from '@/lib/db';
-import { ApiError, notFound } from '@/lib/http/errors';
+import { ApiError, notFound } from '@/lib/errors';
 import { hashPassword } from '@/lib/console/passwords';
 import { findOwnedTenant } from '@/lib/domain/providers';
 import { tenantUsage } from '@/lib/domain/usage';

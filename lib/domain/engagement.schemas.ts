@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paginationQuery } from '@/lib/http/pagination';
+import { paginationQuery } from '@/lib/domain/pagination';
 import { metadataObject } from '@/lib/domain/metadata.schemas';
 
 /** Request schemas for call queues, polls and questions. */
@@ -47,7 +47,10 @@ const pollBody = {
 export const pollCreateInput = z.object({ roomId: id, createdByExternalId: externalId, ...pollBody });
 export const publicPollCreateInput = z.object(pollBody);
 export const actorInput = z.object({ actorExternalId: externalId });
-export const voteInput = z.object({ optionIds: z.array(id).min(1).max(10), voterExternalId: externalId });
+export const voteInput = z.object({
+  optionIds: z.array(id).min(1).max(10),
+  voterExternalId: externalId.describe("Any user of the tenant, whether or not they joined the room: the tenant's backend vouches for them. One ballot per voter; voting again replaces it."),
+});
 export const publicVoteInput = z.object({ optionIds: z.array(id).min(1).max(10) });
 export const roomScopedQuery = z.object({ roomId: id });
 export const roomPageQuery = paginationQuery.extend({ roomId: id });

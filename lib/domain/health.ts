@@ -1,5 +1,5 @@
 import { db } from '@/lib/db';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 
 /** Liveness and readiness in one: the database must answer. */
 export async function checkHealth() {

@@ -1,7 +1,7 @@
 import type { IngressEndpoint, Tenant } from '@/lib/generated/prisma/client';
 import type { z } from 'zod';
 import { db, type Tx } from '@/lib/db';
-import { invalidState, notFound } from '@/lib/http/errors';
+import { invalidState, notFound } from '@/lib/errors';
 import { mediaFor } from '@/lib/domain/media';
 import { findRoom } from '@/lib/domain/rooms';
 import type { ingressCreateInput } from '@/lib/domain/media-features.schemas';

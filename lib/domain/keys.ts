@@ -1,11 +1,12 @@
 import { randomBase62, sha256Hex, constantTimeEqual } from '@/lib/crypto';
-import { pageArgs, toPage, type PageQuery } from '@/lib/http/pagination';
+import { pageArgs, toPage, type PageQuery } from '@/lib/domain/pagination';
 import { db, type Tx } from '@/lib/db';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import type { ApiKey, Tenant, Provider, ProviderKey, KeyMode } from '@/lib/generated/prisma/client';
 import { ALL_PERMISSIONS, type Permission } from '@/lib/domain/permissions';
 import { cachedCredential, credentialsChanged } from '@/lib/runtime/credential-cache';
 import type { ApiKeyResponse } from '@/lib/domain/responses.schemas';
+import { iso } from '@/lib/domain/time';
 
 /**
  * Credential formats: cv_live_ / cv_test_ (tenant keys), cv_prov_ (provider keys), whsec_
@@ -145,9 +146,9 @@ export function apiKeyView(key: ApiKey, now = new Date()): ApiKeyResponse {
     hint: `cv_${key.mode === 'TEST' ? 'test' : 'live'}_…${key.keyHint}`,
     permissions: key.permissions as Permission[],
     status: key.revokedAt ? 'revoked' : key.expiresAt && key.expiresAt <= now ? 'expired' : key.expiresAt ? 'expiring' : 'active',
-    expiresAt: key.expiresAt?.toISOString() ?? null,
-    revokedAt: key.revokedAt?.toISOString() ?? null,
-    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+    expiresAt: iso(key.expiresAt),
+    revokedAt: iso(key.revokedAt),
+    lastUsedAt: iso(key.lastUsedAt),
     createdAt: key.createdAt.toISOString(),
   };
 }

@@ -1,9 +1,16 @@
 import type { z } from 'zod';
 import { db } from '@/lib/db';
-import type { ParticipantCredential } from '@/lib/http/participant-auth';
+import type { Participant, Room, Tenant } from '@/lib/generated/prisma/client';
 import { participantSelfView, roomFacts } from '@/lib/domain/rooms';
 import { approveParticipant, denyParticipant, entryFor, isModeratorRole, muteAll, requireModerator } from '@/lib/domain/participants';
 import type { lockInput } from '@/lib/domain/rooms.schemas';
+
+/** Who a verified participant token speaks for: the participant as OUR database has it, its room and tenant. */
+export interface ParticipantCredential {
+  participant: Participant;
+  room: Room;
+  tenant: Tenant;
+}
 
 /**
  * What the hosted call UI does with the participant's own token: read who it is, and — for a

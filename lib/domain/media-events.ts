@@ -1,6 +1,6 @@
 import { db, Prisma, type Tx } from '@/lib/db';
 import { config } from '@/lib/config';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { mediaFor } from '@/lib/domain/media';
 import { finishRoom } from '@/lib/domain/rooms';
 import { emitEvent } from '@/lib/events/outbox';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paginationQuery } from '@/lib/http/pagination';
+import { paginationQuery } from '@/lib/domain/pagination';
 
 const id = z.string().min(1).max(64);
 const externalId = z.string().trim().min(1).max(200);

@@ -3,12 +3,12 @@ import type { z } from 'zod';
 import { db, Prisma, sql, type Tx } from '@/lib/db';
 import { config } from '@/lib/config';
 import { constantTimeEqual, randomBase62, sha256Hex } from '@/lib/crypto';
-import { ApiError, forbidden, invalidState, notFound } from '@/lib/http/errors';
-import { pageArgs, toPage } from '@/lib/http/pagination';
+import { ApiError, forbidden, invalidState, notFound } from '@/lib/errors';
+import { pageArgs, toPage } from '@/lib/domain/pagination';
 import { resolveLimits } from '@/lib/domain/plans';
 import { mediaFor } from '@/lib/domain/media';
 import { emitEvent } from '@/lib/events/outbox';
-import { findRoom, newRowId, participantSelfView, participantView, reopenRoomIn, roomFacts, roomFromJson, roomView } from '@/lib/domain/rooms';
+import { findRoom, newRowId, participantSelfView, participantView, reopenRoomIn, roomFacts, roomFromJson, roomViewWithParticipants } from '@/lib/domain/rooms';
 import type { JoinInput, ParticipantUpdateInput, participantListQuery } from '@/lib/domain/rooms.schemas';
 import { MediaLayerError, type ParticipantGrants, type PublishSource } from '@/lib/media';
 import type { Language } from '@/lib/i18n/languages';
@@ -229,7 +229,7 @@ export async function joinRoom(tenant: Tenant, roomId: string, input: JoinInput,
       const room = roomFromJson(fast.room);
       const participant = participantFromJson(fast.participant);
       const credentials = await mintToken(tenant, room, participant, input.ttlSeconds, input.lang);
-      return { ...credentials, waitingForApproval: false, participant: participantView(participant), room: roomView(room) };
+      return { ...credentials, waitingForApproval: false, participant: participantView(participant), room: await roomViewWithParticipants(room) };
     }
     case 'not_found':
       throw notFound('Room');
@@ -310,11 +310,11 @@ async function joinRoomInTransaction(tenant: Tenant, roomId: string, input: Join
       waitingForApproval: true,
       admissionUrl: outcome.admission,
       participant: participantView(outcome.participant),
-      room: roomView(outcome.room),
+      room: await roomViewWithParticipants(outcome.room),
     };
   }
   const credentials = await mintToken(tenant, outcome.room, outcome.participant, input.ttlSeconds, input.lang);
-  return { ...credentials, waitingForApproval: false, participant: participantView(outcome.participant), room: roomView(outcome.room) };
+  return { ...credentials, waitingForApproval: false, participant: participantView(outcome.participant), room: await roomViewWithParticipants(outcome.room) };
 }
 
 /** A new participant row: the role's default permissions and a random media identity (never the user's own id). */

@@ -1,19 +1,21 @@
 import type { Participant, Poll, PollOption, PollVote, Room, Tenant } from '@/lib/generated/prisma/client';
-import { pageArgs, toPage, type PageQuery } from '@/lib/http/pagination';
+import { pageArgs, toPage, type PageQuery } from '@/lib/domain/pagination';
 import type { z } from 'zod';
 import { db, type Tx } from '@/lib/db';
-import { forbidden, invalidState, notFound, validationFailed } from '@/lib/http/errors';
+import { forbidden, invalidState, notFound, validationFailed } from '@/lib/errors';
 import { findRoom } from '@/lib/domain/rooms';
 import { isActiveMember, isModeratorRole, requireModerator } from '@/lib/domain/participants';
 import { broadcast } from '@/lib/domain/live-updates';
 import type { publicPollCreateInput } from '@/lib/domain/engagement.schemas';
 import type { PollResponse } from '@/lib/domain/responses.schemas';
+import { iso } from '@/lib/domain/time';
 
 /**
  * Polls. States: DRAFT → OPEN → CLOSED (a poll may also be closed from DRAFT). Votes only on OPEN
  * polls. One ballot per voter: with allowMultiple a ballot may pick several options; voting
  * again replaces the voter's ballot. totalVotes counts ballots (voters), option counts count
- * picks. Voters are participants of the room; an anonymous poll never shows who voted.
+ * picks. Voters through a participant token are participants of the room; the tenant key may vote
+ * for any user of the tenant. An anonymous poll never shows who voted.
  */
 type PollWithOptions = Poll & { options: PollOption[]; votes?: PollVote[] };
 
@@ -30,8 +32,8 @@ export function pollView(poll: PollWithOptions): PollResponse {
     ...(poll.isAnonymous || !poll.votes ? {} : { votes: poll.votes.map((v) => ({ optionId: v.optionId, voterExternalId: v.voterExternalId })) }),
     createdByExternalId: poll.createdByExternalId,
     createdAt: poll.createdAt.toISOString(),
-    openedAt: poll.openedAt?.toISOString() ?? null,
-    closedAt: poll.closedAt?.toISOString() ?? null,
+    openedAt: iso(poll.openedAt),
+    closedAt: iso(poll.closedAt),
   };
 }
 
@@ -120,6 +122,10 @@ export async function setPollStatus(tenant: Tenant, id: string, actorExternalId:
 /**
  * Casts (or replaces) one voter's ballot. The poll row is locked for the whole ballot, so
  * concurrent votes leave exact counts.
+ *
+ * With `roomId` (the participant-token path) the voter must be an active member of that room.
+ * Without it (the tenant key) the tenant's backend vouches for the voter: any voterExternalId of
+ * the tenant may vote, e.g. a webinar viewer who watches a stream and votes in the tenant's page.
  */
 export async function vote(tenant: Tenant, id: string, voterExternalId: string, optionIds: string[], roomId?: string) {
   const poll = await db().$transaction(async (tx) => {
@@ -132,9 +138,9 @@ export async function vote(tenant: Tenant, id: string, voterExternalId: string, 
     const unknown = unique.filter((o) => !known.has(o));
     if (unknown.length) throw validationFailed('optionIds', `unknown option ${unknown.join(', ')}`);
     if (!p.allowMultiple && unique.length > 1) throw validationFailed('optionIds', 'this poll allows one option');
-    const voter = await tx.participant.findUnique({ where: { roomId_externalUserId: { roomId: p.roomId, externalUserId: voterExternalId } } });
-    if (!isActiveMember(voter)) {
-      throw forbidden('The voter is not a participant of this room.');
+    if (roomId) {
+      const voter = await tx.participant.findUnique({ where: { roomId_externalUserId: { roomId: p.roomId, externalUserId: voterExternalId } } });
+      if (!isActiveMember(voter)) throw forbidden('The voter is not a participant of this room.');
     }
     const previous = p.votes.filter((v) => v.voterExternalId === voterExternalId);
     for (const v of previous) await tx.pollOption.update({ where: { id: v.optionId }, data: { count: { decrement: 1 } } });

@@ -1,8 +1,8 @@
 import type { Provider } from '@/lib/generated/prisma/client';
 import type { z } from 'zod';
 import { db, Prisma } from '@/lib/db';
-import { notFound } from '@/lib/http/errors';
-import { pageArgs, toPage } from '@/lib/http/pagination';
+import { notFound } from '@/lib/errors';
+import { pageArgs, toPage } from '@/lib/domain/pagination';
 import { apiKeyView } from '@/lib/domain/keys';
 import { provisionTenant, tenantView } from '@/lib/domain/tenants';
 import { validateWebhookUrl } from '@/lib/domain/webhooks';

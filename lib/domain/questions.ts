@@ -1,17 +1,19 @@
 import type { Question, Room, Tenant } from '@/lib/generated/prisma/client';
 import { db } from '@/lib/db';
-import { forbidden, invalidState, notFound, validationFailed } from '@/lib/http/errors';
-import { pageArgs, toPage, type PageQuery } from '@/lib/http/pagination';
+import { forbidden, invalidState, notFound, validationFailed } from '@/lib/errors';
+import { pageArgs, toPage, type PageQuery } from '@/lib/domain/pagination';
 import { findRoom } from '@/lib/domain/rooms';
 import { isActiveMember, requireModerator } from '@/lib/domain/participants';
 import { broadcast } from '@/lib/domain/live-updates';
+import { iso } from '@/lib/domain/time';
+import type { QuestionResponse } from '@/lib/domain/responses.schemas';
 
 /**
  * Q&A. States: OPEN → ANSWERED (host answers) or DISMISSED (host dismisses; an answered question
  * may also be dismissed). Upvotes: once per user, OPEN questions only; upvoting again is a no-op
  * that returns the question unchanged.
  */
-export function questionView(q: Question) {
+export function questionView(q: Question): QuestionResponse {
   return {
     id: q.id,
     roomId: q.roomId,
@@ -22,9 +24,9 @@ export function questionView(q: Question) {
     upvoteCount: q.upvoteCount,
     answerText: q.answerText,
     answeredByExternalId: q.answeredByExternalId,
-    answeredAt: q.answeredAt?.toISOString() ?? null,
+    answeredAt: iso(q.answeredAt),
     dismissedByExternalId: q.dismissedByExternalId,
-    dismissedAt: q.dismissedAt?.toISOString() ?? null,
+    dismissedAt: iso(q.dismissedAt),
     createdAt: q.createdAt.toISOString(),
   };
 }

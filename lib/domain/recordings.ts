@@ -1,8 +1,8 @@
 import type { Recording, Room, Tenant } from '@/lib/generated/prisma/client';
 import type { z } from 'zod';
 import { db, type Tx } from '@/lib/db';
-import { ApiError, invalidState, notFound } from '@/lib/http/errors';
-import { pageArgs, toPage } from '@/lib/http/pagination';
+import { ApiError, invalidState, notFound } from '@/lib/errors';
+import { pageArgs, toPage } from '@/lib/domain/pagination';
 import { storage } from '@/lib/storage';
 import { mediaFor } from '@/lib/domain/media';
 import { findRoom } from '@/lib/domain/rooms';
@@ -12,6 +12,7 @@ import { emitEvent } from '@/lib/events/outbox';
 import { queueTranscriptIfWanted } from '@/lib/domain/transcripts';
 import type { recordingListQuery, recordingStartInput } from '@/lib/domain/media-features.schemas';
 import type { RecordingResponse } from '@/lib/domain/responses.schemas';
+import { iso, secondsBetween } from '@/lib/domain/time';
 
 /**
  * Recordings: a room-composite egress to a file. Statuses: STARTING (egress requested) → ACTIVE
@@ -28,8 +29,8 @@ export function recordingView(r: Recording): RecordingResponse {
     sizeBytes: r.sizeBytes === null ? null : Number(r.sizeBytes),
     duration: r.duration,
     createdByExternalId: r.createdByExternalId,
-    startedAt: r.startedAt?.toISOString() ?? null,
-    endedAt: r.endedAt?.toISOString() ?? null,
+    startedAt: iso(r.startedAt),
+    endedAt: iso(r.endedAt),
     error: r.error,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
@@ -65,9 +66,9 @@ export async function beginRecording(tenant: Tenant, room: Room, input: { create
   const key = `recordings/${tenant.id}/${room.id}/${Date.now().toString(36)}.${input.audioOnly ? 'ogg' : 'mp4'}`;
   const store = storage();
   await store.ensure?.(key);
-  const egress = await mediaFor(tenant).startRoomCompositeEgress(room.mediaRoomName, { file: { filepath: store.egressFilepath(key), s3: store.egressS3?.() } }, { layout: input.layout ?? room.recordingPreset ?? undefined, audioOnly: input.audioOnly });
+  const egress = await mediaFor(tenant).startRoomCompositeEgress(room.mediaRoomName, { file: { filepath: store.egressFilepath(key), s3: store.egressS3?.() } }, { layout: input.layout, encodingPreset: room.recordingPreset, audioOnly: input.audioOnly });
   return db().recording.create({
-    data: { tenantId: tenant.id, roomId: room.id, mediaEgressId: egress.egressId, status: 'STARTING', storageKey: key, preset: input.layout ?? room.recordingPreset, createdByExternalId: input.createdByExternalId ?? null },
+    data: { tenantId: tenant.id, roomId: room.id, mediaEgressId: egress.egressId, status: 'STARTING', storageKey: key, preset: room.recordingPreset, createdByExternalId: input.createdByExternalId ?? null },
   });
 }
 
@@ -102,20 +103,26 @@ export async function listRecordings(tenant: Tenant, query: z.infer<typeof recor
   return toPage(rows, query, recordingView);
 }
 
-/** Streams the file (authenticated with the tenant key); only COMPLETED recordings have one. */
-export async function downloadRecording(tenant: Tenant, id: string) {
+/** A recording's file for download: the stream and what a response needs to describe it. */
+export interface RecordingFile {
+  body: ReadableStream<Uint8Array>;
+  contentType: 'audio/ogg' | 'video/mp4';
+  size: number;
+  filename: string;
+}
+
+/** The file of a recording (authenticated with the tenant key); only COMPLETED recordings have one. */
+export async function recordingFile(tenant: Tenant, id: string): Promise<RecordingFile> {
   const r = await findRecording(tenant.id, id);
   if (r.status !== 'COMPLETED') throw invalidState(`The recording is ${r.status}; only a COMPLETED recording can be downloaded.`);
   const stat = await storage().stat(r.storageKey);
   if (!stat) throw notFound('Recording file');
-  return new Response(await storage().read(r.storageKey), {
-    headers: {
-      'content-type': r.storageKey.endsWith('.ogg') ? 'audio/ogg' : 'video/mp4',
-      'content-length': String(stat.size),
-      'content-disposition': `attachment; filename="recording-${r.id}${r.storageKey.slice(r.storageKey.lastIndexOf('.'))}"`,
-      'cache-control': 'private, no-store',
-    },
-  });
+  return {
+    body: await storage().read(r.storageKey),
+    contentType: r.storageKey.endsWith('.ogg') ? 'audio/ogg' : 'video/mp4',
+    size: stat.size,
+    filename: `recording-${r.id}${r.storageKey.slice(r.storageKey.lastIndexOf('.'))}`,
+  };
 }
 
 /** Deletes the storage object, then the row. Deleting again is 404. */
@@ -140,7 +147,7 @@ export async function onRecordingEgress(tx: Tx, egressId: string, ended: boolean
   }
   if (r.status === 'COMPLETED' || r.status === 'FAILED') return { transcriptId: null };
   const file = egressStatus === 'EGRESS_COMPLETE' ? await storage().stat(r.storageKey) : null;
-  const duration = r.startedAt ? Math.max(0, Math.round((at.getTime() - r.startedAt.getTime()) / 1000)) : null;
+  const duration = secondsBetween(r.startedAt, at);
   if (file && file.size > 0) {
     await tx.recording.update({ where: { id: r.id }, data: { status: 'COMPLETED', endedAt: at, sizeBytes: BigInt(file.size), duration, error: null } });
     await emitEvent(tx, r.tenantId, 'recording.completed', { recordingId: r.id, roomId: r.roomId, sizeBytes: file.size, duration });

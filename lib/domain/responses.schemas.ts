@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLES } from '@/lib/domain/rooms.schemas';
+import { DEFAULT_RECORDING_PRESET, ROLES, recordingPreset } from '@/lib/domain/rooms.schemas';
 import { PERMISSIONS } from '@/lib/domain/permissions';
 import { LIMIT_NAMES, PLAN_NAMES, entitlementOverrides, type LimitName } from '@/lib/domain/plans';
 import { EVENT_NAMES } from '@/lib/events/catalog';
@@ -72,7 +72,7 @@ export type ParticipantResponse = z.output<typeof participantResponse>;
 
 export const roomResponse = named(
   'Room',
-  'A room. `participants` is present only on GET /rooms/{id} (and in call views).',
+  'A room, with its participants.',
   z.object({
     id: z.string(),
     tenantId: z.string(),
@@ -88,7 +88,7 @@ export const roomResponse = named(
     enableE2EE: z.boolean(),
     enableAiFeatures: z.boolean(),
     allowPublicJoin: z.boolean(),
-    recordingPreset: z.string().nullable(),
+    recordingPreset: recordingPreset.describe(`The egress encoding preset recordings of this room use (default ${DEFAULT_RECORDING_PRESET}).`),
     isLocked: z.boolean(),
     autoRecord: z.boolean(),
     status: z.enum(['WAITING', 'ACTIVE', 'ENDED']),
@@ -106,7 +106,9 @@ export const roomResponse = named(
     externalMetadata: json,
     createdAt: timestamp,
     updatedAt: timestamp,
-    participants: z.array(participantResponse).optional(),
+    participants: z
+      .array(participantResponse)
+      .describe('Who is in the room or on their way in (PENDING, WAITING, CONNECTED; not those who left, were removed or denied), in join order, at most 50. GET /rooms/{id}/participants pages through every participant.'),
   }),
 );
 export type RoomResponse = z.output<typeof roomResponse>;

@@ -1,12 +1,30 @@
 import { z } from 'zod';
 import { LANGUAGES } from '@/lib/i18n/languages';
-import { paginationQuery } from '@/lib/http/pagination';
+import { paginationQuery } from '@/lib/domain/pagination';
 import { metadataObject } from '@/lib/domain/metadata.schemas';
 
 /** Request schemas for rooms, participants and breakouts (also the source of the API reference). */
 const externalId = z.string().trim().min(1).max(200);
 const metadata = metadataObject.nullable();
 const timestamp = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
+
+/**
+ * The media layer's egress encoding presets (LiveKit's EncodingOptionsPreset names) a room may
+ * record with. PASSTHROUGH is left out: a room composite is always encoded.
+ */
+export const RECORDING_PRESETS = [
+  'H264_720P_30',
+  'H264_720P_60',
+  'H264_1080P_30',
+  'H264_1080P_60',
+  'PORTRAIT_H264_720P_30',
+  'PORTRAIT_H264_720P_60',
+  'PORTRAIT_H264_1080P_30',
+  'PORTRAIT_H264_1080P_60',
+] as const;
+export type RecordingPreset = (typeof RECORDING_PRESETS)[number];
+export const DEFAULT_RECORDING_PRESET: RecordingPreset = 'H264_720P_30';
+export const recordingPreset = z.enum(RECORDING_PRESETS);
 
 const roomSettings = {
   maxParticipants: z.number().int().min(1).max(10_000),
@@ -17,7 +35,7 @@ const roomSettings = {
   enableE2EE: z.boolean(),
   enableAiFeatures: z.boolean(),
   allowPublicJoin: z.boolean(),
-  recordingPreset: z.string().trim().min(1).max(64).nullable(),
+  recordingPreset: recordingPreset.describe(`The egress encoding preset for this room's recordings (default ${DEFAULT_RECORDING_PRESET}).`),
   autoRecord: z.boolean(),
   scheduledAt: timestamp.nullable(),
   autoEndAt: timestamp.nullable(),

@@ -2,21 +2,20 @@ import type { Participant, Room, Tenant } from '@/lib/generated/prisma/client';
 import { randomBytes } from 'node:crypto';
 import { db, Prisma, sql, type Tx } from '@/lib/db';
 import { randomBase62 } from '@/lib/crypto';
-import { ApiError, notFound, validationFailed } from '@/lib/http/errors';
-import { pageArgs, toPage } from '@/lib/http/pagination';
+import { ApiError, notFound, validationFailed } from '@/lib/errors';
+import { pageArgs, toPage } from '@/lib/domain/pagination';
 import { resolveLimits } from '@/lib/domain/plans';
 import { mediaFor } from '@/lib/domain/media';
 import { emitEvent } from '@/lib/events/outbox';
 import { endSession } from '@/lib/domain/sessions';
-import type { RoomCreateInput, RoomUpdateInput, roomListQuery } from '@/lib/domain/rooms.schemas';
+import { DEFAULT_RECORDING_PRESET, type RecordingPreset, type RoomCreateInput, type RoomUpdateInput, type roomListQuery } from '@/lib/domain/rooms.schemas';
 import type { z } from 'zod';
 import type { ParticipantResponse, RoomResponse } from '@/lib/domain/responses.schemas';
+import { iso, secondsBetween } from '@/lib/domain/time';
 
 /** Rooms: the durable handle a tenant keeps. Statuses: WAITING → ACTIVE → ENDED (→ WAITING on reopen). */
 export const DEFAULT_MAX_PARTICIPANTS = 100;
 export const META_VERSION = 1;
-
-const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 export function participantView(p: Participant): ParticipantResponse {
   return {
@@ -47,17 +46,33 @@ export function participantView(p: Participant): ParticipantResponse {
     updatedAt: p.updatedAt.toISOString(),
   };
 }
-export type ParticipantView = ReturnType<typeof participantView>;
+
+/**
+ * Which participants a Room response carries: those in the room or on their way in (PENDING,
+ * WAITING, CONNECTED; not those who left, were removed or denied), in join order, at most
+ * ROOM_PARTICIPANTS_LIMIT. GET /rooms/{id}/participants pages through all of them.
+ */
+export const ROOM_PARTICIPANTS_LIMIT = 50;
+export const roomParticipants = {
+  where: { connectionState: { in: ['PENDING', 'WAITING', 'CONNECTED'] as Participant['connectionState'][] } },
+  orderBy: [{ createdAt: 'asc' as const }, { id: 'asc' as const }],
+  take: ROOM_PARTICIPANTS_LIMIT,
+};
+
+/** A Room response for a room whose participants were not loaded with it. */
+export async function roomViewWithParticipants(room: Room, tx: Tx = db()): Promise<RoomResponse> {
+  return roomView(room, await tx.participant.findMany({ ...roomParticipants, where: { roomId: room.id, ...roomParticipants.where } }));
+}
 
 /**
  * A participant as the participant itself reads it (participant token, admission secret):
  * externalMetadata is the tenant's own correlation data (a CRM note), never shown there: null.
  */
-export function participantSelfView(p: Participant): ParticipantView {
+export function participantSelfView(p: Participant): ParticipantResponse {
   return { ...participantView(p), externalMetadata: null };
 }
 
-export function roomView(room: Room, participants?: Participant[]): RoomResponse {
+export function roomView(room: Room, participants: Participant[]): RoomResponse {
   return {
     id: room.id,
     tenantId: room.tenantId,
@@ -73,7 +88,7 @@ export function roomView(room: Room, participants?: Participant[]): RoomResponse
     enableE2EE: room.enableE2EE,
     enableAiFeatures: room.enableAiFeatures,
     allowPublicJoin: room.allowPublicJoin,
-    recordingPreset: room.recordingPreset,
+    recordingPreset: room.recordingPreset as RecordingPreset,
     isLocked: room.isLocked,
     autoRecord: room.autoRecord,
     status: room.status,
@@ -91,7 +106,7 @@ export function roomView(room: Room, participants?: Participant[]): RoomResponse
     externalMetadata: room.externalMetadata,
     createdAt: room.createdAt.toISOString(),
     updatedAt: room.updatedAt.toISOString(),
-    ...(participants ? { participants: participants.map(participantView) } : {}),
+    participants: participants.map(participantView),
   };
 }
 
@@ -205,13 +220,13 @@ export async function createRoom(tenant: Tenant, input: RoomCreateInput, opts: {
     enableE2EE: input.enableE2EE ?? false,
     enableAiFeatures: input.enableAiFeatures ?? false,
     allowPublicJoin: input.allowPublicJoin ?? false,
-    recordingPreset: input.recordingPreset ?? null,
+    recordingPreset: input.recordingPreset ?? DEFAULT_RECORDING_PRESET,
     isLocked: false,
     autoRecord: input.autoRecord ?? false,
     status: 'WAITING',
-    scheduledAt: input.scheduledAt?.toISOString() ?? null,
+    scheduledAt: iso(input.scheduledAt),
     startedAt: null,
-    autoEndAt: input.autoEndAt?.toISOString() ?? null,
+    autoEndAt: iso(input.autoEndAt),
     endedAt: null,
     duration: null,
     mediaSid: null,
@@ -248,7 +263,7 @@ export async function findRoom(tenantId: string, roomId: string, tx: Tx = db()) 
 export async function getRoom(tenant: Tenant, roomId: string) {
   const room = await db().room.findFirst({
     where: { id: roomId, tenantId: tenant.id },
-    include: { participants: { orderBy: { createdAt: 'asc' } } },
+    include: { participants: roomParticipants },
   });
   if (!room) throw notFound('Room');
   return roomView(room, room.participants);
@@ -266,8 +281,9 @@ export async function listRooms(tenant: Tenant, query: z.infer<typeof roomListQu
     },
     orderBy: page.orderBy,
     take: page.take,
+    include: { participants: roomParticipants },
   });
-  return toPage(rows, query, (r) => roomView(r));
+  return toPage(rows, query, (r) => roomView(r, r.participants));
 }
 
 export async function updateRoom(tenant: Tenant, roomId: string, input: RoomUpdateInput, now = new Date()) {
@@ -282,7 +298,7 @@ export async function updateRoom(tenant: Tenant, roomId: string, input: RoomUpda
     where: { id: room.id },
     data: { ...rest, ...(externalMetadata !== undefined ? { externalMetadata: (externalMetadata as Prisma.InputJsonValue | null) ?? Prisma.DbNull } : {}) },
   });
-  return roomView(updated);
+  return roomViewWithParticipants(updated);
 }
 
 /**
@@ -292,10 +308,10 @@ export async function updateRoom(tenant: Tenant, roomId: string, input: RoomUpda
  */
 export async function endRoom(tenant: Tenant, roomId: string, now = new Date()) {
   const room = await findRoom(tenant.id, roomId);
-  if (room.status === 'ENDED') return roomView(room);
+  if (room.status === 'ENDED') return roomViewWithParticipants(room);
   await mediaFor(tenant).deleteRoom(room.mediaRoomName);
   const ended = await finishRoom(room.id, now);
-  return roomView(ended ?? (await findRoom(tenant.id, roomId)));
+  return roomViewWithParticipants(ended ?? (await findRoom(tenant.id, roomId)));
 }
 
 /** The ENDED transition, shared by the end endpoint, media webhooks and lifecycle jobs. Null if already ended. */
@@ -304,14 +320,14 @@ export async function finishRoom(roomId: string, now = new Date(), tx?: Tx): Pro
     const [locked] = await t.$queryRaw<{ status: string }[]>`SELECT status FROM "Room" WHERE id = ${roomId} FOR UPDATE`;
     if (!locked || locked.status === 'ENDED') return null;
     const room = await t.room.findUniqueOrThrow({ where: { id: roomId } });
-    const duration = room.startedAt ? Math.max(0, Math.round((now.getTime() - room.startedAt.getTime()) / 1000)) : null;
+    const duration = secondsBetween(room.startedAt, now);
     const ended = await t.room.update({ where: { id: roomId }, data: { status: 'ENDED', endedAt: now, duration, activeParticipants: 0 } });
     await endSession(t, room, now);
     const connected = await t.participant.findMany({ where: { roomId, connectionState: 'CONNECTED' } });
     for (const p of connected) {
       await t.participant.update({
         where: { id: p.id },
-        data: { connectionState: 'DISCONNECTED', leftAt: now, duration: (p.duration ?? 0) + secondsSince(p.joinedAt, now) },
+        data: { connectionState: 'DISCONNECTED', leftAt: now, duration: (p.duration ?? 0) + (secondsBetween(p.joinedAt, now) ?? 0) },
       });
     }
     await emitEvent(t, room.tenantId, 'room.finished', {
@@ -327,10 +343,6 @@ export async function finishRoom(roomId: string, now = new Date(), tx?: Tx): Pro
   return tx ? run(tx) : db().$transaction(run);
 }
 
-export function secondsSince(from: Date | null, now: Date): number {
-  return from ? Math.max(0, Math.round((now.getTime() - from.getTime()) / 1000)) : 0;
-}
-
 /** ENDED → WAITING. Used by POST reopen and by a join on an ended room. */
 export async function reopenRoomIn(tx: Tx, room: Room): Promise<Room> {
   return tx.room.update({
@@ -344,6 +356,6 @@ export async function reopenRoom(tenant: Tenant, roomId: string) {
     await tx.$queryRaw`SELECT id FROM "Room" WHERE id = ${roomId} AND "tenantId" = ${tenant.id} FOR UPDATE`;
     const room = await findRoom(tenant.id, roomId, tx);
     if (room.status !== 'ENDED') throw new ApiError('INVALID_STATE', `Room is ${room.status}; only an ENDED room can be reopened.`);
-    return roomView(await reopenRoomIn(tx, room));
+    return roomViewWithParticipants(await reopenRoomIn(tx, room), tx);
   });
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ROLES } from '@/lib/domain/rooms.schemas';
-import { paginationQuery } from '@/lib/http/pagination';
+import { paginationQuery } from '@/lib/domain/pagination';
 import { responseComponents } from '@/lib/domain/responses.schemas';
 
 /** Sessions, attendance and presence: query inputs and response shapes (see docs/attendance.md). */

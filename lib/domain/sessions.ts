@@ -1,7 +1,7 @@
 import { db, type Tx } from '@/lib/db';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { emitEvent } from '@/lib/events/outbox';
-import { decodeCursor, encodeCursor, type PageQuery } from '@/lib/http/pagination';
+import { decodeCursor, encodeCursor, type PageQuery } from '@/lib/domain/pagination';
 import type { Participant, Room, RoomSession, SessionConnection, Tenant } from '@/lib/generated/prisma/client';
 import type { z } from 'zod';
 import { toCsv } from '@/lib/domain/csv';

@@ -1,7 +1,7 @@
 import type { Stream, Tenant } from '@/lib/generated/prisma/client';
 import type { z } from 'zod';
 import { db, type Tx } from '@/lib/db';
-import { ApiError, invalidState, notFound } from '@/lib/http/errors';
+import { ApiError, invalidState, notFound } from '@/lib/errors';
 import { mediaFor } from '@/lib/domain/media';
 import { findRoom } from '@/lib/domain/rooms';
 import { assertBillableMediaAllowed } from '@/lib/domain/tenants';
@@ -9,6 +9,7 @@ import { minutesThisMonth } from '@/lib/domain/recordings';
 import { addUsage } from '@/lib/domain/usage';
 import type { streamStartInput } from '@/lib/domain/media-features.schemas';
 import type { StreamResponse } from '@/lib/domain/responses.schemas';
+import { iso, secondsBetween } from '@/lib/domain/time';
 
 /**
  * Live streaming (RTMP out): a room-composite egress to RTMP destinations. The stream keys are
@@ -29,8 +30,8 @@ export function streamView(s: Stream): StreamResponse {
     status: s.status,
     destinations: s.destinations as string[],
     createdByExternalId: s.createdByExternalId,
-    startedAt: s.startedAt?.toISOString() ?? null,
-    endedAt: s.endedAt?.toISOString() ?? null,
+    startedAt: iso(s.startedAt),
+    endedAt: iso(s.endedAt),
     duration: s.duration,
     error: s.error,
     createdAt: s.createdAt.toISOString(),
@@ -73,7 +74,7 @@ export async function onStreamEgress(tx: Tx, egressId: string, ended: boolean, e
     await tx.stream.update({ where: { id: s.id }, data: { status: 'ACTIVE', startedAt: s.startedAt ?? at } });
     return true;
   }
-  const duration = s.startedAt ? Math.max(0, Math.round((at.getTime() - s.startedAt.getTime()) / 1000)) : null;
+  const duration = secondsBetween(s.startedAt, at);
   const ok = egressStatus === 'EGRESS_COMPLETE';
   await tx.stream.update({ where: { id: s.id }, data: { status: ok ? 'COMPLETED' : 'FAILED', endedAt: at, duration, error: ok ? null : error || egressStatus } });
   if (duration) addUsage(s.tenantId, 'streaming_minutes', Math.ceil(duration / 60), at);

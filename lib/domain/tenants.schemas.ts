@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { entitlementOverrides, planName } from '@/lib/domain/plans';
 import { permission } from '@/lib/domain/permissions';
 import { EVENT_NAMES } from '@/lib/events/catalog';
-import { paginationQuery } from '@/lib/http/pagination';
+import { paginationQuery } from '@/lib/domain/pagination';
 import { brandingInput } from '@/lib/domain/branding.schemas';
 import { normaliseFrameOrigin } from '@/lib/net/origin';
 

@@ -5,7 +5,7 @@ import { encryptSecret } from '@/lib/crypto';
 import { createApiKey, generateKey, generateWebhookSecret } from '@/lib/domain/keys';
 import { resolveLimits, type EntitlementOverrides, type PlanName } from '@/lib/domain/plans';
 import type { Permission } from '@/lib/domain/permissions';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import type { TenantResponse } from '@/lib/domain/responses.schemas';
 import type { EventName } from '@/lib/events/catalog';
 
@@ -35,7 +35,6 @@ export function tenantView(tenant: Tenant, now = new Date()): TenantResponse {
     updatedAt: tenant.updatedAt.toISOString(),
   };
 }
-export type TenantView = ReturnType<typeof tenantView>;
 
 export interface ProvisionTenantInput {
   name: string;

@@ -1,11 +1,12 @@
 import type { Transcript, Tenant } from '@/lib/generated/prisma/client';
 import { db, type Tx } from '@/lib/db';
-import { notFound } from '@/lib/http/errors';
+import { notFound } from '@/lib/errors';
 import { storage } from '@/lib/storage';
 import { speechToText } from '@/lib/stt';
 import { emitEvent } from '@/lib/events/outbox';
 import { log } from '@/lib/log';
 import type { TranscriptResponse } from '@/lib/domain/responses.schemas';
+import { iso } from '@/lib/domain/time';
 
 /**
  * Transcripts of completed recordings of AI-enabled rooms (never test mode, never E2EE — such
@@ -25,7 +26,7 @@ export function transcriptView(t: Transcript): TranscriptResponse {
     provider: t.provider,
     error: t.error,
     createdAt: t.createdAt.toISOString(),
-    completedAt: t.completedAt?.toISOString() ?? null,
+    completedAt: iso(t.completedAt),
   };
 }
 

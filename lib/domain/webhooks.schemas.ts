@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EVENT_NAMES } from '@/lib/events/catalog';
-import { paginationQuery } from '@/lib/http/pagination';
+import { paginationQuery } from '@/lib/domain/pagination';
 
 const eventName = z.enum(EVENT_NAMES);
 

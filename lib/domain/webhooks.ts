@@ -3,8 +3,8 @@ import type { z } from 'zod';
 import { db, Prisma, type Tx } from '@/lib/db';
 import { config } from '@/lib/config';
 import { encryptSecret } from '@/lib/crypto';
-import { ApiError, invalidState, notFound, validationFailed } from '@/lib/http/errors';
-import { pageArgs, toPage } from '@/lib/http/pagination';
+import { ApiError, invalidState, notFound, validationFailed } from '@/lib/errors';
+import { pageArgs, toPage } from '@/lib/domain/pagination';
 import { assertPublicUrl, UnsafeUrlError } from '@/lib/net/ssrf';
 import { generateWebhookSecret } from '@/lib/domain/keys';
 import { tenantView } from '@/lib/domain/tenants';
@@ -14,6 +14,7 @@ import type { deliveryListQuery, webhookSettingsInput } from '@/lib/domain/webho
 import type { WebhookAttemptResponse, WebhookDeliveryResponse } from '@/lib/domain/responses.schemas';
 import { credentialsChanged } from '@/lib/runtime/credential-cache';
 import { TEST_EVENT_DATA, type EventName } from '@/lib/events/catalog';
+import { iso } from '@/lib/domain/time';
 
 /** A webhook URL as stored: normalised, https and public unless WEBHOOK_ALLOW_INSECURE_URLS. */
 export async function validateWebhookUrl(raw: string | null | undefined): Promise<string | null | undefined> {
@@ -53,7 +54,7 @@ export async function rotateWebhookSecret(tenantId: string, overlapSeconds: numb
     },
   });
   credentialsChanged();
-  return { webhookSecret: secret, previousSecretExpiresAt: previousExpiresAt?.toISOString() ?? null };
+  return { webhookSecret: secret, previousSecretExpiresAt: iso(previousExpiresAt) };
 }
 
 /** A synthetic signed event through the real queue, signer and retry pipeline; ignores the filter. */
@@ -76,7 +77,7 @@ export function attemptView(a: WebhookAttempt): WebhookAttemptResponse {
     error: a.error,
     durationMs: a.durationMs,
     willRetry: a.willRetry,
-    nextRetryAt: a.nextRetryAt?.toISOString() ?? null,
+    nextRetryAt: iso(a.nextRetryAt),
     createdAt: a.createdAt.toISOString(),
   };
 }
@@ -89,8 +90,8 @@ export function deliveryView(d: WebhookDelivery & { attempts: WebhookAttempt[] }
     url: d.url,
     status: d.status.toLowerCase() as Lowercase<WebhookDelivery['status']>,
     attemptCount: d.attemptCount,
-    nextAttemptAt: d.status === 'DELIVERED' || d.status === 'FAILED' ? null : (d.nextAttemptAt?.toISOString() ?? null),
-    deliveredAt: d.deliveredAt?.toISOString() ?? null,
+    nextAttemptAt: d.status === 'DELIVERED' || d.status === 'FAILED' ? null : iso(d.nextAttemptAt),
+    deliveredAt: iso(d.deliveredAt),
     lastError: d.lastError,
     replayOfId: d.replayOfId,
     createdAt: d.createdAt.toISOString(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ROLES } from '@/lib/domain/rooms.schemas';
+// Roles from the database's own enum: the catalogue imports nothing from lib/domain (no cycle).
+import { ParticipantRole } from '@/lib/generated/prisma/enums';
 
 /**
  * The event catalogue. Names relayed from the media layer and platform events from the spec,
@@ -106,10 +107,10 @@ export const EVENT_DATA = {
     })
     .describe('A room session ended (the room ended): its summary. Sent with room.finished, once per session; attendance may still be corrected by late media webhooks, so read GET /api/v1/sessions/{id} for the final record.'),
   'participant.joined': z
-    .object({ ...participantFields, role: z.enum(ROLES), joinedAt: timestamp })
+    .object({ ...participantFields, role: z.enum(ParticipantRole), joinedAt: timestamp })
     .describe('A participant connected to the media room.'),
   'participant.left': z
-    .object({ ...participantFields, role: z.enum(ROLES), leftAt: timestamp, duration: seconds.describe('Seconds connected, summed over sessions.') })
+    .object({ ...participantFields, role: z.enum(ParticipantRole), leftAt: timestamp, duration: seconds.describe('Seconds connected, summed over sessions.') })
     .describe('A participant disconnected from the media room.'),
   'participant.waiting': z
     .object(participantFields)

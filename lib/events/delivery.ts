@@ -46,9 +46,10 @@ export function backoffMs(attempt: number, baseMs = config().WEBHOOK_BACKOFF_BAS
 export type AttemptOutcome = 'delivered' | 'retrying' | 'failed' | 'skipped';
 
 /**
- * One HTTP attempt of one delivery: the single code path both runners (pg-boss and Inngest)
- * drive. `attempt` is the 1-based number this job was created for; a job for an attempt that
- * already happened (a duplicate, or a delivery already finished) does nothing.
+ * One HTTP attempt of one delivery: the single code path both runners drive (the in-process
+ * dispatcher that leases delivery rows, lib/events/runner.ts, and Inngest, lib/events/inngest.ts).
+ * `attempt` is the 1-based number of the attempt being made; an attempt that already happened (a
+ * duplicate, or a delivery already finished) does nothing.
  */
 export async function attemptDelivery(deliveryId: string, attempt: number): Promise<AttemptOutcome> {
   const c = config();

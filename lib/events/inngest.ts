@@ -5,7 +5,8 @@ import { attemptDelivery, backoffMs } from '@/lib/events/delivery';
 /**
  * The Inngest runner, for production scale-out when INNGEST_EVENT_KEY and INNGEST_SIGNING_KEY are
  * set: one function run per delivery, an explicit loop of attempts with exact step.sleep gaps,
- * concurrency keyed by tenant. It drives the same attemptDelivery() as the pg-boss runner.
+ * concurrency keyed by tenant. It drives the same attemptDelivery() as the in-process dispatcher
+ * (lib/events/runner.ts).
  */
 export const DELIVERY_EVENT = 'convene/webhook.delivery.requested';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ApiError, type ErrorDetail } from '@/lib/http/errors';
+import { ApiError, zodToApiError } from '@/lib/errors';
+import { isStorableText } from '@/lib/text';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -49,12 +50,6 @@ export const MAX_JSON_DEPTH = 32;
 /** A JSON body holds at most this many values in all (object members and array elements); beyond, 400. */
 export const MAX_JSON_NODES = 10_000;
 
-/**
- * Characters PostgreSQL cannot store in text or jsonb: NUL, and UTF-16 surrogates that are not
- * part of a pair (JSON's `\ud800` escape). They are refused at the edge, naming the field.
- */
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-export const isStorableText = (s: string) => !UNSTORABLE.test(s);
 
 const unstorable = (field: string, where: 'body' | 'query') =>
   new ApiError('VALIDATION_FAILED', `Invalid ${where}: ${field}: contains a NUL character or an unpaired UTF-16 surrogate`, [
@@ -97,17 +92,6 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, where: 
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw zodToApiError(result.error, where);
-}
-
-export function zodToApiError(error: z.ZodError, where: 'body' | 'query' = 'body'): ApiError {
-  const details: ErrorDetail[] = error.issues.flatMap((issue) =>
-    // A strict schema's unknown fields: one detail per field, named, rather than one for the object.
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ field: [...issue.path, key].join('.'), message: 'is not a known field' }))
-      : [{ field: issue.path.length ? issue.path.join('.') : where, message: issue.message }],
-  );
-  const summary = details.map((d) => `${d.field}: ${d.message}`).join('; ');
-  return new ApiError('VALIDATION_FAILED', `Invalid ${where}: ${summary}`, details);
 }
 
 /** Query strings: single values as strings; repeated keys become arrays. */

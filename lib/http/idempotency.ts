@@ -1,6 +1,6 @@
 import { sha256Hex } from '@/lib/crypto';
 import { db, Prisma } from '@/lib/db';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 
 /**
  * Idempotency-Key on POST: the first response (2xx or 4xx) is stored for 24 h per credential;

@@ -1,14 +1,9 @@
 import { db } from '@/lib/db';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { mediaFor } from '@/lib/domain/media';
 import { isTurnedAway } from '@/lib/domain/participants';
-import type { Participant, Room, Tenant } from '@/lib/generated/prisma/client';
-
-export interface ParticipantCredential {
-  participant: Participant;
-  room: Room;
-  tenant: Tenant;
-}
+import type { ParticipantCredential } from '@/lib/domain/me';
+import type { Participant, Room } from '@/lib/generated/prisma/client';
 
 const refused = (message = 'Invalid or expired participant token.') => new ApiError('UNAUTHENTICATED', message);
 

@@ -1,13 +1,13 @@
 import type { z } from 'zod';
 import { Prisma, isDatabaseUnavailable } from '@/lib/db';
-import { ApiError, type ErrorEnvelope } from '@/lib/http/errors';
+import { ApiError, type ErrorEnvelope } from '@/lib/errors';
 import { newRequestId, runWithContext, requestContext, type RequestContext } from '@/lib/http/context';
 import { readRawBody, parseJsonBody, validate, queryObject, assertPathIds } from '@/lib/http/body';
 import { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyClaim } from '@/lib/http/idempotency';
 import { consumeRateLimit, PARTICIPANT_REQUESTS_PER_SECOND, PROVIDER_REQUESTS_PER_SECOND, PUBLIC_REQUESTS_PER_ADDRESS_PER_SECOND } from '@/lib/http/rate-limit';
 import { clientAddress } from '@/lib/net/client-address';
 import { authenticateApiKey, authenticateProviderKey, hasPermission, type TenantCredential, type ProviderCredential } from '@/lib/domain/keys';
-import type { ParticipantCredential } from '@/lib/http/participant-auth';
+import type { ParticipantCredential } from '@/lib/domain/me';
 import { resolveLimits } from '@/lib/domain/plans';
 import type { Permission } from '@/lib/domain/permissions';
 import { recordApiRequest } from '@/lib/domain/usage';
@@ -238,7 +238,9 @@ export function errorResponse(err: unknown, ctx = requestContext()): Response {
   const envelope: ErrorEnvelope = {
     error: { code: apiError.code, message: apiError.message, ...(apiError.details ? { details: apiError.details } : {}), requestId },
   };
-  return jsonResponse(JSON.stringify(envelope), apiError.status);
+  const response = jsonResponse(JSON.stringify(envelope), apiError.status);
+  if (apiError.retryAfterSeconds !== undefined) response.headers.set('retry-after', String(apiError.retryAfterSeconds));
+  return response;
 }
 
 function toApiError(err: unknown): ApiError {

@@ -3,6 +3,7 @@ import {
   AgentDispatchClient,
   EgressClient,
   EncodedFileOutput,
+  EncodingOptionsPreset,
   IngressClient,
   IngressInput,
   S3Upload,
@@ -91,14 +92,19 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
     }
   }
 
+  /** A delete that finds its target already gone has done its job. */
+  async function callIgnoringNotFound(method: string, fn: () => Promise<unknown>): Promise<void> {
+    try {
+      await call(method, fn);
+    } catch (err) {
+      if (!(err instanceof MediaLayerError && err.isNotFound)) throw err;
+    }
+  }
+
   const layer: MediaLayer = {
     url,
     async deleteRoom(name) {
-      try {
-        await call('deleteRoom', () => rooms.deleteRoom(name));
-      } catch (err) {
-        if (!(err instanceof MediaLayerError && err.isNotFound)) throw err; // already gone is fine
-      }
+      await callIgnoringNotFound('deleteRoom', () => rooms.deleteRoom(name));
     },
     async listRooms(names) {
       const list = await call('listRooms', () => rooms.listRooms(names));
@@ -149,7 +155,10 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
         });
       }
       if (target.streamUrls?.length) outputs.stream = new StreamOutput({ protocol: StreamProtocol.RTMP, urls: target.streamUrls });
-      const info = await call('startRoomCompositeEgress', () => egress.startRoomCompositeEgress(room, outputs, { layout: opts.layout, audioOnly: opts.audioOnly }));
+      const preset = opts.encodingPreset ? EncodingOptionsPreset[opts.encodingPreset as keyof typeof EncodingOptionsPreset] : undefined;
+      const info = await call('startRoomCompositeEgress', () =>
+        egress.startRoomCompositeEgress(room, outputs, { layout: opts.layout, audioOnly: opts.audioOnly, ...(preset !== undefined ? { encodingOptions: preset } : {}) }),
+      );
       return { egressId: info.egressId, status: EgressStatus[info.status] ?? 'UNKNOWN' };
     },
     async stopEgress(egressId) {
@@ -168,22 +177,14 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
       return { ingressId: info.ingressId, url: info.url, streamKey: info.streamKey };
     },
     async deleteIngress(ingressId) {
-      try {
-        await call('deleteIngress', () => ingress.deleteIngress(ingressId));
-      } catch (err) {
-        if (!(err instanceof MediaLayerError && err.isNotFound)) throw err;
-      }
+      await callIgnoringNotFound('deleteIngress', () => ingress.deleteIngress(ingressId));
     },
     async createAgentDispatch(room, agentName, metadata) {
       const dispatch = await call('createDispatch', () => agents.createDispatch(room, agentName, { metadata }));
       return { dispatchId: dispatch.id };
     },
     async deleteAgentDispatch(dispatchId, room) {
-      try {
-        await call('deleteDispatch', () => agents.deleteDispatch(dispatchId, room));
-      } catch (err) {
-        if (!(err instanceof MediaLayerError && err.isNotFound)) throw err;
-      }
+      await callIgnoringNotFound('deleteDispatch', () => agents.deleteDispatch(dispatchId, room));
     },
     async mintParticipantToken(request) {
       const token = new AccessToken(apiKey, apiSecret, {

@@ -93,7 +93,7 @@ export interface MediaLayer {
   moveParticipant(room: string, identity: string, destinationRoom: string): Promise<void>;
   sendData(room: string, payload: unknown, opts: { topic: string; destinationIdentities?: string[] }): Promise<void>;
   /** Room-composite egress: a recording (file) or a live stream (RTMP). */
-  startRoomCompositeEgress(room: string, target: EgressTarget, opts?: { layout?: string; audioOnly?: boolean }): Promise<{ egressId: string; status: string }>;
+  startRoomCompositeEgress(room: string, target: EgressTarget, opts?: { layout?: string; audioOnly?: boolean; /** An EncodingOptionsPreset name, e.g. H264_720P_30. */ encodingPreset?: string }): Promise<{ egressId: string; status: string }>;
   stopEgress(egressId: string): Promise<void>;
   createIngress(request: { inputType: 'RTMP' | 'WHIP'; name: string; roomName: string; participantIdentity: string; participantName: string; enableTranscoding: boolean }): Promise<MediaIngress>;
   deleteIngress(ingressId: string): Promise<void>;

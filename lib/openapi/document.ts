@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_STATUS } from '@/lib/http/errors';
+import { ERROR_STATUS } from '@/lib/errors';
 import { PARTICIPANT_REQUESTS_PER_SECOND, PROVIDER_REQUESTS_PER_SECOND } from '@/lib/http/rate-limit';
 import type { RouteDescription, RouteHandler } from '@/lib/http/route';
 import { ROUTE_MODULES } from '@/lib/openapi/routes.generated';

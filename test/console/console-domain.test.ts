@@ -5,7 +5,7 @@ import { hashPassword, verifyPassword } from '@/lib/console/passwords';
 import { consumeSignInAttempt } from '@/lib/console/sign-in-limit';
 import { assertCanManage, consoleActor, createConsoleUser, ownedTenantOf, resellerTenants, roomEvents, tenantOverview } from '@/lib/domain/console';
 import { seedIfEmpty } from '@/lib/runtime/seed';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 
 // The console's rules below the UI (the journeys themselves run in Chromium: e2e/console.spec.ts).
 useSuite();

@@ -36,6 +36,11 @@ describe('call queues', () => {
     const page1 = await suite.api('GET', `/api/v1/calls?queueName=${q}&limit=2`, { key: t.key });
     const page2 = await suite.api('GET', `/api/v1/calls?queueName=${q}&limit=2&cursor=${page1.body.nextCursor}`, { key: t.key });
     expect(page2.body).toMatchObject({ data: [{ id: low2.id }], nextCursor: null });
+    // A cursor of another list's shape, or no cursor at all, is 400 naming the field.
+    for (const bad of ['nope', Buffer.from(JSON.stringify(['2030-01-01T00:00:00.000Z', 'x'])).toString('base64url'), Buffer.from('{}').toString('base64url')]) {
+      const res = await suite.api('GET', `/api/v1/calls?queueName=${q}&cursor=${bad}`, { key: t.key });
+      expect([res.status, res.body.error.details?.[0]?.field]).toEqual([400, 'cursor']);
+    }
     expect((await suite.api('GET', `/api/v1/calls?queueName=${q}&skills=es,billing`, { key: t.key })).body.data.map((c: { id: string }) => c.id)).toEqual([high.id]);
     expect((await suite.api('GET', `/api/v1/calls?targetExternalId=agent-7`, { key: t.key })).body.data.map((c: { id: string }) => c.id)).toEqual([low2.id]);
     expect((await suite.api('GET', '/api/v1/calls?status=WAITING', { key: t.key })).status).toBe(400);
@@ -49,6 +54,7 @@ describe('call queues', () => {
     expect(res.status).toBe(200);
     expect(res.body.call).toMatchObject({ status: 'ACCEPTED', acceptedByExternalId: 'agent-1', roomId: res.body.room.id, waitDuration: expect.any(Number) });
     expect(res.body.room).toMatchObject({ type: 'CALL', maxParticipants: 2 });
+    expect(res.body.room.participants.map((p: { externalUserId: string }) => p.externalUserId).sort()).toEqual(['agent-1', 'cust-1']);
     expect(res.body.mediaUrl).toBe(suite.media.url);
     const verifier = new TokenVerifier(suite.media.apiKey, suite.media.apiSecret);
     const caller = await verifier.verify(res.body.callerToken);

@@ -55,7 +55,6 @@ describe('polls', () => {
     const unknown = await vote('amy', ['nope']);
     expect([unknown.status, unknown.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
     expect((await vote('amy', [poll.options[0].id, poll.options[1].id])).status).toBe(400); // single-choice poll
-    expect((await vote('stranger', [poll.options[0].id])).status).toBe(403);
     await vote('amy', [poll.options[0].id]);
     const revote = await vote('amy', [poll.options[1].id]);
     expect(revote.body).toMatchObject({ totalVotes: 1 });
@@ -81,6 +80,27 @@ describe('polls', () => {
     expect(result.options.map((o: { count: number }) => o.count)).toEqual([10, 20, 10]);
     expect(result.votes).toBeUndefined();
     expect(await db().pollVote.count({ where: { pollId: poll.id } })).toBe(40);
+  });
+
+  it('the tenant key votes for any user of the tenant (one ballot each, anonymity kept); tokens stay strict', async () => {
+    const poll = (await newPoll({ status: 'OPEN', isAnonymous: true })).body;
+    const vote = (voter: string, optionIds: string[]) => suite.api('POST', `/api/v1/polls/${poll.id}/vote`, { key: t.key, body: { voterExternalId: voter, optionIds } });
+    // A webinar viewer who never joined the room votes through the tenant's backend.
+    const first = await vote('viewer-outside', [poll.options[0].id]);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ totalVotes: 1 });
+    expect(first.body.votes).toBeUndefined();
+    const again = await vote('viewer-outside', [poll.options[1].id]);
+    expect(again.body.totalVotes).toBe(1);
+    expect(again.body.options.map((o: { count: number }) => o.count)).toEqual([0, 1, 0]);
+    expect(await db().pollVote.count({ where: { pollId: poll.id, voterExternalId: 'viewer-outside' } })).toBe(1);
+    // Another tenant's key still cannot reach the poll.
+    expect((await suite.api('POST', `/api/v1/polls/${poll.id}/vote`, { key: other.key, body: { voterExternalId: 'viewer-outside', optionIds: [poll.options[0].id] } })).status).toBe(404);
+    // A participant removed from the room keeps a valid token but can no longer vote with it.
+    const removed = await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: t.key, body: { externalUserId: 'leaver', displayName: 'L' } });
+    await suite.api('POST', `/api/v1/rooms/${room.id}/participants/${removed.body.participant.id}/remove`, { key: t.key });
+    const refused = await suite.api('POST', `/api/v1/polls/public/${poll.id}/vote`, { bearer: removed.body.token, body: { optionIds: [poll.options[0].id] } });
+    expect(refused.status).toBe(403);
   });
 
   it('participants list and vote in their own room through their token', async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseJsonBody, readRawBody, MAX_BODY_BYTES } from '@/lib/http/body';
-import { ApiError } from '@/lib/http/errors';
-import { decodeCursor, encodeCursor, toPage, paginationQuery } from '@/lib/http/pagination';
+import { ApiError } from '@/lib/errors';
+import { decodeCursor, encodeCursor, toPage, paginationQuery } from '@/lib/domain/pagination';
 
 const schema = z.object({ name: z.string().min(1), count: z.number().int().optional() });
 

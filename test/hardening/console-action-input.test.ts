@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseActionId, parseActionInput } from '@/lib/console/action-input';
 import { updateTenantInput, provisionTenantInput } from '@/lib/domain/tenants.schemas';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 
 // The console's tenant update (and every other action) refuses what PostgreSQL cannot store
 // before any query: it answered INTERNAL for a NUL in the name.

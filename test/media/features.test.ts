@@ -20,12 +20,13 @@ const events = async (name: string) => db().event.findMany({ where: { tenantId: 
 
 describe('recordings', () => {
   it('start → egress started → ended with the file in storage → COMPLETED, recording.completed, download, delete', async () => {
-    const r = await room(t.key, { enableRecording: true });
+    const r = await room(t.key, { enableRecording: true, recordingPreset: 'H264_1080P_30' });
     const started = await suite.api('POST', `/api/v1/rooms/${r.id}/recordings/start`, { key: t.key, body: { createdByExternalId: 'host' } });
     expect(started.status).toBe(201);
-    expect(started.body).toMatchObject({ roomId: r.id, status: 'STARTING' });
+    expect(started.body).toMatchObject({ roomId: r.id, status: 'STARTING', preset: 'H264_1080P_30' });
     const egress = [...suite.media.egresses.values()].at(-1)!;
     expect(egress.roomName).toBe(r.mediaRoomName);
+    expect(egress.request).toMatchObject({ preset: 'H264_1080P_30' }); // the room's encoding preset reaches egress
     expect((await suite.api('POST', `/api/v1/rooms/${r.id}/recordings/start`, { key: t.key, body: {} })).body.error.code).toBe('CONFLICT');
 
     await suite.media.sendWebhook(hook(), { event: 'egress_started', egressInfo: { egressId: egress.egressId, roomName: r.mediaRoomName, status: 'EGRESS_ACTIVE' } });

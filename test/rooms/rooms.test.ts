@@ -25,7 +25,7 @@ describe('rooms', () => {
       enableRecording: true,
       enableWaitingRoom: false,
       enableChat: false,
-      recordingPreset: 'speaker',
+      recordingPreset: 'H264_1080P_30',
       autoRecord: true,
       externalId: 'crm-1',
       externalType: 'deal',
@@ -44,6 +44,7 @@ describe('rooms', () => {
       enableScreenShare: true,
       isLocked: false,
       autoRecord: true,
+      recordingPreset: 'H264_1080P_30',
       reopenCount: 0,
       activeParticipants: 0,
       externalMetadata: { owner: 7 },
@@ -53,6 +54,19 @@ describe('rooms', () => {
     });
     expect(res.body.mediaRoomName).toMatch(/^cv_/);
     expect(res.body.slug).toMatch(/^standup-/);
+  });
+
+  it('recordingPreset defaults to H264_720P_30, accepts only egress encoding presets, and is never null', async () => {
+    const plain = await createRoom();
+    expect(plain.body.recordingPreset).toBe('H264_720P_30');
+    for (const bad of ['speaker', 'h264_720p_30', 'PASSTHROUGH', '', null, 7]) {
+      const refused = await createRoom({ recordingPreset: bad });
+      expect([refused.status, refused.body.error.code, refused.body.error.details[0].field]).toEqual([400, 'VALIDATION_FAILED', 'recordingPreset']);
+    }
+    const patched = await suite.api('PATCH', `/api/v1/rooms/${plain.body.id}`, { key: acme.key, body: { recordingPreset: 'PORTRAIT_H264_720P_60' } });
+    expect(patched.body.recordingPreset).toBe('PORTRAIT_H264_720P_60');
+    expect((await suite.api('PATCH', `/api/v1/rooms/${plain.body.id}`, { key: acme.key, body: { recordingPreset: null } })).status).toBe(400);
+    expect((await suite.api('GET', `/api/v1/rooms/${plain.body.id}`, { key: acme.key })).body.recordingPreset).toBe('PORTRAIT_H264_720P_60');
   });
 
   it('refuses bad input with VALIDATION_FAILED naming the field', async () => {
@@ -121,6 +135,10 @@ describe('rooms', () => {
     expect(odd.body.data.map((r: { id: string }) => r.id)).toEqual([ids[3], ids[1]]);
     expect((await suite.api('GET', '/api/v1/rooms?status=BOGUS', { key: t.key })).status).toBe(400);
     expect((await suite.api('GET', '/api/v1/rooms?limit=500', { key: t.key })).status).toBe(400);
+    for (const bad of ['nope', Buffer.from(JSON.stringify([5, '2030-01-01T00:00:00.000Z', 'x'])).toString('base64url'), Buffer.from(JSON.stringify(['not a date', 'x'])).toString('base64url')]) {
+      const res = await suite.api('GET', `/api/v1/rooms?cursor=${bad}`, { key: t.key });
+      expect([res.status, res.body.error.details?.[0]?.field]).toEqual([400, 'cursor']);
+    }
   });
 
   it('gets, patches and locks a room; another tenant gets 404 everywhere', async () => {
@@ -144,6 +162,35 @@ describe('rooms', () => {
       expect([path, res.status, res.body.error?.code]).toEqual([path, 404, 'NOT_FOUND']);
     }
     expect((await suite.api('GET', '/api/v1/rooms/does-not-exist', { key: acme.key })).status).toBe(404);
+  });
+
+  it('every Room response carries its present participants in join order, at most 50; the list endpoint has the rest', async () => {
+    const created = await createRoom({ maxParticipants: 100 });
+    expect(created.body.participants).toEqual([]);
+    const room = created.body;
+    const ids: string[] = [];
+    for (let i = 0; i < 55; i++) ids.push((await join(room.id, { externalUserId: `p${i}` })).body.participant.id);
+    const joined = await join(room.id, { externalUserId: 'p55' });
+    expect(joined.body.room.participants).toHaveLength(50);
+    expect(joined.body.room.participants[0]).toMatchObject({ id: ids[0], externalUserId: 'p0', connectionState: 'PENDING' });
+    // Those who were removed or left are not in the room any more.
+    expect((await suite.api('POST', `/api/v1/rooms/${room.id}/participants/${ids[0]}/remove`, { key: acme.key })).status).toBe(200);
+    await db().participant.update({ where: { id: ids[1] }, data: { connectionState: 'DISCONNECTED', leftAt: new Date() } });
+    const listed = (await suite.api('GET', `/api/v1/rooms/${room.id}`, { key: acme.key })).body.participants.map((p: { externalUserId: string }) => p.externalUserId);
+    expect(listed).toEqual(Array.from({ length: 50 }, (_, i) => `p${i + 2}`));
+    const patched = await suite.api('PATCH', `/api/v1/rooms/${room.id}`, { key: acme.key, body: { name: 'Renamed' } });
+    expect(patched.body.participants.map((p: { externalUserId: string }) => p.externalUserId)).toEqual(listed);
+    const page = (await suite.api('GET', `/api/v1/rooms?limit=100`, { key: acme.key })).body.data.find((r: { id: string }) => r.id === room.id);
+    expect(page.participants.map((p: { externalUserId: string }) => p.externalUserId)).toEqual(listed);
+    // The list endpoint pages through every participant, those who left included.
+    const all: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: { body: { data: { id: string }[]; nextCursor: string | null } } = await suite.api('GET', `/api/v1/rooms/${room.id}/participants?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { key: acme.key });
+      all.push(...res.body.data.map((p) => p.id));
+      cursor = res.body.nextCursor;
+    } while (cursor);
+    expect(all).toHaveLength(56);
   });
 
   it('serves /info without a credential and without private fields', async () => {

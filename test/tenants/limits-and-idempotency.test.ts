@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useSuite, seedTenant } from '../support/suite';
 import { db } from '@/lib/db';
 import { assertBillableMediaAllowed } from '@/lib/domain/tenants';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 
 const suite = useSuite();
 

@@ -2714,7 +2714,7 @@ export interface components {
             /** @description The call UI language when the join URL names none (before the browser’s). */
             defaultLanguage: ("en" | "de" | "es" | "fr") | null;
         };
-        /** @description A room. `participants` is present only on GET /rooms/{id} (and in call views). */
+        /** @description A room, with its participants. */
         Room: {
             id: string;
             tenantId: string;
@@ -2731,7 +2731,11 @@ export interface components {
             enableE2EE: boolean;
             enableAiFeatures: boolean;
             allowPublicJoin: boolean;
-            recordingPreset: string | null;
+            /**
+             * @description The egress encoding preset recordings of this room use (default H264_720P_30).
+             * @enum {string}
+             */
+            recordingPreset: "H264_720P_30" | "H264_720P_60" | "H264_1080P_30" | "H264_1080P_60" | "PORTRAIT_H264_720P_30" | "PORTRAIT_H264_720P_60" | "PORTRAIT_H264_1080P_30" | "PORTRAIT_H264_1080P_60";
             isLocked: boolean;
             autoRecord: boolean;
             /** @enum {string} */
@@ -2753,7 +2757,8 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            participants?: components["schemas"]["Participant"][];
+            /** @description Who is in the room or on their way in (PENDING, WAITING, CONNECTED; not those who left, were removed or denied), in join order, at most 50. GET /rooms/{id}/participants pages through every participant. */
+            participants: components["schemas"]["Participant"][];
         };
         /** @description The room ended (by the end endpoint, the media layer or a lifecycle rule); exactly once per end. */
         RoomFinishedEventData: {
@@ -5454,6 +5459,7 @@ export interface operations {
             content: {
                 "application/json": {
                     optionIds: string[];
+                    /** @description Any user of the tenant, whether or not they joined the room: the tenant's backend vouches for them. One ballot per voter; voting again replaces it. */
                     voterExternalId: string;
                 };
             };
@@ -9164,7 +9170,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A room. `participants` is present only on GET /rooms/{id} (and in call views). */
+            /** @description A room, with its participants. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10390,7 +10396,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A room. `participants` is present only on GET /rooms/{id} (and in call views). */
+            /** @description A room, with its participants. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10466,7 +10472,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A room. `participants` is present only on GET /rooms/{id} (and in call views). */
+            /** @description A room, with its participants. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10544,7 +10550,11 @@ export interface operations {
                     enableE2EE?: boolean;
                     enableAiFeatures?: boolean;
                     allowPublicJoin?: boolean;
-                    recordingPreset?: string | null;
+                    /**
+                     * @description The egress encoding preset for this room's recordings (default H264_720P_30).
+                     * @enum {string}
+                     */
+                    recordingPreset?: "H264_720P_30" | "H264_720P_60" | "H264_1080P_30" | "H264_1080P_60" | "PORTRAIT_H264_720P_30" | "PORTRAIT_H264_720P_60" | "PORTRAIT_H264_1080P_30" | "PORTRAIT_H264_1080P_60";
                     autoRecord?: boolean;
                     scheduledAt?: string | null;
                     autoEndAt?: string | null;
@@ -10557,7 +10567,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A room. `participants` is present only on GET /rooms/{id} (and in call views). */
+            /** @description A room, with its participants. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10814,7 +10824,11 @@ export interface operations {
                     enableE2EE?: boolean;
                     enableAiFeatures?: boolean;
                     allowPublicJoin?: boolean;
-                    recordingPreset?: string | null;
+                    /**
+                     * @description The egress encoding preset for this room's recordings (default H264_720P_30).
+                     * @enum {string}
+                     */
+                    recordingPreset?: "H264_720P_30" | "H264_720P_60" | "H264_1080P_30" | "H264_1080P_60" | "PORTRAIT_H264_720P_30" | "PORTRAIT_H264_720P_60" | "PORTRAIT_H264_1080P_30" | "PORTRAIT_H264_1080P_60";
                     autoRecord?: boolean;
                     scheduledAt?: string | null;
                     autoEndAt?: string | null;
@@ -10827,7 +10841,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A room. `participants` is present only on GET /rooms/{id} (and in call views). */
+            /** @description A room, with its participants. */
             201: {
                 headers: {
                     [name: string]: unknown;

@@ -1,6 +1,6 @@
 import { route, auth } from '@/lib/http/route';
 import { tenantPresence } from '@/lib/domain/sessions';
 import { presencePage } from '@/lib/domain/sessions.schemas';
-import { paginationQuery } from '@/lib/http/pagination';
+import { paginationQuery } from '@/lib/domain/pagination';
 
 export const GET = route({ auth: auth.tenant('rooms.read'), query: paginationQuery, response: presencePage }, ({ auth, query }) => tenantPresence(auth.tenant, query));

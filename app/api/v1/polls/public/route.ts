@@ -1,6 +1,6 @@
 import { route, auth } from '@/lib/http/route';
 import { createPoll, listPollsForParticipant } from '@/lib/domain/polls';
-import { paginationQuery } from '@/lib/http/pagination';
+import { paginationQuery } from '@/lib/domain/pagination';
 import { publicPollCreateInput } from '@/lib/domain/engagement.schemas';
 import { pollPage, pollResponse } from '@/lib/domain/responses.schemas';
 

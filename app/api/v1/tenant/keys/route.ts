@@ -1,5 +1,5 @@
 import { route, auth } from '@/lib/http/route';
-import { paginationQuery } from '@/lib/http/pagination';
+import { paginationQuery } from '@/lib/domain/pagination';
 import { listApiKeys } from '@/lib/domain/keys';
 import { apiKeyPage } from '@/lib/domain/responses.schemas';
 

@@ -1,5 +1,5 @@
 import { route, auth } from '@/lib/http/route';
-import { paginationQuery } from '@/lib/http/pagination';
+import { paginationQuery } from '@/lib/domain/pagination';
 import { createBreakout, listBreakouts } from '@/lib/domain/breakouts';
 import { breakoutCreateInput } from '@/lib/domain/rooms.schemas';
 import { breakoutPage, breakoutResponse } from '@/lib/domain/responses.schemas';

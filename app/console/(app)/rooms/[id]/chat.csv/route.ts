@@ -2,7 +2,7 @@ import { getServerSession } from 'next-auth';
 import { authOptions } from '@/lib/console/auth';
 import { consoleActor, tenantOf } from '@/lib/domain/console';
 import { chatCsv } from '@/lib/domain/chat';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 
 // The console's chat export as CSV: the same messages as GET /api/v1/rooms/{id}/chat.
 export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }) {

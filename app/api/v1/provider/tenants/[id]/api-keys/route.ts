@@ -1,5 +1,5 @@
 import { route, auth } from '@/lib/http/route';
-import { paginationQuery } from '@/lib/http/pagination';
+import { paginationQuery } from '@/lib/domain/pagination';
 import { findOwnedTenant } from '@/lib/domain/providers';
 import { createTenantApiKey, listApiKeys } from '@/lib/domain/keys';
 import { createKeyInput } from '@/lib/domain/tenants.schemas';

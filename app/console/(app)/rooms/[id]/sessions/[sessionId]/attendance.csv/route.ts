@@ -2,7 +2,7 @@ import { getServerSession } from 'next-auth';
 import { authOptions } from '@/lib/console/auth';
 import { consoleActor, tenantOf } from '@/lib/domain/console';
 import { attendanceCsv } from '@/lib/domain/sessions';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 
 // The console's attendance download: the signed-in user's tenant, the API's own session rules.
 export async function GET(_req: Request, { params }: { params: Promise<{ id: string; sessionId: string }> }) {

@@ -1,5 +1,7 @@
+import type { z } from 'zod';
+
 /**
- * The error catalogue (../shared/notes/design.md). Domain code throws ApiError with a code;
+ * The error catalogue (codes → HTTP statuses; README "API conventions"). Domain code throws ApiError with a code;
  * the route wrapper turns it into the one envelope. The status follows from the code.
  */
 export const ERROR_STATUS = {
@@ -39,6 +41,8 @@ export class ApiError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
+    /** For RATE_LIMITED: the route wrapper sends it as Retry-After (the rules never touch headers). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -51,6 +55,18 @@ export const invalidState = (message: string) => new ApiError('INVALID_STATE', m
 export const forbidden = (message: string) => new ApiError('FORBIDDEN', message);
 export const validationFailed = (field: string, message: string) =>
   new ApiError('VALIDATION_FAILED', `${field}: ${message}`, [{ field, message }]);
+
+/** A zod failure as VALIDATION_FAILED, one detail per issue naming its field (`where` when the issue is the whole input). */
+export function zodToApiError(error: z.ZodError, where: 'body' | 'query' | 'input' = 'body'): ApiError {
+  const details: ErrorDetail[] = error.issues.flatMap((issue) =>
+    // A strict schema's unknown fields: one detail per field, named, rather than one for the object.
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ field: [...issue.path, key].join('.'), message: 'is not a known field' }))
+      : [{ field: issue.path.length ? issue.path.join('.') : where, message: issue.message }],
+  );
+  const summary = details.map((d) => `${d.field}: ${d.message}`).join('; ');
+  return new ApiError('VALIDATION_FAILED', `Invalid ${where}: ${summary}`, details);
+}
 
 export interface ErrorEnvelope {
   error: { code: ErrorCode; message: string; details?: ErrorDetail[]; requestId: string };
