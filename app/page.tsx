@@ -8,9 +8,15 @@ export default function Home() {
         Hosted video meetings for your product: create rooms, mint join links, and receive signed webhooks.
       </p>
       <ul className="mt-8 space-y-2 text-blue-700 underline dark:text-blue-300">
-        <li><Link href="/console">Console</Link></li>
-        <li><Link href="/docs">API reference</Link></li>
-        <li><a href="/api/v1/health">Health</a></li>
+        <li>
+          <Link href="/console">Console</Link>
+        </li>
+        <li>
+          <Link href="/docs">API reference</Link>
+        </li>
+        <li>
+          <a href="/api/v1/health">Health</a>
+        </li>
       </ul>
     </main>
   );

@@ -8,7 +8,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { AccessToken } from 'livekit-server-sdk';
 
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+});
 
 const server = http.createServer((req, res) => {
   let body = '';
@@ -23,7 +26,14 @@ const server = http.createServer((req, res) => {
       const identity = `p_${randomBytes(10).toString('hex')}`;
       await pool.query(
         `INSERT INTO "Participant" (id, "roomId", "tenantId", "externalUserId", "displayName", "mediaIdentity", "updatedAt") VALUES ($1, $2, $3, $4, $5, $6, now())`,
-        [randomBytes(12).toString('hex'), roomId, key.rows[0].tenantId, input.externalUserId, input.displayName, identity],
+        [
+          randomBytes(12).toString('hex'),
+          roomId,
+          key.rows[0].tenantId,
+          input.externalUserId,
+          input.displayName,
+          identity,
+        ],
       );
       const token = new AccessToken('devkey', 'secret', { identity, name: input.displayName, ttl: 21600 });
       token.addGrant({ roomJoin: true, room: roomId });

@@ -29,7 +29,8 @@ export function barChartSvg(title: string, unit: string, bars: Bar[]): string {
   });
   const legendTop = top + bars.length * rowHeight + 14;
   const legend = groups.map(
-    (g, i) => `<rect x="${labelWidth}" y="${legendTop + i * 18}" width="12" height="12" fill="${COLOURS[i % COLOURS.length]}"/><text x="${labelWidth + 18}" y="${legendTop + i * 18 + 11}">${escape(g)}</text>`,
+    (g, i) =>
+      `<rect x="${labelWidth}" y="${legendTop + i * 18}" width="12" height="12" fill="${COLOURS[i % COLOURS.length]}"/><text x="${labelWidth + 18}" y="${legendTop + i * 18 + 11}">${escape(g)}</text>`,
   );
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${labelWidth + plotWidth + 110}" height="${height}" font-family="sans-serif" font-size="12" fill="#111827">`,

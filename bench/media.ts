@@ -26,18 +26,28 @@ export interface MediaBenchRow {
 
 const root = path.resolve(import.meta.dirname, '..');
 
-export async function mediaBench(sizes = [2, 4, 6], seconds = Number(process.env.BENCH_MEDIA_SECONDS ?? 10)): Promise<{ rows: MediaBenchRow[]; markdown: string }> {
+export async function mediaBench(
+  sizes = [2, 4, 6],
+  seconds = Number(process.env.BENCH_MEDIA_SECONDS ?? 10),
+): Promise<{ rows: MediaBenchRow[]; markdown: string }> {
   const media = await startDevMediaServer();
   const umd = readFileSync(path.join(root, 'node_modules/livekit-client/dist/livekit-client.umd.js'));
   const web = http.createServer((req, res) => {
     if (req.url === '/lk.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(umd);
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><body><script src="/lk.js"></script></body></html>');
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end('<!doctype html><html><body><script src="/lk.js"></script></body></html>');
   });
   await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
   const pageUrl = `http://127.0.0.1:${(web.address() as { port: number }).port}/`;
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required'],
+    args: [
+      '--no-sandbox',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      '--autoplay-policy=no-user-gesture-required',
+    ],
   });
   const rows: MediaBenchRow[] = [];
   try {
@@ -66,13 +76,29 @@ export async function mediaBench(sizes = [2, 4, 6], seconds = Number(process.env
         pages.push(page);
       }
       const frames = async () =>
-        (await Promise.all(pages.map((p) => p.evaluate(() => [...document.querySelectorAll<HTMLVideoElement>('video')].reduce((sum, v) => sum + v.getVideoPlaybackQuality().totalVideoFrames, 0))))).reduce((a, b) => a + b, 0);
+        (
+          await Promise.all(
+            pages.map((p) =>
+              p.evaluate(() =>
+                [...document.querySelectorAll<HTMLVideoElement>('video')].reduce(
+                  (sum, v) => sum + v.getVideoPlaybackQuality().totalVideoFrames,
+                  0,
+                ),
+              ),
+            ),
+          )
+        ).reduce((a, b) => a + b, 0);
       await new Promise((r) => setTimeout(r, 5000)); // everyone subscribed and past the first key frames
       const loop = monitorEventLoopDelay({ resolution: 5 });
       loop.enable();
       const before = { stats: media.stats(), cpu: process.cpuUsage(), at: performance.now(), frames: await frames() };
       await new Promise((r) => setTimeout(r, seconds * 1000));
-      const after = { stats: media.stats(), cpu: process.cpuUsage(before.cpu), at: performance.now(), frames: await frames() };
+      const after = {
+        stats: media.stats(),
+        cpu: process.cpuUsage(before.cpu),
+        at: performance.now(),
+        frames: await frames(),
+      };
       loop.disable();
       const elapsed = (after.at - before.at) / 1000;
       const out = after.stats.rtpOut - before.stats.rtpOut;
@@ -97,11 +123,14 @@ export async function mediaBench(sizes = [2, 4, 6], seconds = Number(process.env
   const markdown = [
     '## Development media server: one room, N participants (headless Chromium, camera + microphone each)',
     '',
-    'Measured in the server\'s process; the browsers share the same two cores, so the figures are an upper bound on what the server costs.',
+    "Measured in the server's process; the browsers share the same two cores, so the figures are an upper bound on what the server costs.",
     '',
     '| participants | server CPU (% of one core) | RTP in/s | RTP out/s | forward µs/packet | event-loop delay p50 / p99 (ms) | frames/s per remote tile |',
     '|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.participants} | ${r.cpuPercent} | ${r.rtpInPerSec} | ${r.rtpOutPerSec} | ${r.forwardUsPerPacket} | ${r.loopDelayP50Ms} / ${r.loopDelayP99Ms} | ${r.framesPerSecPerTile} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.participants} | ${r.cpuPercent} | ${r.rtpInPerSec} | ${r.rtpOutPerSec} | ${r.forwardUsPerPacket} | ${r.loopDelayP50Ms} / ${r.loopDelayP99Ms} | ${r.framesPerSecPerTile} |`,
+    ),
     '',
   ].join('\n');
   return { rows, markdown };

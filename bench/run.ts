@@ -57,7 +57,12 @@ function latestSoak(): string | null {
 
 function startProcess(cmd: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
   // Own process group, so stopping it also stops what npx started (next-server, tsx).
-  const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(cmd, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`${cmd} did not start:\n${out}`)), 60_000);
@@ -74,7 +79,20 @@ function startProcess(cmd: string, args: string[], env: Record<string, string>, 
   });
 }
 
-interface Row { name: string; concurrency: number; rps: number; p50: number; p99: number; errors: number; non2xx: number; cpuMsPerReq: number | null; rate?: number; total?: number; seconds?: number; cpuMs?: number | null }
+interface Row {
+  name: string;
+  concurrency: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  cpuMsPerReq: number | null;
+  rate?: number;
+  total?: number;
+  seconds?: number;
+  cpuMs?: number | null;
+}
 
 const CLOCK_TICK_MS = 1000 / Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
 
@@ -101,7 +119,14 @@ function groupCpuMs(pgid: number | undefined): number | null {
 
 let serverGroup: number | undefined;
 
-async function load(name: string, url: string, concurrency: number, makeRequest: () => { method: 'GET' | 'POST'; path: string; body?: string; headers?: Record<string, string> }, headers: Record<string, string>, opts: { rate?: number; group?: number; duration?: number } = {}): Promise<Row> {
+async function load(
+  name: string,
+  url: string,
+  concurrency: number,
+  makeRequest: () => { method: 'GET' | 'POST'; path: string; body?: string; headers?: Record<string, string> },
+  headers: Record<string, string>,
+  opts: { rate?: number; group?: number; duration?: number } = {},
+): Promise<Row> {
   const group = opts.group ?? serverGroup;
   const duration = opts.duration ?? DURATION;
   const cpuBefore = groupCpuMs(group);
@@ -112,7 +137,14 @@ async function load(name: string, url: string, concurrency: number, makeRequest:
     // Open loop: this many requests per second in total, whatever the latency (not a closed loop).
     ...(opts.rate ? { overallRate: opts.rate } : {}),
     headers: { 'content-type': 'application/json', ...headers },
-    requests: [{ setupRequest: (req) => { const r = makeRequest(); return { ...req, ...r, headers: { ...req.headers, ...r.headers } }; } }],
+    requests: [
+      {
+        setupRequest: (req) => {
+          const r = makeRequest();
+          return { ...req, ...r, headers: { ...req.headers, ...r.headers } };
+        },
+      },
+    ],
   });
   const cpuAfter = groupCpuMs(group);
   const total = result.requests.total;
@@ -124,7 +156,10 @@ async function load(name: string, url: string, concurrency: number, makeRequest:
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
-    cpuMsPerReq: cpuBefore !== null && cpuAfter !== null && total > 0 ? Math.round(((cpuAfter - cpuBefore) / total) * 100) / 100 : null,
+    cpuMsPerReq:
+      cpuBefore !== null && cpuAfter !== null && total > 0
+        ? Math.round(((cpuAfter - cpuBefore) / total) * 100) / 100
+        : null,
     rate: opts.rate,
     total,
     seconds: duration,
@@ -177,15 +212,30 @@ async function consoleSignIn(base: string, user: { email: string; password: stri
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookies.join('; ') },
     body: new URLSearchParams({ csrfToken, email: user.email, password: user.password, json: 'true' }),
   });
-  const session = res.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c.startsWith('next-auth.session-token='));
+  const session = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .find((c) => c.startsWith('next-auth.session-token='));
   if (!session) throw new Error(`console sign-in failed: HTTP ${res.status}`);
   return session;
 }
 
-interface WebhookRun { name: string; events: number; perSecond: number; p50: number; p99: number }
+interface WebhookRun {
+  name: string;
+  events: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
 
 /** Emits `count` events (one every `intervalMs`, or as fast as 16 writers can when 0) and measures their deliveries. */
-async function webhookRun(name: string, count: number, intervalMs: number, emit: (i: number) => Promise<{ event: { id: string; occurredAt: Date } }>, receiver: Awaited<ReturnType<typeof startWebhookReceiver>>): Promise<WebhookRun> {
+async function webhookRun(
+  name: string,
+  count: number,
+  intervalMs: number,
+  emit: (i: number) => Promise<{ event: { id: string; occurredAt: Date } }>,
+  receiver: Awaited<ReturnType<typeof startWebhookReceiver>>,
+): Promise<WebhookRun> {
   receiver.received.length = 0;
   const started = Date.now();
   const occurred = new Map<string, number>();
@@ -219,7 +269,9 @@ async function webhookRun(name: string, count: number, intervalMs: number, emit:
 async function main() {
   // Refuse up front rather than start a server with nothing to serve ("fetch failed").
   if (process.env.BENCH_SKIP_BUILD === '1' && !existsSync(path.join(root, '.next-bench', 'BUILD_ID'))) {
-    console.error('BENCH_SKIP_BUILD=1 needs an earlier bench build in .next-bench, and there is none: run `npm run bench` once without BENCH_SKIP_BUILD (or build it with `NEXT_DIST_DIR=.next-bench npx next build`).');
+    console.error(
+      'BENCH_SKIP_BUILD=1 needs an earlier bench build in .next-bench, and there is none: run `npm run bench` once without BENCH_SKIP_BUILD (or build it with `NEXT_DIST_DIR=.next-bench npx next build`).',
+    );
     process.exit(2);
   }
   const admin = await adminUrl();
@@ -243,11 +295,19 @@ async function main() {
       LIVEKIT_API_KEY: `APIbench${randomBytes(6).toString('hex')}`,
       LIVEKIT_API_SECRET: randomBytes(32).toString('base64url'),
     };
-    const migrate = spawnSync('npx', ['prisma', 'migrate', 'deploy'], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
+    const migrate = spawnSync('npx', ['prisma', 'migrate', 'deploy'], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+    });
     if (migrate.status !== 0) throw new Error(migrate.stderr);
     if (process.env.BENCH_SKIP_BUILD !== '1') {
       console.log('▸ next build');
-      const build = spawnSync('npx', ['next', 'build'], { cwd: root, env: { ...process.env, ...env }, stdio: 'inherit' });
+      const build = spawnSync('npx', ['next', 'build'], {
+        cwd: root,
+        env: { ...process.env, ...env },
+        stdio: 'inherit',
+      });
       if (build.status !== 0) throw new Error('next build failed');
     }
     Object.assign(process.env, env);
@@ -256,12 +316,27 @@ async function main() {
     const seed = await seedTenantForBench(receiver.url);
 
     const port = 3300 + Math.floor(Math.random() * 500);
-    const serverEnv: Record<string, string> = { ...env, TRUSTED_PROXIES: '127.0.0.1,::1', NEXTAUTH_URL: `http://127.0.0.1:${port}`, NEXTAUTH_SECRET: randomBytes(32).toString('hex') };
+    const serverEnv: Record<string, string> = {
+      ...env,
+      TRUSTED_PROXIES: '127.0.0.1,::1',
+      NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+      NEXTAUTH_SECRET: randomBytes(32).toString('hex'),
+    };
     // BENCH_PROFILE=1: a V8 CPU profile of the server, written on exit (open it in Chrome DevTools).
     const nextArgs = ['start', '-p', String(port), '-H', '127.0.0.1'];
     children.push(
       process.env.BENCH_PROFILE === '1'
-        ? await startProcess('node', ['--cpu-prof', `--cpu-prof-dir=${path.join(root, 'bench/reports/profiles')}`, 'node_modules/next/dist/bin/next', ...nextArgs], serverEnv, /Ready in/)
+        ? await startProcess(
+            'node',
+            [
+              '--cpu-prof',
+              `--cpu-prof-dir=${path.join(root, 'bench/reports/profiles')}`,
+              'node_modules/next/dist/bin/next',
+              ...nextArgs,
+            ],
+            serverEnv,
+            /Ready in/,
+          )
         : await startProcess('npx', ['next', ...nextArgs], serverEnv, /Ready in/),
     );
     serverGroup = children[0].pid;
@@ -269,7 +344,11 @@ async function main() {
     const headers = { 'x-api-key': seed.key };
     const rooms: string[] = [];
     for (let i = 0; i < 20; i++) {
-      const res = await fetch(`${base}/api/v1/rooms`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ createdByExternalId: 'bench', maxParticipants: 10_000 }) });
+      const res = await fetch(`${base}/api/v1/rooms`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ createdByExternalId: 'bench', maxParticipants: 10_000 }),
+      });
       rooms.push(((await res.json()) as { id: string }).id);
     }
     let n = 0;
@@ -280,7 +359,11 @@ async function main() {
     });
     /** A fresh room for 10,000: each one-room run starts empty, as a webinar does. */
     const newBigRoom = async () => {
-      const res = await fetch(`${base}/api/v1/rooms`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ createdByExternalId: 'bench', maxParticipants: 10_000 }) });
+      const res = await fetch(`${base}/api/v1/rooms`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ createdByExternalId: 'bench', maxParticipants: 10_000 }),
+      });
       return ((await res.json()) as { id: string }).id;
     };
     const oneRoomJoin = (roomId: string) => () => ({
@@ -293,15 +376,36 @@ async function main() {
     const openLoop: Row[] = [];
     if (PARTS.has('api')) {
       // Warm up the server (JIT, connection pool) before measuring.
-      await load('warm-up', base, 16, joinRequest((id) => `/api/v1/rooms/${id}/join`), headers);
-      await load('warm-up', base, 16, () => ({ method: 'POST', path: '/api/v1/rooms', body: JSON.stringify({ createdByExternalId: 'bench' }) }), headers);
+      await load(
+        'warm-up',
+        base,
+        16,
+        joinRequest((id) => `/api/v1/rooms/${id}/join`),
+        headers,
+      );
+      await load(
+        'warm-up',
+        base,
+        16,
+        () => ({ method: 'POST', path: '/api/v1/rooms', body: JSON.stringify({ createdByExternalId: 'bench' }) }),
+        headers,
+      );
       await load('warm-up', base, 16, () => ({ method: 'GET', path: '/api/v1/health' }), {});
 
       const baselinePort = port + 1;
-      children.push(await startProcess('npx', ['tsx', 'bench/baseline.ts'], { ...env, PORT: String(baselinePort) }, /LISTENING/));
+      children.push(
+        await startProcess('npx', ['tsx', 'bench/baseline.ts'], { ...env, PORT: String(baselinePort) }, /LISTENING/),
+      );
       const baselineGroup = children[children.length - 1].pid;
       const baselineBase = `http://127.0.0.1:${baselinePort}`;
-      await load('warm-up', baselineBase, 16, joinRequest((id) => `/api/v1/rooms/${id}/join`), headers, { group: baselineGroup });
+      await load(
+        'warm-up',
+        baselineBase,
+        16,
+        joinRequest((id) => `/api/v1/rooms/${id}/join`),
+        headers,
+        { group: baselineGroup },
+      );
 
       // Each concurrency's endpoints run interleaved, in BENCH_ROUNDS rounds of DURATION/ROUNDS
       // seconds each (health, joins, rooms, info, baseline; again; again), so load that other work
@@ -310,13 +414,73 @@ async function main() {
         const bigRoom = await newBigRoom();
         const plan: { name: string; run: (duration: number) => Promise<Row> }[] = [
           // The floor under every route: the framework's per-request cost plus one SELECT 1.
-          { name: 'GET /health', run: (d) => load('GET /health', base, c, () => ({ method: 'GET', path: '/api/v1/health' }), {}, { duration: d }) },
-          { name: 'join, one room', run: (d) => load('POST /rooms/{id}/join, one room', base, c, oneRoomJoin(bigRoom), headers, { duration: d }) },
-          { name: 'join, 20 rooms', run: (d) => load('POST /rooms/{id}/join, 20 rooms', base, c, joinRequest((id) => `/api/v1/rooms/${id}/join`), headers, { duration: d }) },
-          { name: 'POST /rooms', run: (d) => load('POST /rooms', base, c, () => ({ method: 'POST', path: '/api/v1/rooms', body: JSON.stringify({ createdByExternalId: 'bench' }) }), headers, { duration: d }) },
+          {
+            name: 'GET /health',
+            run: (d) =>
+              load('GET /health', base, c, () => ({ method: 'GET', path: '/api/v1/health' }), {}, { duration: d }),
+          },
+          {
+            name: 'join, one room',
+            run: (d) =>
+              load('POST /rooms/{id}/join, one room', base, c, oneRoomJoin(bigRoom), headers, { duration: d }),
+          },
+          {
+            name: 'join, 20 rooms',
+            run: (d) =>
+              load(
+                'POST /rooms/{id}/join, 20 rooms',
+                base,
+                c,
+                joinRequest((id) => `/api/v1/rooms/${id}/join`),
+                headers,
+                { duration: d },
+              ),
+          },
+          {
+            name: 'POST /rooms',
+            run: (d) =>
+              load(
+                'POST /rooms',
+                base,
+                c,
+                () => ({
+                  method: 'POST',
+                  path: '/api/v1/rooms',
+                  body: JSON.stringify({ createdByExternalId: 'bench' }),
+                }),
+                headers,
+                { duration: d },
+              ),
+          },
           // Limited per client address (10/s): many clients behind the bench's trusted "proxy".
-          { name: 'info', run: (d) => load('GET /rooms/{id}/info', base, c, () => ({ method: 'GET', path: `/api/v1/rooms/${rooms[n % rooms.length]}/info`, headers: { 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n++ & 255}` } }), {}, { duration: d }) },
-          { name: 'baseline', run: (d) => load('baseline join', baselineBase, c, joinRequest((id) => `/api/v1/rooms/${id}/join`), headers, { group: baselineGroup, duration: d }) },
+          {
+            name: 'info',
+            run: (d) =>
+              load(
+                'GET /rooms/{id}/info',
+                base,
+                c,
+                () => ({
+                  method: 'GET',
+                  path: `/api/v1/rooms/${rooms[n % rooms.length]}/info`,
+                  headers: { 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n++ & 255}` },
+                }),
+                {},
+                { duration: d },
+              ),
+          },
+          {
+            name: 'baseline',
+            run: (d) =>
+              load(
+                'baseline join',
+                baselineBase,
+                c,
+                joinRequest((id) => `/api/v1/rooms/${id}/join`),
+                headers,
+                { group: baselineGroup, duration: d },
+              ),
+          },
         ];
         const rounds = plan.map(() => [] as Row[]);
         const perRound = Math.max(1, Math.round(DURATION / ROUNDS));
@@ -332,19 +496,46 @@ async function main() {
       // Open loop: a fixed offered rate into one room (a fresh one each), latency as offered.
       // Enough connections that a slow response does not hold back the offered rate.
       for (const rate of OPEN_LOOP_RATES) {
-        openLoop.push(await load('GET /health', base, Math.max(16, Math.ceil(rate / 2)), () => ({ method: 'GET', path: '/api/v1/health' }), {}, { rate }));
-        openLoop.push(await load('POST /rooms/{id}/join, one room', base, Math.max(16, Math.ceil(rate / 2)), oneRoomJoin(await newBigRoom()), headers, { rate }));
+        openLoop.push(
+          await load(
+            'GET /health',
+            base,
+            Math.max(16, Math.ceil(rate / 2)),
+            () => ({ method: 'GET', path: '/api/v1/health' }),
+            {},
+            { rate },
+          ),
+        );
+        openLoop.push(
+          await load(
+            'POST /rooms/{id}/join, one room',
+            base,
+            Math.max(16, Math.ceil(rate / 2)),
+            oneRoomJoin(await newBigRoom()),
+            headers,
+            { rate },
+          ),
+        );
       }
     }
 
     const webhooks: WebhookRun[] = [];
     if (PARTS.has('webhooks')) {
       const { emitEvent } = await import('../lib/events/outbox');
-      const emit = (i: number) => db().$transaction((tx) => emitEvent(tx, seed.tenantId, 'webhook.test', { i }, { force: true }));
+      const emit = (i: number) =>
+        db().$transaction((tx) => emitEvent(tx, seed.tenantId, 'webhook.test', { i }, { force: true }));
       // A burst (as fast as 16 concurrent writers can emit: the pipeline's drain rate, latency is
       // mostly queueing) and a paced run at the target rate (latency when the pipeline keeps up).
       webhooks.push(await webhookRun(`burst of ${WEBHOOK_EVENTS}`, WEBHOOK_EVENTS, 0, emit, receiver));
-      webhooks.push(await webhookRun(`${WEBHOOK_RATE}/s for ${WEBHOOK_SECONDS} s`, WEBHOOK_RATE * WEBHOOK_SECONDS, 1000 / WEBHOOK_RATE, emit, receiver));
+      webhooks.push(
+        await webhookRun(
+          `${WEBHOOK_RATE}/s for ${WEBHOOK_SECONDS} s`,
+          WEBHOOK_RATE * WEBHOOK_SECONDS,
+          1000 / WEBHOOK_RATE,
+          emit,
+          receiver,
+        ),
+      );
     }
 
     let pages: Awaited<ReturnType<typeof firstLoadJs>>[] = [];
@@ -358,7 +549,8 @@ async function main() {
     }
 
     const find = (name: string, c: number) => rows.find((r) => r.name === name && r.concurrency === c);
-    const pct = (a: Row | undefined, b: Row | undefined) => (a && b && b.rps > 0 ? `${Math.round((a.rps / b.rps) * 100)} %` : '?');
+    const pct = (a: Row | undefined, b: Row | undefined) =>
+      a && b && b.rps > 0 ? `${Math.round((a.rps / b.rps) * 100)} %` : '?';
     /** GET /health at this concurrency, measured interleaved with the others. */
     const floorOf = (c: number): Row | undefined => find('GET /health', c);
     const cpuRatio = (r: Row | undefined, floor: Row | undefined) =>
@@ -385,11 +577,23 @@ async function main() {
             '',
             '| goal | measured |',
             '|---|---|',
-            ...CONCURRENCY.map((c) => `| joins into one room at ${c} concurrent ≥ 60 % of GET /health | ${pct(find('POST /rooms/{id}/join, one room', c), floorOf(c))} (CPU per request ${cpuRatio(find('POST /rooms/{id}/join, one room', c), floorOf(c))}) |`),
-            ...CONCURRENCY.map((c) => `| joins over 20 rooms at ${c} concurrent ≥ 60 % of GET /health | ${pct(find('POST /rooms/{id}/join, 20 rooms', c), floorOf(c))} (CPU per request ${cpuRatio(find('POST /rooms/{id}/join, 20 rooms', c), floorOf(c))}) |`),
-            ...CONCURRENCY.map((c) => `| POST /rooms at ${c} concurrent ≥ 60 % of GET /health | ${pct(find('POST /rooms', c), floorOf(c))} (CPU per request ${cpuRatio(find('POST /rooms', c), floorOf(c))}) |`),
+            ...CONCURRENCY.map(
+              (c) =>
+                `| joins into one room at ${c} concurrent ≥ 60 % of GET /health | ${pct(find('POST /rooms/{id}/join, one room', c), floorOf(c))} (CPU per request ${cpuRatio(find('POST /rooms/{id}/join, one room', c), floorOf(c))}) |`,
+            ),
+            ...CONCURRENCY.map(
+              (c) =>
+                `| joins over 20 rooms at ${c} concurrent ≥ 60 % of GET /health | ${pct(find('POST /rooms/{id}/join, 20 rooms', c), floorOf(c))} (CPU per request ${cpuRatio(find('POST /rooms/{id}/join, 20 rooms', c), floorOf(c))}) |`,
+            ),
+            ...CONCURRENCY.map(
+              (c) =>
+                `| POST /rooms at ${c} concurrent ≥ 60 % of GET /health | ${pct(find('POST /rooms', c), floorOf(c))} (CPU per request ${cpuRatio(find('POST /rooms', c), floorOf(c))}) |`,
+            ),
             `| one-room joins at ${CONCURRENCY.at(-1)} vs at ${CONCURRENCY[0]} concurrent (no lower) | ${pct(find('POST /rooms/{id}/join, one room', CONCURRENCY.at(-1)!), find('POST /rooms/{id}/join, one room', CONCURRENCY[0]))} |`,
-            ...CONCURRENCY.map((c) => `| bare node:http + pg + JWT baseline join at ${c}: absolute, and Convene's one-room join as a share of it | ${find('baseline join', c)?.rps ?? '?'} req/s; ${pct(find('POST /rooms/{id}/join, one room', c), find('baseline join', c))} |`),
+            ...CONCURRENCY.map(
+              (c) =>
+                `| bare node:http + pg + JWT baseline join at ${c}: absolute, and Convene's one-room join as a share of it | ${find('baseline join', c)?.rps ?? '?'} req/s; ${pct(find('POST /rooms/{id}/join, one room', c), find('baseline join', c))} |`,
+            ),
             '',
           ]
         : []),
@@ -401,7 +605,10 @@ async function main() {
             '',
             '| endpoint | offered req/s | served req/s | p50 ms | p99 ms | server CPU ms/req | errors | non-2xx |',
             '|---|---|---|---|---|---|---|---|',
-            ...openLoop.map((r) => `| ${r.name} | ${r.rate} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.cpuMsPerReq ?? '?'} | ${r.errors} | ${r.non2xx} |`),
+            ...openLoop.map(
+              (r) =>
+                `| ${r.name} | ${r.rate} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.cpuMsPerReq ?? '?'} | ${r.errors} | ${r.non2xx} |`,
+            ),
             '',
           ]
         : []),
@@ -436,7 +643,11 @@ async function main() {
       const chart = barChartSvg(
         'Throughput by endpoint (req/s)',
         'req/s',
-        rows.map((r) => ({ label: `${r.name.replace('POST /rooms/{id}/join', 'join')} @${r.concurrency}`, value: r.rps, group: r.name === 'baseline join' ? 'bare node:http baseline' : 'Convene (next start)' })),
+        rows.map((r) => ({
+          label: `${r.name.replace('POST /rooms/{id}/join', 'join')} @${r.concurrency}`,
+          value: r.rps,
+          group: r.name === 'baseline join' ? 'bare node:http baseline' : 'Convene (next start)',
+        })),
       );
       writeFileSync(path.join(root, 'bench/reports', `${stamp}.svg`), chart);
       report += `\n![Throughput by endpoint](${stamp}.svg)\n`;

@@ -16,7 +16,11 @@ export async function seedTenantForBench(webhookUrl: string) {
       // runner would be delivering thousands of them while the join is measured). The webhook phase
       // emits its own events with force, which bypasses the filter.
       webhookEvents: ['webhook.test'],
-      entitlementOverrides: { apiRequestsPerSecond: 1_000_000, concurrentLiveRooms: 1_000_000, maxParticipantsPerRoom: 10_000 },
+      entitlementOverrides: {
+        apiRequestsPerSecond: 1_000_000,
+        concurrentLiveRooms: 1_000_000,
+        maxParticipantsPerRoom: 10_000,
+      },
     });
     const console = { email: 'bench@convene.dev', password: randomBytes(12).toString('base64url') };
     await createConsoleUser(tx, { ...console, role: 'OWNER', tenantId: t.tenant.id });

@@ -46,7 +46,16 @@ export interface SoakResult {
 }
 
 /** Statuses a request may end with: success, a documented 4xx, or a 503 to retry. */
-type Outcome = 'success' | 'documented 4xx' | '503' | '500' | 'other 5xx' | 'undocumented 4xx' | 'hung' | 'cut by the kill' | 'app down (refused, retried)';
+type Outcome =
+  | 'success'
+  | 'documented 4xx'
+  | '503'
+  | '500'
+  | 'other 5xx'
+  | 'undocumented 4xx'
+  | 'hung'
+  | 'cut by the kill'
+  | 'app down (refused, retried)';
 
 const HUNG_AFTER_MS = 30_000;
 
@@ -106,7 +115,11 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
   };
 
   try {
-    const migrate = spawnSync('npx', ['prisma', 'migrate', 'deploy'], { cwd: root, env: { ...process.env, DATABASE_URL: database.url }, encoding: 'utf8' });
+    const migrate = spawnSync('npx', ['prisma', 'migrate', 'deploy'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: database.url },
+      encoding: 'utf8',
+    });
     if (migrate.status !== 0) throw new Error(`migrate deploy failed: ${migrate.stderr}`);
     const seed = await seedTenant(database.url, receiver.url);
     app = await startApp(env);
@@ -121,13 +134,21 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
       const m = byRoute.get(routeName) ?? new Map<Outcome, number>();
       m.set(outcome, (m.get(outcome) ?? 0) + 1);
       byRoute.set(routeName, m);
-      if ((outcome === '500' || outcome === 'other 5xx' || outcome === 'undocumented 4xx' || outcome === 'hung') && problems.length < 20) {
+      if (
+        (outcome === '500' || outcome === 'other 5xx' || outcome === 'undocumented 4xx' || outcome === 'hung') &&
+        problems.length < 20
+      ) {
         problems.push(`${routeName}: ${outcome}${detail ? ` — ${detail.slice(0, 300)}` : ''}`);
       }
     };
 
     /** One API call; refused connections while the app is down are retried (they never reached it). */
-    async function call(routeName: string, method: string, urlPath: string, body?: unknown): Promise<{ status: number; json: any } | null> {
+    async function call(
+      routeName: string,
+      method: string,
+      urlPath: string,
+      body?: unknown,
+    ): Promise<{ status: number; json: any } | null> {
       for (;;) {
         if (stopping && routeName !== 'drain') return null;
         try {
@@ -164,7 +185,11 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
             continue;
           }
           // The socket closed under the request: the app was killed while it was in flight.
-          if (appDown || e.cause?.code === 'ECONNRESET' || /other side closed|socket/i.test(String(e.cause ?? e.message))) {
+          if (
+            appDown ||
+            e.cause?.code === 'ECONNRESET' ||
+            /other side closed|socket/i.test(String(e.cause ?? e.message))
+          ) {
             record(routeName, 'cut by the kill', e.cause?.code);
             return null;
           }
@@ -177,7 +202,11 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
     async function worker(w: number) {
       for (let i = 0; !stopping; i++) {
         const waitingRoom = i % 5 === 4;
-        const room = await call('POST /rooms', 'POST', '/api/v1/rooms', { createdByExternalId: `host_${w}`, maxParticipants: 6, enableWaitingRoom: waitingRoom });
+        const room = await call('POST /rooms', 'POST', '/api/v1/rooms', {
+          createdByExternalId: `host_${w}`,
+          maxParticipants: 6,
+          enableWaitingRoom: waitingRoom,
+        });
         if (!room || room.status !== 201) {
           await sleep(50);
           continue;
@@ -186,13 +215,34 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
         // Seven joins into six seats: one ROOM_FULL (documented 409) per room unless it parks them.
         const joins = await Promise.all(
           Array.from({ length: 7 }, (_, j) =>
-            call('POST /rooms/{id}/join', 'POST', `/api/v1/rooms/${roomId}/join`, { externalUserId: j === 0 ? `host_${w}` : `u_${w}_${i}_${j}`, displayName: 'Soak', role: j === 0 ? 'HOST' : 'ATTENDEE' }),
+            call('POST /rooms/{id}/join', 'POST', `/api/v1/rooms/${roomId}/join`, {
+              externalUserId: j === 0 ? `host_${w}` : `u_${w}_${i}_${j}`,
+              displayName: 'Soak',
+              role: j === 0 ? 'HOST' : 'ATTENDEE',
+            }),
           ),
         );
-        const poll = await call('POST /polls', 'POST', '/api/v1/polls', { roomId, createdByExternalId: `host_${w}`, question: 'Soak?', options: ['yes', 'no'], status: 'OPEN' });
+        const poll = await call('POST /polls', 'POST', '/api/v1/polls', {
+          roomId,
+          createdByExternalId: `host_${w}`,
+          question: 'Soak?',
+          options: ['yes', 'no'],
+          status: 'OPEN',
+        });
         if (poll?.status === 201 || poll?.status === 200) {
-          const voters = joins.map((j, k) => (j?.status === 200 && !j.json.waitingForApproval ? (k === 0 ? `host_${w}` : `u_${w}_${i}_${k}`) : null)).filter(Boolean);
-          await Promise.all(voters.slice(0, 3).map((v) => call('POST /polls/{id}/vote', 'POST', `/api/v1/polls/${poll.json.id}/vote`, { voterExternalId: v, optionIds: [poll.json.options[0].id] })));
+          const voters = joins
+            .map((j, k) =>
+              j?.status === 200 && !j.json.waitingForApproval ? (k === 0 ? `host_${w}` : `u_${w}_${i}_${k}`) : null,
+            )
+            .filter(Boolean);
+          await Promise.all(
+            voters.slice(0, 3).map((v) =>
+              call('POST /polls/{id}/vote', 'POST', `/api/v1/polls/${poll.json.id}/vote`, {
+                voterExternalId: v,
+                optionIds: [poll.json.options[0].id],
+              }),
+            ),
+          );
           await call('GET /polls/{id}', 'GET', `/api/v1/polls/${poll.json.id}`);
         }
         const test = await call('POST /webhooks/test', 'POST', '/api/v1/webhooks/test', {});
@@ -235,7 +285,9 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
     try {
       const deadline = Date.now() + 120_000;
       for (;;) {
-        const { rows } = await check.query<{ open: number }>(`SELECT count(*)::int AS open FROM "WebhookDelivery" WHERE status <> 'DELIVERED'`);
+        const { rows } = await check.query<{ open: number }>(
+          `SELECT count(*)::int AS open FROM "WebhookDelivery" WHERE status <> 'DELIVERED'`,
+        );
         if (rows[0].open === 0 || Date.now() > deadline) break;
         await sleep(250);
       }
@@ -254,14 +306,31 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
       const failedAttempts = receiver.received.length - [...acknowledged.values()].reduce((a, b) => a + b, 0);
       const byName = new Map<string, number>();
       for (const e of expected) byName.set(e.name, (byName.get(e.name) ?? 0) + 1);
-      if (lost.length) problems.push(`${lost.length} events never acknowledged by the receiver, e.g. ${lost.slice(0, 3).map((e) => `${e.name} ${e.id} (${e.status})`).join(', ')}`);
+      if (lost.length)
+        problems.push(
+          `${lost.length} events never acknowledged by the receiver, e.g. ${lost
+            .slice(0, 3)
+            .map((e) => `${e.name} ${e.id} (${e.status})`)
+            .join(', ')}`,
+        );
       if (notRecorded.length) problems.push(`${notRecorded.length} event ids answered 202 by the API but not recorded`);
       if (unknown.length) problems.push(`${unknown.length} ids reached the receiver that the app never recorded`);
       for (const bad of ['500', 'other 5xx', 'undocumented 4xx', 'hung'] as const) {
-        if ((counts.get(bad) ?? 0) > 0 && !problems.some((p) => p.includes(bad))) problems.push(`${counts.get(bad)} requests: ${bad}`);
+        if ((counts.get(bad) ?? 0) > 0 && !problems.some((p) => p.includes(bad)))
+          problems.push(`${counts.get(bad)} requests: ${bad}`);
       }
       const total = [...counts.values()].reduce((a, b) => a + b, 0);
-      const outcomes: Outcome[] = ['success', 'documented 4xx', '503', '500', 'other 5xx', 'undocumented 4xx', 'hung', 'cut by the kill', 'app down (refused, retried)'];
+      const outcomes: Outcome[] = [
+        'success',
+        'documented 4xx',
+        '503',
+        '500',
+        'other 5xx',
+        'undocumented 4xx',
+        'hung',
+        'cut by the kill',
+        'app down (refused, retried)',
+      ];
       const table = [
         `Soak: ${opts.seconds} s, ${opts.workers} workers, PostgreSQL down ${opts.pgDownSeconds} s once, app SIGKILLed once. ${new Date().toISOString()}.`,
         '',
@@ -282,10 +351,18 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
         '',
         `Timeline: ${timeline.join('; ')}.`,
         '',
-        problems.length ? `**Problems:**\n\n${problems.map((p) => `- ${p}`).join('\n')}` : '**Result: pass** — zero 500s, zero hung requests, no event lost.',
+        problems.length
+          ? `**Problems:**\n\n${problems.map((p) => `- ${p}`).join('\n')}`
+          : '**Result: pass** — zero 500s, zero hung requests, no event lost.',
       ].join('\n');
       appLogs.push(app.output());
-      return { ok: problems.length === 0, problems, table, counts: Object.fromEntries(counts), appLog: appLogs.join('\n--- app restarted ---\n') };
+      return {
+        ok: problems.length === 0,
+        problems,
+        table,
+        counts: Object.fromEntries(counts),
+        appLog: appLogs.join('\n--- app restarted ---\n'),
+      };
     } finally {
       await check.end();
     }

@@ -11,8 +11,16 @@ const base = process.env.CONSOLE_BASE_URL!;
 const seed = JSON.parse(process.env.CONSOLE_SEED ?? '{}') as { consoleUsers: { email: string; password: string }[] };
 
 async function expectAccessible(page: Page, what: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const summary = violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const summary = violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+        .map((n) => n.target.join(' '))
+        .slice(0, 3)
+        .join(' | ')}`,
+  );
   expect(summary, `${what} has accessibility violations`).toEqual([]);
 }
 
@@ -26,8 +34,18 @@ async function signIn(page: Page, email: string) {
 }
 
 test('the call UI: pre-join and an error state', async ({ page }) => {
-  const at = new AccessToken('a11y-key', 'a11y-secret-0123456789abcdef0123456789', { identity: 'p_1', name: 'Grace Hopper', ttl: 600,
-    metadata: JSON.stringify({ metaVersion: 1, roomId: 'room_1', roomName: 'Weekly sync', role: 'ATTENDEE', enableChat: true }) });
+  const at = new AccessToken('a11y-key', 'a11y-secret-0123456789abcdef0123456789', {
+    identity: 'p_1',
+    name: 'Grace Hopper',
+    ttl: 600,
+    metadata: JSON.stringify({
+      metaVersion: 1,
+      roomId: 'room_1',
+      roomName: 'Weekly sync',
+      role: 'ATTENDEE',
+      enableChat: true,
+    }),
+  });
   at.addGrant({ roomJoin: true, room: 'cv_room', canPublish: true, canSubscribe: true });
   await page.goto(`/join?token=${encodeURIComponent(await at.toJwt())}&url=${encodeURIComponent('ws://127.0.0.1:1')}`);
   await expect(page.getByTestId('joining-as')).toBeVisible();
@@ -41,7 +59,15 @@ test('the console for a tenant admin', async ({ page }) => {
   await page.goto(`${base}/console/sign-in`);
   await expectAccessible(page, 'sign-in');
   await signIn(page, 'owner@demo.convene.dev');
-  for (const path of ['/console', '/console/rooms', '/console/keys', '/console/webhooks', '/console/branding', '/console/recordings', '/console/plan']) {
+  for (const path of [
+    '/console',
+    '/console/rooms',
+    '/console/keys',
+    '/console/webhooks',
+    '/console/branding',
+    '/console/recordings',
+    '/console/plan',
+  ]) {
     await page.goto(`${base}${path}`);
     await expect(page.getByRole('main')).toBeVisible();
     await expectAccessible(page, path);

@@ -22,7 +22,10 @@ test.beforeAll(async () => {
   test.setTimeout(180_000);
   media = await startDevMediaServer();
   database = await createSeededDatabase(process.env.E2E_POSTGRES_ADMIN_URL!);
-  const seed = JSON.parse(database.seed) as { liveTenant: { apiKey: string }; consoleUsers: { email: string; password: string }[] };
+  const seed = JSON.parse(database.seed) as {
+    liveTenant: { apiKey: string };
+    consoleUsers: { email: string; password: string }[];
+  };
   apiKey = seed.liveTenant.apiKey;
   owner = seed.consoleUsers.find((u) => u.email === 'owner@demo.convene.dev')!;
   app = await startNextServer(database.url, { ...media.env(), LOG_LEVEL: 'warn' });
@@ -53,11 +56,15 @@ async function enterCall(page: Page, joinUrl: string | null) {
   return panel;
 }
 
-test('a message sent in the chat panel is stored, reaches the others live and is there after a reload', async ({ browser }) => {
+test('a message sent in the chat panel is stored, reaches the others live and is there after a reload', async ({
+  browser,
+}) => {
   test.setTimeout(150_000);
   const room = (await api('POST', '/api/v1/rooms', { createdByExternalId: 'e2e', name: 'Chat check' })).body;
   chatRoomId = room.id;
-  const ada = (await api('POST', `/api/v1/rooms/${room.id}/join`, { externalUserId: 'ada', displayName: 'Ada', role: 'HOST' })).body;
+  const ada = (
+    await api('POST', `/api/v1/rooms/${room.id}/join`, { externalUserId: 'ada', displayName: 'Ada', role: 'HOST' })
+  ).body;
   const bob = (await api('POST', `/api/v1/rooms/${room.id}/join`, { externalUserId: 'bob', displayName: 'Bob' })).body;
 
   const bobContext = await browser.newContext();
@@ -93,20 +100,29 @@ test('a message sent in the chat panel is stored, reaches the others live and is
 
   // The media layer's webhooks reached the app: one live session with both people in it.
   await expect
-    .poll(async () => {
-      const [session] = (await api('GET', `/api/v1/rooms/${room.id}/sessions`)).body.data;
-      if (!session) return null;
-      const detail = (await api('GET', `/api/v1/sessions/${session.id}`)).body;
-      return { status: detail.status, people: detail.attendance.map((a: { externalUserId: string }) => a.externalUserId).sort() };
-    }, { timeout: 15_000 })
+    .poll(
+      async () => {
+        const [session] = (await api('GET', `/api/v1/rooms/${room.id}/sessions`)).body.data;
+        if (!session) return null;
+        const detail = (await api('GET', `/api/v1/sessions/${session.id}`)).body;
+        return {
+          status: detail.status,
+          people: detail.attendance.map((a: { externalUserId: string }) => a.externalUserId).sort(),
+        };
+      },
+      { timeout: 15_000 },
+    )
     .toEqual({ status: 'LIVE', people: ['ada', 'bob'] });
 
   await adaContext.close();
   await bobContext.close();
 });
 
-test('an end-to-end encrypted room keeps chat peer-to-peer: the panel says so and the API is never asked', async ({ page }) => {
-  const room = (await api('POST', '/api/v1/rooms', { createdByExternalId: 'e2e', name: 'Secret', enableE2EE: true })).body;
+test('an end-to-end encrypted room keeps chat peer-to-peer: the panel says so and the API is never asked', async ({
+  page,
+}) => {
+  const room = (await api('POST', '/api/v1/rooms', { createdByExternalId: 'e2e', name: 'Secret', enableE2EE: true }))
+    .body;
   const ada = (await api('POST', `/api/v1/rooms/${room.id}/join`, { externalUserId: 'ada', displayName: 'Ada' })).body;
   const chatRequests: string[] = [];
   page.on('request', (req) => {
@@ -121,7 +137,9 @@ test('an end-to-end encrypted room keeps chat peer-to-peer: the panel says so an
   expect(chatRequests).toEqual([]);
 });
 
-test('the console shows the room\'s session with its attendance, and downloads attendance and chat as CSV', async ({ page }) => {
+test("the console shows the room's session with its attendance, and downloads attendance and chat as CSV", async ({
+  page,
+}) => {
   await page.goto(`${app.baseUrl}/console/sign-in`);
   await page.getByLabel('Email').fill(owner.email);
   await page.getByLabel('Password').fill(owner.password);
@@ -138,10 +156,19 @@ test('the console shows the room\'s session with its attendance, and downloads a
   await expect(attendance).toContainText('Bob');
 
   const csvLink = page.getByRole('link', { name: 'Download CSV' });
-  const attendanceCsv = await (await page.request.get(new URL((await csvLink.getAttribute('href'))!, app.baseUrl).toString())).text();
+  const attendanceCsv = await (
+    await page.request.get(new URL((await csvLink.getAttribute('href'))!, app.baseUrl).toString())
+  ).text();
   const lines = attendanceCsv.trim().split('\r\n');
-  expect(lines[0]).toBe('"sessionId","roomId","externalUserId","displayName","role","firstJoinedAt","lastLeftAt","totalSeconds","intervals"');
-  expect(lines.slice(1).map((l) => l.split(',')[2]).sort()).toEqual(['"ada"', '"bob"']);
+  expect(lines[0]).toBe(
+    '"sessionId","roomId","externalUserId","displayName","role","firstJoinedAt","lastLeftAt","totalSeconds","intervals"',
+  );
+  expect(
+    lines
+      .slice(1)
+      .map((l) => l.split(',')[2])
+      .sort(),
+  ).toEqual(['"ada"', '"bob"']);
 
   const chatCsv = await (await page.request.get(`${app.baseUrl}/console/rooms/${chatRoomId}/chat.csv`)).text();
   expect(chatCsv).toContain('"Hello <b>everyone</b> — agenda in 5"');

@@ -51,7 +51,12 @@ function receiver() {
   return {
     received,
     answer: (s: number) => (status = s),
-    start: () => new Promise<string>((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/convene`))),
+    start: () =>
+      new Promise<string>((r) =>
+        server.listen(0, '127.0.0.1', () =>
+          r(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/convene`),
+        ),
+      ),
     stop: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
@@ -83,7 +88,10 @@ test('an owner rotates a key and sees the old one listed with its expiry', async
   await expect(page.getByText(/Rotated; the old key works until/)).toBeVisible();
   const expiring = page.getByTestId('key-row').filter({ hasText: 'expiring' });
   await expect(expiring).toHaveCount(1);
-  const [old] = await sql<{ expiresAt: Date }>('SELECT "expiresAt" FROM "ApiKey" WHERE "tenantId" = $1 AND "expiresAt" IS NOT NULL', [seed.liveTenant.id]);
+  const [old] = await sql<{ expiresAt: Date }>(
+    'SELECT "expiresAt" FROM "ApiKey" WHERE "tenantId" = $1 AND "expiresAt" IS NOT NULL',
+    [seed.liveTenant.id],
+  );
   const hoursLeft = (old.expiresAt.getTime() - Date.now()) / 3_600_000;
   expect(hoursLeft).toBeGreaterThan(23.9);
   expect(hoursLeft).toBeLessThanOrEqual(24);
@@ -91,7 +99,9 @@ test('an owner rotates a key and sees the old one listed with its expiry', async
   await expect(page.getByTestId('key-row').filter({ hasText: 'active' })).toHaveCount(1);
 });
 
-test('webhooks: set a URL, send a test event to a loopback receiver, replay a failed delivery', async ({ page }, info) => {
+test('webhooks: set a URL, send a test event to a loopback receiver, replay a failed delivery', async ({
+  page,
+}, info) => {
   const hook = receiver();
   const url = await hook.start();
   try {
@@ -111,7 +121,9 @@ test('webhooks: set a URL, send a test event to a loopback receiver, replay a fa
     expect(JSON.parse(hook.received[0].body)).toMatchObject({ version: 2, event: 'webhook.test' });
     await expect(async () => {
       await page.reload();
-      await expect(page.locator('[data-testid="delivery-row"][data-status="delivered"]')).toHaveCount(1, { timeout: 1000 });
+      await expect(page.locator('[data-testid="delivery-row"][data-status="delivered"]')).toHaveCount(1, {
+        timeout: 1000,
+      });
     }).toPass({ timeout: 20_000 });
 
     // The endpoint goes down: with one attempt allowed in this environment, the delivery fails.
@@ -120,7 +132,9 @@ test('webhooks: set a URL, send a test event to a loopback receiver, replay a fa
     await expect.poll(() => hook.received.length, { timeout: 20_000 }).toBe(2);
     await expect(async () => {
       await page.reload();
-      await expect(page.locator('[data-testid="delivery-row"][data-status="failed"]')).toHaveCount(1, { timeout: 1000 });
+      await expect(page.locator('[data-testid="delivery-row"][data-status="failed"]')).toHaveCount(1, {
+        timeout: 1000,
+      });
     }).toPass({ timeout: 20_000 });
     const failed = page.locator('[data-testid="delivery-row"][data-status="failed"]');
     await failed.getByText('Attempt details').click();
@@ -135,7 +149,9 @@ test('webhooks: set a URL, send a test event to a loopback receiver, replay a fa
     expect(hook.received[2].headers['x-webhook-id']).toBe(hook.received[1].headers['x-webhook-id']);
     await expect(async () => {
       await page.reload();
-      await expect(page.locator('[data-testid="delivery-row"][data-status="delivered"]')).toHaveCount(2, { timeout: 1000 });
+      await expect(page.locator('[data-testid="delivery-row"][data-status="delivered"]')).toHaveCount(2, {
+        timeout: 1000,
+      });
     }).toPass({ timeout: 20_000 });
     await page.getByRole('link', { name: 'Failed' }).click();
     await expect(page.getByTestId('delivery-row')).toHaveCount(1);
@@ -204,7 +220,10 @@ test('a reseller provisions a tenant and changes its overrides with a preview', 
   await page.getByLabel('Participants per room').fill('7');
   await page.getByRole('button', { name: 'Save plan and overrides' }).click();
   await expect(page.getByText('Plan and overrides saved')).toBeVisible();
-  const [row] = await sql<{ entitlementOverrides: unknown; plan: string }>('SELECT "entitlementOverrides", plan FROM "Tenant" WHERE name = $1', ['Acme Clinics']);
+  const [row] = await sql<{ entitlementOverrides: unknown; plan: string }>(
+    'SELECT "entitlementOverrides", plan FROM "Tenant" WHERE name = $1',
+    ['Acme Clinics'],
+  );
   expect(row).toEqual({ plan: 'growth', entitlementOverrides: { maxParticipantsPerRoom: 7 } });
 
   await page.getByRole('button', { name: 'Suspend' }).click();
@@ -224,7 +243,14 @@ test('sessions live in PostgreSQL: an expired session signs out, and signing out
 
   await signIn(page, 'owner@demo.convene.dev');
   await page.waitForURL(`${base}/console`);
-  const sessions = async () => Number((await sql<{ n: string }>('SELECT count(*) AS n FROM "Session" WHERE "userId" = $1 AND expires > now()', [owner.id]))[0].n);
+  const sessions = async () =>
+    Number(
+      (
+        await sql<{ n: string }>('SELECT count(*) AS n FROM "Session" WHERE "userId" = $1 AND expires > now()', [
+          owner.id,
+        ])
+      )[0].n,
+    );
   const live = await sessions();
   expect(live).toBeGreaterThan(0);
   await page.getByRole('button', { name: 'Sign out' }).click();

@@ -62,24 +62,42 @@ ${sibling ? `<iframe id="sibling" title="widget" src="${sibling.replace(/"/g, '&
 }
 
 async function tenant(request: APIRequestContext, frameAncestors: string[]) {
-  const res = await request.post(`${base}/api/v1/provider/tenants`, { headers: { 'x-provider-key': seed.providerKey }, data: { name: 'Embedding Co', frameAncestors } });
+  const res = await request.post(`${base}/api/v1/provider/tenants`, {
+    headers: { 'x-provider-key': seed.providerKey },
+    data: { name: 'Embedding Co', frameAncestors },
+  });
   expect(res.status()).toBe(201);
   return { 'x-api-key': (await res.json()).apiKey.plainTextKey as string };
 }
 
 async function room(request: APIRequestContext, headers: Record<string, string>, data: Record<string, unknown> = {}) {
-  return (await request.post(`${base}/api/v1/rooms`, { headers, data: { createdByExternalId: 'teacher', name: 'Physics 101', ...data } })).json();
+  return (
+    await request.post(`${base}/api/v1/rooms`, {
+      headers,
+      data: { createdByExternalId: 'teacher', name: 'Physics 101', ...data },
+    })
+  ).json();
 }
 
-async function join(request: APIRequestContext, headers: Record<string, string>, roomId: string, data: Record<string, unknown> = {}) {
-  const res = await request.post(`${base}/api/v1/rooms/${roomId}/join`, { headers, data: { externalUserId: `u${Math.random()}`, displayName: 'Ada Lovelace', ...data } });
+async function join(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  roomId: string,
+  data: Record<string, unknown> = {},
+) {
+  const res = await request.post(`${base}/api/v1/rooms/${roomId}/join`, {
+    headers,
+    data: { externalUserId: `u${Math.random()}`, displayName: 'Ada Lovelace', ...data },
+  });
   expect(res.ok()).toBe(true);
   return res.json();
 }
 
-const events = (page: Page) => page.evaluate(() => (window as unknown as { events: { event: string; data: Record<string, unknown> }[] }).events);
+const events = (page: Page) =>
+  page.evaluate(() => (window as unknown as { events: { event: string; data: Record<string, unknown> }[] }).events);
 const names = async (page: Page) => (await events(page)).map((e) => e.event);
-const command = (page: Page, method: 'leave' | 'toggleMicrophone' | 'toggleCamera') => page.evaluate((m) => (window as unknown as { call: Record<string, () => void> }).call[m](), method);
+const command = (page: Page, method: 'leave' | 'toggleMicrophone' | 'toggleCamera') =>
+  page.evaluate((m) => (window as unknown as { call: Record<string, () => void> }).call[m](), method);
 const meeting = (page: Page) => page.frameLocator('iframe[title="meeting"]');
 function meetingFrame(page: Page): Frame {
   const frame = page.frames().find((f) => f.url().startsWith(`${base}/join`));
@@ -87,7 +105,10 @@ function meetingFrame(page: Page): Frame {
   return frame;
 }
 
-test('an allowed page hears ready, errors and the end of the session, and its commands are answered', async ({ page, request }) => {
+test('an allowed page hears ready, errors and the end of the session, and its commands are answered', async ({
+  page,
+  request,
+}) => {
   const lms = await site();
   try {
     const headers = await tenant(request, [lms.origin]);
@@ -107,16 +128,24 @@ test('an allowed page hears ready, errors and the end of the session, and its co
       { command: 'toggle-microphone', reason: 'not-in-call' },
       { command: 'leave', reason: 'not-in-call' },
     ]);
-    await page.evaluate(() => (window as unknown as { call: { setDisplayName: (n: string) => void } }).call.setDisplayName(''));
-    await expect.poll(async () => (await events(page)).at(-1)).toEqual({ event: 'command-failed', data: { command: 'set-display-name', reason: 'invalid' } });
+    await page.evaluate(() =>
+      (window as unknown as { call: { setDisplayName: (n: string) => void } }).call.setDisplayName(''),
+    );
+    await expect
+      .poll(async () => (await events(page)).at(-1))
+      .toEqual({ event: 'command-failed', data: { command: 'set-display-name', reason: 'invalid' } });
 
     // The entry check's answers: a locked room is an error; an ended meeting ends the session.
-    await page.route('**/api/v1/me', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify({ entry: 'locked' }) }));
+    await page.route('**/api/v1/me', (route) =>
+      route.fulfill({ contentType: 'application/json', body: JSON.stringify({ entry: 'locked' }) }),
+    );
     await meeting(page).getByRole('button', { name: 'Join meeting' }).click();
     await expect(meeting(page).getByTestId('error-locked')).toBeVisible();
     await expect.poll(async () => (await events(page)).at(-1)).toEqual({ event: 'error', data: { code: 'locked' } });
     await page.unroute('**/api/v1/me');
-    await page.route('**/api/v1/me', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify({ entry: 'ended' }) }));
+    await page.route('**/api/v1/me', (route) =>
+      route.fulfill({ contentType: 'application/json', body: JSON.stringify({ entry: 'ended' }) }),
+    );
     await meeting(page).getByRole('button', { name: 'Try again' }).click();
     await meeting(page).getByRole('button', { name: 'Join meeting' }).click();
     await expect.poll(async () => (await events(page)).at(-1)).toEqual({ event: 'left', data: { reason: 'ended' } });
@@ -149,7 +178,10 @@ test('the waiting page: ready, waiting, admitted, then the call UI is ready', as
     await expect(meeting(page).getByTestId('waiting-waiting')).toContainText('En attente d’admission');
     expect(errors).toEqual([]);
     await expect.poll(() => names(page)).toEqual(['ready', 'waiting']);
-    const approved = await request.post(`${base}/api/v1/rooms/${r.id}/participants/${parked.participant.id}/approve`, { headers, data: { actingExternalUserId: 'teacher' } });
+    const approved = await request.post(`${base}/api/v1/rooms/${r.id}/participants/${parked.participant.id}/approve`, {
+      headers,
+      data: { actingExternalUserId: 'teacher' },
+    });
     expect(approved.ok()).toBe(true);
     await expect.poll(() => names(page), { timeout: 15_000 }).toEqual(['ready', 'waiting', 'admitted', 'ready']);
     expect((await events(page)).at(-1)).toEqual({ event: 'ready', data: { page: 'join' } });
@@ -160,12 +192,17 @@ test('the waiting page: ready, waiting, admitted, then the call UI is ready', as
     const refusedOne = await join(request, headers, r.id, { externalUserId: 'bob', displayName: 'Bob' });
     await page.goto(lms.url('/host', { src: refusedOne.admissionUrl }));
     await expect.poll(() => names(page)).toEqual(['ready', 'waiting']);
-    await request.post(`${base}/api/v1/rooms/${r.id}/participants/${refusedOne.participant.id}/deny`, { headers, data: { actingExternalUserId: 'teacher' } });
-    await expect.poll(() => events(page), { timeout: 15_000 }).toEqual([
-      { event: 'ready', data: { page: 'waiting' } },
-      { event: 'waiting', data: {} },
-      { event: 'left', data: { reason: 'refused' } },
-    ]);
+    await request.post(`${base}/api/v1/rooms/${r.id}/participants/${refusedOne.participant.id}/deny`, {
+      headers,
+      data: { actingExternalUserId: 'teacher' },
+    });
+    await expect
+      .poll(() => events(page), { timeout: 15_000 })
+      .toEqual([
+        { event: 'ready', data: { page: 'waiting' } },
+        { event: 'waiting', data: {} },
+        { event: 'left', data: { reason: 'refused' } },
+      ]);
   } finally {
     lms.close();
   }
@@ -229,7 +266,10 @@ test('embed.js mounts the frame with the permissions a call needs', async ({ pag
     const joined = await join(request, headers, (await room(request, headers)).id);
     await page.goto(lms.url('/host', { src: joined.joinUrl }));
     const frame = page.locator('iframe[title="meeting"]');
-    await expect(frame).toHaveAttribute('allow', 'camera; microphone; display-capture; autoplay; fullscreen; clipboard-write');
+    await expect(frame).toHaveAttribute(
+      'allow',
+      'camera; microphone; display-capture; autoplay; fullscreen; clipboard-write',
+    );
     await expect(frame).toHaveAttribute('src', joined.joinUrl);
     const script = await request.get(`${base}/embed.js`);
     expect(script.ok()).toBe(true);
@@ -247,7 +287,11 @@ test.describe('in a call', () => {
   const remove = (request: APIRequestContext, headers: Record<string, string>, roomId: string, participantId: string) =>
     request.post(`${base}/api/v1/rooms/${roomId}/participants/${participantId}/remove`, { headers, data: {} });
 
-  test('events arrive in order, commands take effect, and a nested disallowed frame cannot command', async ({ page, browser, request }) => {
+  test('events arrive in order, commands take effect, and a nested disallowed frame cannot command', async ({
+    page,
+    browser,
+    request,
+  }) => {
     test.setTimeout(120_000);
     const lms = await site();
     const other = await site();
@@ -264,9 +308,13 @@ test.describe('in a call', () => {
       const grace = await join(request, headers, r.id, { externalUserId: 'grace', displayName: 'Grace Hopper' });
       const gracePage = await person(browser);
       await enter(gracePage, grace.joinUrl);
-      await expect.poll(async () => (await events(page)).at(-1), { timeout: 20_000 }).toEqual({ event: 'participant-joined', data: { displayName: 'Grace Hopper', participantCount: 2 } });
+      await expect
+        .poll(async () => (await events(page)).at(-1), { timeout: 20_000 })
+        .toEqual({ event: 'participant-joined', data: { displayName: 'Grace Hopper', participantCount: 2 } });
       await gracePage.context().close();
-      await expect.poll(async () => (await events(page)).at(-1), { timeout: 30_000 }).toEqual({ event: 'participant-left', data: { displayName: 'Grace Hopper', participantCount: 1 } });
+      await expect
+        .poll(async () => (await events(page)).at(-1), { timeout: 30_000 })
+        .toEqual({ event: 'participant-left', data: { displayName: 'Grace Hopper', participantCount: 1 } });
 
       // Commands: the microphone and camera toggle; the display name is not the token's to change.
       const mic = meeting(page).locator('.lk-control-bar button[data-lk-source="microphone"]');
@@ -279,8 +327,14 @@ test.describe('in a call', () => {
       await expect(cam).toHaveAttribute('data-lk-enabled', 'true');
       await command(page, 'toggleCamera');
       await expect(cam).toHaveAttribute('data-lk-enabled', 'false');
-      await page.evaluate(() => (window as unknown as { call: { setDisplayName: (n: string) => void } }).call.setDisplayName('Countess Lovelace'));
-      await expect.poll(async () => (await events(page)).at(-1)).toEqual({ event: 'command-failed', data: { command: 'set-display-name', reason: 'not-allowed' } });
+      await page.evaluate(() =>
+        (window as unknown as { call: { setDisplayName: (n: string) => void } }).call.setDisplayName(
+          'Countess Lovelace',
+        ),
+      );
+      await expect
+        .poll(async () => (await events(page)).at(-1))
+        .toEqual({ event: 'command-failed', data: { command: 'set-display-name', reason: 'not-allowed' } });
 
       // A frame from a disallowed origin inside the allowed page: its leave is ignored.
       const sibling = page.frames().find((f) => f.url().startsWith(other.origin))!;
@@ -293,9 +347,18 @@ test.describe('in a call', () => {
 
       // The parent's leave ends the call: left, reason left.
       await command(page, 'leave');
-      await expect.poll(async () => (await events(page)).at(-1), { timeout: 15_000 }).toEqual({ event: 'left', data: { reason: 'left' } });
+      await expect
+        .poll(async () => (await events(page)).at(-1), { timeout: 15_000 })
+        .toEqual({ event: 'left', data: { reason: 'left' } });
       await expect(meeting(page).getByTestId('error-left')).toBeVisible();
-      expect(await names(page)).toEqual(['ready', 'joined', 'participant-joined', 'participant-left', 'command-failed', 'left']);
+      expect(await names(page)).toEqual([
+        'ready',
+        'joined',
+        'participant-joined',
+        'participant-left',
+        'command-failed',
+        'left',
+      ]);
     } finally {
       lms.close();
       other.close();

@@ -15,7 +15,9 @@ async function embeddingSite(): Promise<{ origin: string; frame: (src: string) =
   const server = http.createServer((req, res) => {
     const src = new URL(req.url ?? '/', 'http://x').searchParams.get('src') ?? '';
     res.setHeader('content-type', 'text/html');
-    res.end(`<!doctype html><title>LMS</title><h1>Course room</h1><iframe title="meeting" src="${src.replace(/"/g, '&quot;')}" allow="camera; microphone; display-capture; autoplay; clipboard-write; fullscreen" width="900" height="600"></iframe>`);
+    res.end(
+      `<!doctype html><title>LMS</title><h1>Course room</h1><iframe title="meeting" src="${src.replace(/"/g, '&quot;')}" allow="camera; microphone; display-capture; autoplay; clipboard-write; fullscreen" width="900" height="600"></iframe>`,
+    );
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
@@ -35,11 +37,24 @@ test('the call UI renders in an iframe only on origins its tenant allows', async
   const allowed = await embeddingSite();
   const other = await embeddingSite();
   try {
-    const provisioned = await request.post(`${base}/api/v1/provider/tenants`, { headers: { 'x-provider-key': seed.providerKey }, data: { name: 'Embedding Co', frameAncestors: [allowed.origin] } });
+    const provisioned = await request.post(`${base}/api/v1/provider/tenants`, {
+      headers: { 'x-provider-key': seed.providerKey },
+      data: { name: 'Embedding Co', frameAncestors: [allowed.origin] },
+    });
     expect(provisioned.status()).toBe(201);
     const headers = { 'x-api-key': (await provisioned.json()).apiKey.plainTextKey };
-    const room = await (await request.post(`${base}/api/v1/rooms`, { headers, data: { createdByExternalId: 'teacher', name: 'Physics 101' } })).json();
-    const join = await (await request.post(`${base}/api/v1/rooms/${room.id}/join`, { headers, data: { externalUserId: 'ada', displayName: 'Ada Lovelace' } })).json();
+    const room = await (
+      await request.post(`${base}/api/v1/rooms`, {
+        headers,
+        data: { createdByExternalId: 'teacher', name: 'Physics 101' },
+      })
+    ).json();
+    const join = await (
+      await request.post(`${base}/api/v1/rooms/${room.id}/join`, {
+        headers,
+        data: { externalUserId: 'ada', displayName: 'Ada Lovelace' },
+      })
+    ).json();
     const joinUrl = `${base}/join?token=${encodeURIComponent(join.token)}&url=${encodeURIComponent('ws://127.0.0.1:1')}`;
 
     // Allowed origin: the pre-join renders inside the frame.

@@ -22,8 +22,12 @@ test.beforeAll(async () => {
   silent.on('upgrade', (req, socket: Duplex) => {
     sockets.add(socket);
     socket.on('error', () => undefined);
-    const accept = createHash('sha1').update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
-    socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
+    const accept = createHash('sha1')
+      .update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
+      .digest('base64');
+    socket.write(
+      `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
+    );
   });
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   mediaUrl = `ws://127.0.0.1:${(silent.address() as { port: number }).port}`;
@@ -34,20 +38,58 @@ test.afterAll(async () => {
 });
 
 async function token(role = 'ATTENDEE') {
-  const meta = { metaVersion: 1, roomId: 'room_1', roomName: 'Town hall', externalUserId: 'u_ada', role, enableChat: true };
-  const at = new AccessToken('key', 'secret-not-checked-by-the-browser', { identity: 'p_ada', name: 'Ada Lovelace', ttl: 600, metadata: JSON.stringify(meta) });
+  const meta = {
+    metaVersion: 1,
+    roomId: 'room_1',
+    roomName: 'Town hall',
+    externalUserId: 'u_ada',
+    role,
+    enableChat: true,
+  };
+  const at = new AccessToken('key', 'secret-not-checked-by-the-browser', {
+    identity: 'p_ada',
+    name: 'Ada Lovelace',
+    ttl: 600,
+    metadata: JSON.stringify(meta),
+  });
   at.addGrant({ roomJoin: true, room: 'cv_room', canPublish: true, canSubscribe: true, canPublishData: true });
   return at.toJwt();
 }
 
 const poll = (over: Record<string, unknown> = {}) => ({
-  id: 'poll_1', roomId: 'room_1', question: 'Where do we meet next?', status: 'OPEN', isAnonymous: false, allowMultiple: false, totalVotes: 1,
-  options: [{ id: 'opt_a', text: 'Berlin', order: 0, count: 1 }, { id: 'opt_b', text: 'Lisbon', order: 1, count: 0 }],
-  votes: [{ optionId: 'opt_a', voterExternalId: 'u_bob' }], createdByExternalId: 'u_host', createdAt: '2026-01-01T10:00:00.000Z', openedAt: '2026-01-01T10:00:00.000Z', closedAt: null, ...over,
+  id: 'poll_1',
+  roomId: 'room_1',
+  question: 'Where do we meet next?',
+  status: 'OPEN',
+  isAnonymous: false,
+  allowMultiple: false,
+  totalVotes: 1,
+  options: [
+    { id: 'opt_a', text: 'Berlin', order: 0, count: 1 },
+    { id: 'opt_b', text: 'Lisbon', order: 1, count: 0 },
+  ],
+  votes: [{ optionId: 'opt_a', voterExternalId: 'u_bob' }],
+  createdByExternalId: 'u_host',
+  createdAt: '2026-01-01T10:00:00.000Z',
+  openedAt: '2026-01-01T10:00:00.000Z',
+  closedAt: null,
+  ...over,
 });
 const question = (over: Record<string, unknown> = {}) => ({
-  id: 'q_1', roomId: 'room_1', text: 'Will the slides be shared?', status: 'OPEN', askerExternalId: 'u_bob', askerName: 'Bob', upvoteCount: 2,
-  answerText: null, answeredByExternalId: null, answeredAt: null, dismissedByExternalId: null, dismissedAt: null, createdAt: '2026-01-01T10:00:00.000Z', ...over,
+  id: 'q_1',
+  roomId: 'room_1',
+  text: 'Will the slides be shared?',
+  status: 'OPEN',
+  askerExternalId: 'u_bob',
+  askerName: 'Bob',
+  upvoteCount: 2,
+  answerText: null,
+  answeredByExternalId: null,
+  answeredAt: null,
+  dismissedByExternalId: null,
+  dismissedAt: null,
+  createdAt: '2026-01-01T10:00:00.000Z',
+  ...over,
 });
 
 interface Seen {
@@ -62,36 +104,79 @@ async function fakeApi(page: Page, opts: { isModerator: boolean }) {
   const seen: Seen[] = [];
   const polls = [poll()];
   const questions = [question()];
-  const json = (route: Route, body: unknown, status = 200) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
+  const json = (route: Route, body: unknown, status = 200) =>
+    route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
   await page.route('**/api/v1/**', async (route) => {
     const req = route.request();
     const path = new URL(req.url()).pathname.replace('/api/v1', '');
     const body = req.postData() ? JSON.parse(req.postData()!) : undefined;
     seen.push({ method: req.method(), path, auth: req.headers().authorization ?? '', body });
     const key = `${req.method()} ${path}`;
-    if (key === 'GET /me') return json(route, { participant: { externalUserId: 'u_ada', displayName: 'Ada Lovelace', role: opts.isModerator ? 'HOST' : 'ATTENDEE' }, room: { isLocked: false }, isModerator: opts.isModerator });
-    if (key === 'GET /me/waiting') return opts.isModerator ? json(route, { data: [{ id: 'part_9', displayName: 'Grace' }], nextCursor: null }) : json(route, { error: { code: 'FORBIDDEN', message: 'no' } }, 403);
+    if (key === 'GET /me')
+      return json(route, {
+        participant: {
+          externalUserId: 'u_ada',
+          displayName: 'Ada Lovelace',
+          role: opts.isModerator ? 'HOST' : 'ATTENDEE',
+        },
+        room: { isLocked: false },
+        isModerator: opts.isModerator,
+      });
+    if (key === 'GET /me/waiting')
+      return opts.isModerator
+        ? json(route, { data: [{ id: 'part_9', displayName: 'Grace' }], nextCursor: null })
+        : json(route, { error: { code: 'FORBIDDEN', message: 'no' } }, 403);
     if (key === 'GET /polls/public') return json(route, { data: polls, nextCursor: null });
     if (key === 'POST /polls/public/poll_1/vote') {
       polls[polls.findIndex((p) => p.id === 'poll_1')] = poll({
         totalVotes: 2,
-        options: [{ id: 'opt_a', text: 'Berlin', order: 0, count: 1 }, { id: 'opt_b', text: 'Lisbon', order: 1, count: 1 }],
-        votes: [{ optionId: 'opt_a', voterExternalId: 'u_bob' }, { optionId: 'opt_b', voterExternalId: 'u_ada' }],
+        options: [
+          { id: 'opt_a', text: 'Berlin', order: 0, count: 1 },
+          { id: 'opt_b', text: 'Lisbon', order: 1, count: 1 },
+        ],
+        votes: [
+          { optionId: 'opt_a', voterExternalId: 'u_bob' },
+          { optionId: 'opt_b', voterExternalId: 'u_ada' },
+        ],
       });
-      return json(route, polls.find((p) => p.id === 'poll_1'));
+      return json(
+        route,
+        polls.find((p) => p.id === 'poll_1'),
+      );
     }
     if (key === 'POST /polls/public') {
-      const created = poll({ id: 'poll_2', question: body.question, status: body.status, totalVotes: 0, votes: [], createdAt: '2026-01-01T11:00:00.000Z', options: body.options.map((text: string, order: number) => ({ id: `n${order}`, text, order, count: 0 })) });
+      const created = poll({
+        id: 'poll_2',
+        question: body.question,
+        status: body.status,
+        totalVotes: 0,
+        votes: [],
+        createdAt: '2026-01-01T11:00:00.000Z',
+        options: body.options.map((text: string, order: number) => ({ id: `n${order}`, text, order, count: 0 })),
+      });
       polls.unshift(created);
       return json(route, created, 201);
     }
     if (key === 'POST /polls/public/poll_1/close') {
-      polls[polls.findIndex((p) => p.id === 'poll_1')] = poll({ status: 'CLOSED', closedAt: '2026-01-01T10:10:00.000Z' });
-      return json(route, polls.find((p) => p.id === 'poll_1'));
+      polls[polls.findIndex((p) => p.id === 'poll_1')] = poll({
+        status: 'CLOSED',
+        closedAt: '2026-01-01T10:10:00.000Z',
+      });
+      return json(
+        route,
+        polls.find((p) => p.id === 'poll_1'),
+      );
     }
     if (key === 'GET /questions/public') return json(route, { data: questions, nextCursor: null });
     if (key === 'POST /questions/public') {
-      const asked = question({ id: 'q_2', text: body.text, askerExternalId: 'u_ada', askerName: 'Ada Lovelace', upvoteCount: 0, createdAt: '2026-01-01T10:05:00.000Z' });
+      const asked = question({
+        id: 'q_2',
+        text: body.text,
+        askerExternalId: 'u_ada',
+        askerName: 'Ada Lovelace',
+        upvoteCount: 0,
+        createdAt: '2026-01-01T10:05:00.000Z',
+      });
       questions.push(asked);
       return json(route, asked, 201);
     }
@@ -101,12 +186,22 @@ async function fakeApi(page: Page, opts: { isModerator: boolean }) {
     }
     if (key === 'POST /questions/public/q_1/answer') {
       if (!opts.isModerator) return json(route, { error: { code: 'FORBIDDEN', message: 'no' } }, 403);
-      questions[0] = question({ status: 'ANSWERED', answerText: body?.answerText ?? null, answeredByExternalId: 'u_ada', answeredAt: '2026-01-01T10:06:00.000Z' });
+      questions[0] = question({
+        status: 'ANSWERED',
+        answerText: body?.answerText ?? null,
+        answeredByExternalId: 'u_ada',
+        answeredAt: '2026-01-01T10:06:00.000Z',
+      });
       return json(route, questions[0]);
     }
     if (key === 'POST /questions/public/q_1/dismiss') {
       if (!opts.isModerator) return json(route, { error: { code: 'FORBIDDEN', message: 'no' } }, 403);
-      questions[0] = question({ ...questions[0], status: 'DISMISSED', dismissedByExternalId: 'u_ada', dismissedAt: '2026-01-01T10:07:00.000Z' });
+      questions[0] = question({
+        ...questions[0],
+        status: 'DISMISSED',
+        dismissedByExternalId: 'u_ada',
+        dismissedAt: '2026-01-01T10:07:00.000Z',
+      });
       return json(route, questions[0]);
     }
     return json(route, { error: { code: 'NOT_FOUND', message: `unexpected ${key}` } }, 404);
@@ -120,7 +215,9 @@ async function joinCall(page: Page, jwt: string) {
   await expect(page.getByRole('group', { name: 'Meeting tools' })).toBeVisible({ timeout: 10_000 });
 }
 
-test('an attendee votes in an open poll and asks and upvotes questions, with the participant token', async ({ page }) => {
+test('an attendee votes in an open poll and asks and upvotes questions, with the participant token', async ({
+  page,
+}) => {
   const jwt = await token();
   const seen = await fakeApi(page, { isModerator: false });
   await joinCall(page, jwt);
@@ -142,7 +239,10 @@ test('an attendee votes in an open poll and asks and upvotes questions, with the
   await expect(panel.getByRole('status')).toHaveText('Your vote was counted.');
   await expect(panel.getByText('Lisbon: 1 vote (50%)')).toBeVisible();
   await expect(panel.getByRole('button', { name: 'Change vote' })).toBeVisible();
-  expect(seen.find((s) => s.path === '/polls/public/poll_1/vote')).toMatchObject({ method: 'POST', body: { optionIds: ['opt_b'] } });
+  expect(seen.find((s) => s.path === '/polls/public/poll_1/vote')).toMatchObject({
+    method: 'POST',
+    body: { optionIds: ['opt_b'] },
+  });
 
   // Escape closes the panel and gives focus back to its button.
   await panel.getByRole('radio', { name: 'Lisbon' }).focus();
@@ -161,7 +261,9 @@ test('an attendee votes in an open poll and asks and upvotes questions, with the
   await expect(upvote).toHaveAttribute('aria-pressed', 'true');
   await expect(upvote).toBeDisabled();
   await expect(qa.getByText('3 upvotes')).toBeVisible();
-  expect(seen.find((s) => s.method === 'POST' && s.path === '/questions/public')?.body).toEqual({ text: 'Is there a recording?' });
+  expect(seen.find((s) => s.method === 'POST' && s.path === '/questions/public')?.body).toEqual({
+    text: 'Is there a recording?',
+  });
   expect(seen.some((s) => s.path === '/questions/public/q_1/upvote')).toBe(true);
   // Answering and dismissing are for hosts and moderators only.
   await expect(qa.getByRole('button', { name: /^(Mark answered|Dismiss)/ })).toHaveCount(0);
@@ -191,7 +293,11 @@ test('a host creates, checks and closes polls and sees the host controls', async
   await form.getByRole('button', { name: 'Create poll' }).click();
   await expect(panel.getByRole('heading', { name: 'Coffee or tea?' })).toBeVisible();
   expect(seen.find((s) => s.method === 'POST' && s.path === '/polls/public')?.body).toEqual({
-    question: 'Coffee or tea?', options: ['Coffee', 'Tea', 'Water'], allowMultiple: false, isAnonymous: false, status: 'OPEN',
+    question: 'Coffee or tea?',
+    options: ['Coffee', 'Tea', 'Water'],
+    allowMultiple: false,
+    isAnonymous: false,
+    status: 'OPEN',
   });
 
   await panel.getByRole('button', { name: 'Close poll: Where do we meet next?' }).click();
@@ -214,13 +320,18 @@ test('a host marks a question answered with an answer, then dismisses it', async
   const qa = page.getByRole('region', { name: 'Questions' });
   await expect(qa.getByText('Will the slides be shared?', { exact: true })).toBeVisible();
 
-  await qa.getByRole('textbox', { name: 'Answer to: Will the slides be shared? (optional)' }).fill('Yes, after the call');
+  await qa
+    .getByRole('textbox', { name: 'Answer to: Will the slides be shared? (optional)' })
+    .fill('Yes, after the call');
   await qa.getByRole('button', { name: 'Mark answered: Will the slides be shared?' }).click();
   await expect(qa.getByRole('status')).toHaveText('The question is marked answered.');
   await expect(qa.getByText('Yes, after the call')).toBeVisible();
   await expect(qa.getByText('Answered', { exact: true })).toBeVisible();
   await expect(qa.getByRole('button', { name: /^Mark answered/ })).toHaveCount(0);
-  expect(seen.find((s) => s.path === '/questions/public/q_1/answer')).toMatchObject({ method: 'POST', body: { answerText: 'Yes, after the call' } });
+  expect(seen.find((s) => s.path === '/questions/public/q_1/answer')).toMatchObject({
+    method: 'POST',
+    body: { answerText: 'Yes, after the call' },
+  });
   await page.screenshot({ path: 'test-results/e2e/questions-host.png' });
 
   await qa.getByRole('button', { name: 'Dismiss: Will the slides be shared?' }).click();
@@ -230,7 +341,9 @@ test('a host marks a question answered with an answer, then dismisses it', async
   expect(seen.find((s) => s.path === '/questions/public/q_1/dismiss')).toMatchObject({ method: 'POST' });
 });
 
-test('the people panel lists who is in the call, you first, known from your token until it connects', async ({ page }) => {
+test('the people panel lists who is in the call, you first, known from your token until it connects', async ({
+  page,
+}) => {
   await fakeApi(page, { isModerator: true });
   await joinCall(page, await token('HOST'));
   await page.getByRole('group', { name: 'Meeting tools' }).getByRole('button', { name: 'People (1)' }).click();
@@ -240,7 +353,10 @@ test('the people panel lists who is in the call, you first, known from your toke
   await expect(me).toContainText('Ada Lovelace(you)');
   await expect(me).toContainText('Host');
   await expect(me).toContainText('Muted · Camera off');
-  const { violations } = await new AxeBuilder({ page }).include('section[id="convene-panel-people"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const { violations } = await new AxeBuilder({ page })
+    .include('section[id="convene-panel-people"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
   expect(violations.map((v) => v.id)).toEqual([]);
   await page.screenshot({ path: 'test-results/e2e/people.png' });
 });
@@ -257,17 +373,20 @@ test('at 390 px the panels are a bottom sheet and every control has a name', asy
   expect(Math.round(box.x)).toBe(0);
   expect(Math.round(box.width)).toBe(390);
   expect(Math.round(box.y + box.height)).toBe(844);
-  const unnamed = await page.locator('[role="group"][aria-label="Meeting tools"] button, section[id^="convene-panel-"] button').evaluateAll((els) =>
-    els.filter((el) => !(el.getAttribute('aria-label') || el.textContent?.trim())).length,
-  );
+  const unnamed = await page
+    .locator('[role="group"][aria-label="Meeting tools"] button, section[id^="convene-panel-"] button')
+    .evaluateAll((els) => els.filter((el) => !(el.getAttribute('aria-label') || el.textContent?.trim())).length);
   expect(unnamed).toBe(0);
   // LiveKit's connection toast sits below the toggles, not on top of them.
   const toolbar = (await page.getByRole('group', { name: 'Meeting tools' }).boundingBox())!;
   const toast = (await page.locator('.lk-toast-connection-state').boundingBox())!;
   expect(toast.y).toBeGreaterThanOrEqual(toolbar.y + toolbar.height);
   // axe on our own in-call UI (the toolbar and the open panel; LiveKit's video grid is theirs).
-  const { violations } = await new AxeBuilder({ page }).include('[role="group"][aria-label="Meeting tools"]').include('section[id^="convene-panel-"]')
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const { violations } = await new AxeBuilder({ page })
+    .include('[role="group"][aria-label="Meeting tools"]')
+    .include('section[id^="convene-panel-"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
   await page.screenshot({ path: 'test-results/e2e/polls-390.png' });
   await panel.getByRole('button', { name: 'Close panel' }).click();

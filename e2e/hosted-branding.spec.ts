@@ -25,8 +25,12 @@ test.beforeAll(async () => {
   silent.on('upgrade', (req, socket: Duplex) => {
     sockets.add(socket);
     socket.on('error', () => undefined);
-    const accept = createHash('sha1').update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
-    socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
+    const accept = createHash('sha1')
+      .update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
+      .digest('base64');
+    socket.write(
+      `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
+    );
   });
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   mediaUrl = `ws://127.0.0.1:${(silent.address() as { port: number }).port}`;
@@ -36,18 +40,40 @@ test.afterAll(async () => {
   await new Promise((resolve) => silent.close(resolve));
 });
 
-const LOGO = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="32"><rect width="120" height="32" rx="6" fill="#f59e0b"/><text x="10" y="22" font-size="16" font-family="sans-serif" fill="#111">ACME</text></svg>';
-const BRANDING = { productName: 'Acme Classroom', logoUrl: 'https://cdn.acme.example/logo.svg', accentColor: '#7c2d12', backgroundColor: '#0f2a1d' };
+const LOGO =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="32"><rect width="120" height="32" rx="6" fill="#f59e0b"/><text x="10" y="22" font-size="16" font-family="sans-serif" fill="#111">ACME</text></svg>';
+const BRANDING = {
+  productName: 'Acme Classroom',
+  logoUrl: 'https://cdn.acme.example/logo.svg',
+  accentColor: '#7c2d12',
+  backgroundColor: '#0f2a1d',
+};
 
 async function tenant(request: APIRequestContext, branding: Record<string, unknown> = BRANDING) {
-  const res = await request.post(`${base}/api/v1/provider/tenants`, { headers: { 'x-provider-key': seed.providerKey }, data: { name: 'Acme', branding } });
+  const res = await request.post(`${base}/api/v1/provider/tenants`, {
+    headers: { 'x-provider-key': seed.providerKey },
+    data: { name: 'Acme', branding },
+  });
   expect(res.status()).toBe(201);
   return { 'x-api-key': (await res.json()).apiKey.plainTextKey as string };
 }
 
-async function join(request: APIRequestContext, headers: Record<string, string>, room: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
-  const r = await (await request.post(`${base}/api/v1/rooms`, { headers, data: { createdByExternalId: 'teacher', name: 'Physics 101', ...room } })).json();
-  const res = await request.post(`${base}/api/v1/rooms/${r.id}/join`, { headers, data: { externalUserId: `u${Math.random()}`, displayName: 'Ada Lovelace', ...extra } });
+async function join(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  room: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+) {
+  const r = await (
+    await request.post(`${base}/api/v1/rooms`, {
+      headers,
+      data: { createdByExternalId: 'teacher', name: 'Physics 101', ...room },
+    })
+  ).json();
+  const res = await request.post(`${base}/api/v1/rooms/${r.id}/join`, {
+    headers,
+    data: { externalUserId: `u${Math.random()}`, displayName: 'Ada Lovelace', ...extra },
+  });
   expect(res.ok()).toBe(true);
   return { room: r, ...(await res.json()) };
 }
@@ -66,14 +92,27 @@ async function shot(page: Page, info: TestInfo, name: string) {
 }
 
 async function expectAccessible(page: Page, what: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  expect(violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`), `${what} has accessibility violations`).toEqual([]);
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  expect(
+    violations.map(
+      (v) =>
+        `${v.id}: ${v.help} — ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(' | ')}`,
+    ),
+    `${what} has accessibility violations`,
+  ).toEqual([]);
 }
 
 const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
 
 test.beforeEach(async ({ page }) => {
-  await page.route('https://cdn.acme.example/**', (route) => route.fulfill({ contentType: 'image/svg+xml', body: LOGO }));
+  await page.route('https://cdn.acme.example/**', (route) =>
+    route.fulfill({ contentType: 'image/svg+xml', body: LOGO }),
+  );
 });
 
 test('the branded pre-join, call, waiting page and error screen', async ({ page, request }, info) => {
@@ -87,7 +126,10 @@ test('the branded pre-join, call, waiting page and error screen', async ({ page,
   await expect(mark.locator('img')).toHaveAttribute('src', BRANDING.logoUrl);
   await expect.poll(() => mark.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
   await expect(page.getByTestId('hosted-shell')).toHaveCSS('background-color', rgb(BRANDING.backgroundColor));
-  await expect(page.getByRole('button', { name: 'Join meeting' })).toHaveCSS('background-color', rgb(BRANDING.accentColor));
+  await expect(page.getByRole('button', { name: 'Join meeting' })).toHaveCSS(
+    'background-color',
+    rgb(BRANDING.accentColor),
+  );
   await expectAccessible(page, 'branded pre-join');
   await shot(page, info, 'branded-prejoin');
 
@@ -97,7 +139,9 @@ test('the branded pre-join, call, waiting page and error screen', async ({ page,
   await shot(page, info, 'branded-call');
 
   // Error screen: an ended meeting, as GET /me answers it.
-  await page.route('**/api/v1/me', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify({ entry: 'ended' }) }));
+  await page.route('**/api/v1/me', (route) =>
+    route.fulfill({ contentType: 'application/json', body: JSON.stringify({ entry: 'ended' }) }),
+  );
   await page.goto(joinAt(joined.joinUrl, mediaUrl));
   await page.getByRole('button', { name: 'Join meeting' }).click();
   await expect(page.getByTestId('error-ended')).toBeVisible();
@@ -123,17 +167,29 @@ test('the branded pre-join, call, waiting page and error screen', async ({ page,
   await shot(page, info, 'branded-waiting');
 });
 
-test('a background image sits under a dark veil; the provider’s default brands tenants without their own', async ({ page, request }, info) => {
+test('a background image sits under a dark veil; the provider’s default brands tenants without their own', async ({
+  page,
+  request,
+}, info) => {
   const provider = { 'x-provider-key': seed.providerKey };
   const before = await (await request.get(`${base}/api/v1/provider/branding`, { headers: provider })).json();
   try {
-    expect((await request.patch(`${base}/api/v1/provider/branding`, { headers: provider, data: { productName: 'Reseller Video', accentColor: '#5b21b6' } })).status()).toBe(200);
+    expect(
+      (
+        await request.patch(`${base}/api/v1/provider/branding`, {
+          headers: provider,
+          data: { productName: 'Reseller Video', accentColor: '#5b21b6' },
+        })
+      ).status(),
+    ).toBe(200);
     const headers = await tenant(request, { backgroundImageUrl: 'https://cdn.acme.example/bg.svg' });
     const joined = await join(request, headers);
     await page.goto(joinAt(joined.joinUrl, mediaUrl));
     await expect(page.getByTestId('brand-mark')).toContainText('Reseller Video');
     await expect(page.getByRole('button', { name: 'Join meeting' })).toHaveCSS('background-color', rgb('#5b21b6'));
-    expect(await page.getByTestId('hosted-shell').evaluate((el) => getComputedStyle(el).backgroundImage)).toMatch(/^linear-gradient\(rgba\(0, 0, 0, 0\.65\).*url\("https:\/\/cdn\.acme\.example\/bg\.svg"\)$/);
+    expect(await page.getByTestId('hosted-shell').evaluate((el) => getComputedStyle(el).backgroundImage)).toMatch(
+      /^linear-gradient\(rgba\(0, 0, 0, 0\.65\).*url\("https:\/\/cdn\.acme\.example\/bg\.svg"\)$/,
+    );
     await expectAccessible(page, 'pre-join with a background image');
     await shot(page, info, 'provider-default-prejoin');
   } finally {
@@ -148,7 +204,10 @@ const PREJOIN: Record<string, { joiningAs: string; join: string }> = {
   fr: { joiningAs: 'Vous rejoignez en tant que Ada Lovelace', join: 'Rejoindre la réunion' },
 };
 
-test('each language’s pre-join, chosen by lang on the join (POST /join accepts it)', async ({ page, request }, info) => {
+test('each language’s pre-join, chosen by lang on the join (POST /join accepts it)', async ({
+  page,
+  request,
+}, info) => {
   const headers = await tenant(request);
   for (const [lang, text] of Object.entries(PREJOIN)) {
     const joined = await join(request, headers, {}, { lang });
@@ -159,20 +218,42 @@ test('each language’s pre-join, chosen by lang on the join (POST /join accepts
     await expect(page.getByTestId('hosted-shell')).toHaveAttribute('lang', lang);
     await shot(page, info, `prejoin-${lang}`);
   }
-  const bad = await request.post(`${base}/api/v1/rooms/${(await join(request, headers)).room.id}/join`, { headers, data: { externalUserId: 'x', displayName: 'X', lang: 'tlh' } });
+  const bad = await request.post(`${base}/api/v1/rooms/${(await join(request, headers)).room.id}/join`, {
+    headers,
+    data: { externalUserId: 'x', displayName: 'X', lang: 'tlh' },
+  });
   expect(bad.status()).toBe(400);
   expect((await bad.json()).error.details.map((d: { field: string }) => d.field)).toEqual(['lang']);
 });
 
-test('German with long strings: nothing overflows on a phone or a desktop; errors and the waiting page speak it too', async ({ page, request }, info) => {
-  const headers = await tenant(request, { ...BRANDING, productName: 'Fortbildungsakademie Nordrhein-Westfalen', defaultLanguage: 'de' });
-  const joined = await join(request, headers, { name: 'Qualitätssicherungsbesprechung der Landesfortbildungseinrichtungen' }, { displayName: 'Maximiliane Schwarzenberg-Hohenlohe' });
-  for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+test('German with long strings: nothing overflows on a phone or a desktop; errors and the waiting page speak it too', async ({
+  page,
+  request,
+}, info) => {
+  const headers = await tenant(request, {
+    ...BRANDING,
+    productName: 'Fortbildungsakademie Nordrhein-Westfalen',
+    defaultLanguage: 'de',
+  });
+  const joined = await join(
+    request,
+    headers,
+    { name: 'Qualitätssicherungsbesprechung der Landesfortbildungseinrichtungen' },
+    { displayName: 'Maximiliane Schwarzenberg-Hohenlohe' },
+  );
+  for (const [width, height] of [
+    [390, 844],
+    [1280, 800],
+  ] as const) {
     await page.setViewportSize({ width, height });
     await page.goto(joinAt(joined.joinUrl, mediaUrl)); // no lang: the tenant's default
     await expect(page.getByTestId('joining-as')).toHaveText('Sie nehmen teil als Maximiliane Schwarzenberg-Hohenlohe');
     // Once laid out (the camera preview starts at its stream's size for a moment).
-    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), { message: `horizontal overflow at ${width}px` }).toBeLessThanOrEqual(0);
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), {
+        message: `horizontal overflow at ${width}px`,
+      })
+      .toBeLessThanOrEqual(0);
     const join = page.getByRole('button', { name: 'Besprechung beitreten' });
     await expect(join).toBeInViewport();
     await expectAccessible(page, `German pre-join at ${width}px`);
@@ -181,7 +262,9 @@ test('German with long strings: nothing overflows on a phone or a desktop; error
   await page.goto(`${joinAt(joined.joinUrl, mediaUrl)}&lang=es`); // lang beats the tenant default
   await expect(page.getByTestId('joining-as')).toHaveText('Te unirás como Maximiliane Schwarzenberg-Hohenlohe');
 
-  await page.route('**/api/v1/me', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify({ entry: 'locked' }) }));
+  await page.route('**/api/v1/me', (route) =>
+    route.fulfill({ contentType: 'application/json', body: JSON.stringify({ entry: 'locked' }) }),
+  );
   await page.goto(joinAt(joined.joinUrl, mediaUrl));
   await page.getByRole('button', { name: 'Besprechung beitreten' }).click();
   await expect(page.getByTestId('error-locked')).toContainText('Diese Besprechung ist gesperrt');
@@ -198,14 +281,18 @@ test('without lang or a tenant default, the browser’s language', async ({ brow
   const joined = await join(request, headers);
   const context = await browser.newContext({ locale: 'fr-FR' });
   const page = await context.newPage();
-  await page.route('https://cdn.acme.example/**', (route) => route.fulfill({ contentType: 'image/svg+xml', body: LOGO }));
+  await page.route('https://cdn.acme.example/**', (route) =>
+    route.fulfill({ contentType: 'image/svg+xml', body: LOGO }),
+  );
   await page.goto(joinAt(joined.joinUrl, mediaUrl));
   await expect(page.getByTestId('joining-as')).toHaveText(PREJOIN.fr.joiningAs);
   await context.close();
 });
 
 test('the console edits the branding with a live preview, checked as you type', async ({ page }, info) => {
-  const users = (JSON.parse(process.env.CONSOLE_SEED ?? '{}') as { consoleUsers: { email: string; password: string }[] }).consoleUsers;
+  const users = (
+    JSON.parse(process.env.CONSOLE_SEED ?? '{}') as { consoleUsers: { email: string; password: string }[] }
+  ).consoleUsers;
   const owner = users.find((u) => u.email === 'owner@demo.convene.dev')!;
   await page.goto(`${base}/console/sign-in`);
   await page.getByLabel('Email').fill(owner.email);
@@ -236,7 +323,8 @@ test('the console edits the branding with a live preview, checked as you type', 
     await expect(page.getByLabel('Product name', { exact: true })).toHaveValue('Demo Academy');
     await expect(page.getByLabel('Accent colour', { exact: true })).toHaveValue('#7c2d12');
   } finally {
-    for (const label of ['Product name', 'Logo URL', 'Accent colour']) await page.getByLabel(label, { exact: true }).fill('');
+    for (const label of ['Product name', 'Logo URL', 'Accent colour'])
+      await page.getByLabel(label, { exact: true }).fill('');
     await page.getByLabel('Default language').selectOption('');
     await save.click();
     await expect(page.getByText('Branding saved').first()).toBeVisible();
@@ -244,7 +332,9 @@ test('the console edits the branding with a live preview, checked as you type', 
 });
 
 test('a reseller sets a tenant’s branding from the tenant page', async ({ page, request }) => {
-  const users = (JSON.parse(process.env.CONSOLE_SEED ?? '{}') as { consoleUsers: { email: string; password: string }[] }).consoleUsers;
+  const users = (
+    JSON.parse(process.env.CONSOLE_SEED ?? '{}') as { consoleUsers: { email: string; password: string }[] }
+  ).consoleUsers;
   const reseller = users.find((u) => u.email === 'reseller@demo.convene.dev')!;
   const headers = await tenant(request, {});
   const id = (await (await request.get(`${base}/api/v1/tenant`, { headers })).json()).id as string;
@@ -261,5 +351,8 @@ test('a reseller sets a tenant’s branding from the tenant page', async ({ page
   await card.getByLabel('Background colour', { exact: true }).fill('#1e293b');
   await card.getByRole('button', { name: 'Save branding' }).click();
   await expect(page.getByText('Branding saved')).toBeVisible();
-  expect(await (await request.get(`${base}/api/v1/tenant/branding`, { headers })).json()).toMatchObject({ productName: 'Acme Clinics Video', backgroundColor: '#1e293b' });
+  expect(await (await request.get(`${base}/api/v1/tenant/branding`, { headers })).json()).toMatchObject({
+    productName: 'Acme Clinics Video',
+    backgroundColor: '#1e293b',
+  });
 });

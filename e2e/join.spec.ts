@@ -10,12 +10,28 @@ test.beforeAll(async () => {
 test.afterAll(() => media.close());
 
 const facts = (over: Record<string, unknown> = {}) => ({
-  metaVersion: 1, roomId: 'room_1', roomName: 'Design review', externalUserId: 'u_ada', role: 'ATTENDEE', externalRole: null,
-  enableE2EE: false, enableRecording: false, autoRecord: false, enableAiFeatures: false, enableChat: true, enableWaitingRoom: false, ...over,
+  metaVersion: 1,
+  roomId: 'room_1',
+  roomName: 'Design review',
+  externalUserId: 'u_ada',
+  role: 'ATTENDEE',
+  externalRole: null,
+  enableE2EE: false,
+  enableRecording: false,
+  autoRecord: false,
+  enableAiFeatures: false,
+  enableChat: true,
+  enableWaitingRoom: false,
+  ...over,
 });
 
 async function token(opts: { name?: string; secret?: string; meta?: Record<string, unknown> } = {}) {
-  const at = new AccessToken(media.apiKey, opts.secret ?? media.apiSecret, { identity: 'p_ada', name: opts.name ?? 'Ada Lovelace', ttl: 600, metadata: JSON.stringify(facts(opts.meta)) });
+  const at = new AccessToken(media.apiKey, opts.secret ?? media.apiSecret, {
+    identity: 'p_ada',
+    name: opts.name ?? 'Ada Lovelace',
+    ttl: 600,
+    metadata: JSON.stringify(facts(opts.meta)),
+  });
   at.addGrant({ roomJoin: true, room: 'cv_room', canPublish: true, canSubscribe: true, canPublishData: true });
   return at.toJwt();
 }
@@ -28,7 +44,8 @@ function expiredToken() {
   return `${body}.${createHmac('sha256', media.apiSecret).update(body).digest('base64url')}`;
 }
 
-const joinPath = (jwt: string, url = media.url) => `/join?token=${encodeURIComponent(jwt)}&url=${encodeURIComponent(url)}`;
+const joinPath = (jwt: string, url = media.url) =>
+  `/join?token=${encodeURIComponent(jwt)}&url=${encodeURIComponent(url)}`;
 
 async function clickJoin(page: Page) {
   await page.getByRole('button', { name: 'Join meeting' }).click();
@@ -41,7 +58,9 @@ test('pre-join shows the name from the token, the room and the devices', async (
   // The preview plays the (fake) camera: frames have arrived, not only a <video> element.
   const preview = page.locator('.lk-prejoin video');
   await expect(preview).toBeVisible();
-  await expect.poll(() => preview.evaluate((v: HTMLVideoElement) => v.videoWidth * v.currentTime), { timeout: 10_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(() => preview.evaluate((v: HTMLVideoElement) => v.videoWidth * v.currentTime), { timeout: 10_000 })
+    .toBeGreaterThan(0);
   await expect(page.getByRole('button', { name: 'Join meeting' })).toBeEnabled();
   // Both device menus list the browser's (fake) devices by name; the camera in use is marked.
   // (Chromium's fake microphones do not honour a non-exact deviceId, so a microphone switch
@@ -54,7 +73,9 @@ test('pre-join shows the name from the token, the room and the devices', async (
   await page.screenshot({ path: 'test-results/e2e/prejoin.png', fullPage: true });
 });
 
-test('the E2EE key is read from the fragment, removed from the address bar, and never sent anywhere', async ({ page }) => {
+test('the E2EE key is read from the fragment, removed from the address bar, and never sent anywhere', async ({
+  page,
+}) => {
   const key = 'sup3r-s3cret-e2ee-passphrase';
   const seen: string[] = [];
   page.on('request', (req) => seen.push([req.url(), JSON.stringify(req.headers()), req.postData() ?? ''].join('\n')));
@@ -128,7 +149,9 @@ test('a locked or full room is explained before connecting, with a retry', async
   await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
 });
 
-test('a removed participant, one refused from the waiting room and an ended meeting each say so, without a retry', async ({ page }) => {
+test('a removed participant, one refused from the waiting room and an ended meeting each say so, without a retry', async ({
+  page,
+}) => {
   const screens = [
     ['removed', 'error-removed', 'You were removed'],
     ['denied', 'error-denied', 'You were not admitted'],
@@ -143,7 +166,10 @@ test('a removed participant, one refused from the waiting room and an ended meet
     await page.unroute('**/api/v1/me');
   }
   // A suspended tenant (403) reads as a refused link.
-  await answerEntry(page, { status: 403, body: { error: { code: 'TENANT_SUSPENDED', message: 'This tenant is suspended.' } } });
+  await answerEntry(page, {
+    status: 403,
+    body: { error: { code: 'TENANT_SUSPENDED', message: 'This tenant is suspended.' } },
+  });
   await page.goto(joinPath(await token()));
   await clickJoin(page);
   await expect(page.getByTestId('error-refused')).toContainText('could not be let in');
@@ -171,7 +197,9 @@ test('the integration guide renders', async ({ page }) => {
   await expect(page.getByText("import { verifyWebhook, WebhookVerificationError } from '@convene/sdk';")).toBeVisible();
 });
 
-test('the call UI carries a frame-ancestors policy from its tenant (none for an unknown token)', async ({ request }) => {
+test('the call UI carries a frame-ancestors policy from its tenant (none for an unknown token)', async ({
+  request,
+}) => {
   const res = await request.get(joinPath(await token()));
   expect(res.headers()['content-security-policy']).toMatch(/^frame-ancestors 'none'; script-src 'self'/);
   expect(res.headers()['x-frame-options']).toBeUndefined();

@@ -42,13 +42,21 @@ async function api(method: string, path: string, body?: unknown) {
 
 let roomCount = 0;
 async function createRoom(settings: Record<string, unknown> = {}) {
-  const res = await api('POST', '/api/v1/rooms', { name: `Call ${++roomCount}`, createdByExternalId: 'e2e', ...settings });
+  const res = await api('POST', '/api/v1/rooms', {
+    name: `Call ${++roomCount}`,
+    createdByExternalId: 'e2e',
+    ...settings,
+  });
   expect(res.status).toBe(201);
   return res.body as { id: string; mediaRoomName: string };
 }
 
 async function join(roomId: string, externalUserId: string, role = 'ATTENDEE') {
-  const res = await api('POST', `/api/v1/rooms/${roomId}/join`, { externalUserId, displayName: externalUserId[0].toUpperCase() + externalUserId.slice(1), role });
+  const res = await api('POST', `/api/v1/rooms/${roomId}/join`, {
+    externalUserId,
+    displayName: externalUserId[0].toUpperCase() + externalUserId.slice(1),
+    role,
+  });
   expect(res.status).toBe(200);
   return res.body as { joinUrl: string | null; admissionUrl?: string; participant: { id: string } };
 }
@@ -66,7 +74,12 @@ test('two people see and hear each other through the development media server', 
   await expect.poll(() => remoteAudioLevel(bob), { timeout: 15_000 }).toBeGreaterThan(0.001);
   await ada.screenshot({ path: 'test-results/e2e/call-two-people.png' });
   // Our records follow the media layer's webhooks: both are connected.
-  await expect.poll(async () => (await api('GET', `/api/v1/rooms/${room.id}/participants?connectionState=CONNECTED`)).body.data.length).toBe(2);
+  await expect
+    .poll(
+      async () =>
+        (await api('GET', `/api/v1/rooms/${room.id}/participants?connectionState=CONNECTED`)).body.data.length,
+    )
+    .toBe(2);
   await ada.context().close();
   await bob.context().close();
 });
@@ -85,14 +98,20 @@ test('end-to-end encryption: the same key decodes both ways, another key decodes
   await eve.waitForTimeout(4000);
   expect(Math.max(...(await remoteVideoFrames(eve)))).toBe(0);
   // Meanwhile Ada still decodes Bob (Eve's undecodable frames do not invalidate the shared key).
-  const bobOnly = await ada.evaluate(() => [...document.querySelectorAll('.lk-participant-tile[data-lk-local-participant="false"]')].findIndex((t) => t.textContent?.includes('Bob')));
+  const bobOnly = await ada.evaluate(() =>
+    [...document.querySelectorAll('.lk-participant-tile[data-lk-local-participant="false"]')].findIndex((t) =>
+      t.textContent?.includes('Bob'),
+    ),
+  );
   const bobFrames = async () => (await remoteVideoFrames(ada))[bobOnly] ?? 0;
   const seen = await bobFrames();
   await expect.poll(bobFrames, { timeout: 15_000 }).toBeGreaterThan(seen + 5);
   for (const p of [ada, bob, eve]) await p.context().close();
 });
 
-test('host controls reach the other browser: mute-all, a live poll and question, removal, ending the room', async ({ browser }) => {
+test('host controls reach the other browser: mute-all, a live poll and question, removal, ending the room', async ({
+  browser,
+}) => {
   const room = await createRoom();
   const [host, amy, bob] = [await person(browser), await person(browser), await person(browser)];
   await enter(host, (await join(room.id, 'hana', 'HOST')).joinUrl!);
@@ -110,17 +129,30 @@ test('host controls reach the other browser: mute-all, a live poll and question,
   await expect(amyMic).toHaveAttribute('data-lk-enabled', 'false', { timeout: 15_000 });
 
   // A poll opened and a question asked through the API appear live in Amy's panels.
-  const poll = await api('POST', '/api/v1/polls', { roomId: room.id, createdByExternalId: 'hana', question: 'Lunch where?', options: ['Canteen', 'Park'], status: 'OPEN' });
+  const poll = await api('POST', '/api/v1/polls', {
+    roomId: room.id,
+    createdByExternalId: 'hana',
+    question: 'Lunch where?',
+    options: ['Canteen', 'Park'],
+    status: 'OPEN',
+  });
   expect(poll.status).toBe(201);
   await expect(amy.getByRole('button', { name: 'Polls (1 open)' })).toBeVisible({ timeout: 15_000 });
   await amy.getByRole('button', { name: 'Polls (1 open)' }).click();
   await expect(amy.getByText('Lunch where?')).toBeVisible();
-  const question = await api('POST', '/api/v1/questions', { roomId: room.id, text: 'Will there be slides?', askerExternalId: 'bob', askerName: 'Bob' });
+  const question = await api('POST', '/api/v1/questions', {
+    roomId: room.id,
+    text: 'Will there be slides?',
+    askerExternalId: 'bob',
+    askerName: 'Bob',
+  });
   expect(question.status).toBe(201);
   await expect(amy.getByRole('button', { name: 'Q&A (1)' })).toBeVisible({ timeout: 15_000 });
 
   // Removing Bob shows him the removed screen; ending the room shows Amy the ended screen.
-  expect((await api('POST', `/api/v1/rooms/${room.id}/participants/${bobJoin.participant.id}/remove`, {})).status).toBe(200);
+  expect((await api('POST', `/api/v1/rooms/${room.id}/participants/${bobJoin.participant.id}/remove`, {})).status).toBe(
+    200,
+  );
   await expect(bob.getByTestId('error-removed')).toBeVisible({ timeout: 15_000 });
   expect((await api('POST', `/api/v1/rooms/${room.id}/end`, {})).status).toBe(200);
   await expect(amy.getByTestId('error-ended')).toBeVisible({ timeout: 15_000 });
@@ -128,7 +160,9 @@ test('host controls reach the other browser: mute-all, a live poll and question,
   for (const p of [host, amy, bob]) await p.context().close();
 });
 
-test('the waiting room: a parked attendee is admitted by the host in the other browser and enters the call', async ({ browser }) => {
+test('the waiting room: a parked attendee is admitted by the host in the other browser and enters the call', async ({
+  browser,
+}) => {
   const room = await createRoom({ enableWaitingRoom: true });
   const [host, amy] = [await person(browser), await person(browser)];
   await enter(host, (await join(room.id, 'hana', 'HOST')).joinUrl!);
@@ -145,25 +179,41 @@ test('the waiting room: a parked attendee is admitted by the host in the other b
   await amy.context().close();
 });
 
-test('a browser joining and leaving reaches the tenant as signed participant.joined and participant.left webhooks', async ({ browser }) => {
+test('a browser joining and leaving reaches the tenant as signed participant.joined and participant.left webhooks', async ({
+  browser,
+}) => {
   const hook = await startWebhookReceiver();
   try {
-    expect((await api('PATCH', '/api/v1/tenant/webhook', { webhookUrl: hook.url, webhookEvents: ['participant.joined', 'participant.left'] })).status).toBe(200);
+    expect(
+      (
+        await api('PATCH', '/api/v1/tenant/webhook', {
+          webhookUrl: hook.url,
+          webhookEvents: ['participant.joined', 'participant.left'],
+        })
+      ).status,
+    ).toBe(200);
     const room = await createRoom();
     const ada = await person(browser);
     const joined = await join(room.id, 'ada');
     await enter(ada, joined.joinUrl!);
     // Only this room's deliveries: people from earlier tests may still be leaving theirs.
     const mine = () => hook.received.filter((r) => JSON.parse(r.body).data.roomId === room.id);
-    await expect.poll(() => mine().map((r) => r.headers['x-webhook-event']), { timeout: 20_000 }).toEqual(['participant.joined']);
+    await expect
+      .poll(() => mine().map((r) => r.headers['x-webhook-event']), { timeout: 20_000 })
+      .toEqual(['participant.joined']);
     await ada.locator('.lk-disconnect-button').click();
-    await expect.poll(() => mine().map((r) => r.headers['x-webhook-event']), { timeout: 20_000 }).toEqual(['participant.joined', 'participant.left']);
+    await expect
+      .poll(() => mine().map((r) => r.headers['x-webhook-event']), { timeout: 20_000 })
+      .toEqual(['participant.joined', 'participant.left']);
     for (const delivery of mine()) {
       const timestamp = String(delivery.headers['x-webhook-timestamp']);
       const expected = `sha256=${createHmac('sha256', tenant.webhookSecret).update(`${timestamp}.${delivery.body}`).digest('hex')}`;
       expect(String(delivery.headers['x-webhook-signature']).split(',')).toContain(expected);
       const event = JSON.parse(delivery.body);
-      expect(event).toMatchObject({ version: 2, data: { roomId: room.id, participantId: joined.participant.id, externalUserId: 'ada' } });
+      expect(event).toMatchObject({
+        version: 2,
+        data: { roomId: room.id, participantId: joined.participant.id, externalUserId: 'ada' },
+      });
     }
     await ada.context().close();
   } finally {

@@ -10,12 +10,18 @@ import { createSeededDatabase, startNextServer } from './support/app';
  * our own work — a webhook attempt in flight, and the API-request counters kept in memory.
  * A database of its own: the console suite's server runs a delivery runner too.
  */
-test('SIGTERM to next start finishes an in-flight webhook attempt and keeps every API request counted', async ({ request }) => {
+test('SIGTERM to next start finishes an in-flight webhook attempt and keeps every API request counted', async ({
+  request,
+}) => {
   test.setTimeout(120_000);
   // A receiver that answers 1.5 s after the request arrives.
   let arrived!: () => void;
   const requestArrived = new Promise<void>((r) => (arrived = r));
-  const receiver = http.createServer((req, res) => { arrived(); req.resume(); setTimeout(() => res.end('ok'), 1500); });
+  const receiver = http.createServer((req, res) => {
+    arrived();
+    req.resume();
+    setTimeout(() => res.end('ok'), 1500);
+  });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const webhookUrl = `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/hook`;
 
@@ -25,12 +31,16 @@ test('SIGTERM to next start finishes an in-flight webhook attempt and keeps ever
   await db.connect();
   const server = await startNextServer(database.url, { WEBHOOK_ALLOW_INSECURE_URLS: 'true' });
   try {
-    const provisioned = await request.post(`${server.baseUrl}/api/v1/provider/tenants`, { headers: { 'x-provider-key': providerKey }, data: { name: 'Shutdown Co', webhookUrl } });
+    const provisioned = await request.post(`${server.baseUrl}/api/v1/provider/tenants`, {
+      headers: { 'x-provider-key': providerKey },
+      data: { name: 'Shutdown Co', webhookUrl },
+    });
     expect(provisioned.status()).toBe(201);
     const { tenant, apiKey } = await provisioned.json();
     const headers = { 'x-api-key': apiKey.plainTextKey };
 
-    for (let i = 0; i < 3; i++) expect((await request.get(`${server.baseUrl}/api/v1/tenant`, { headers })).status()).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await request.get(`${server.baseUrl}/api/v1/tenant`, { headers })).status()).toBe(200);
     const sent = await request.post(`${server.baseUrl}/api/v1/webhooks/test`, { headers, data: {} });
     expect(sent.status()).toBe(202);
     const { deliveryId } = await sent.json();
@@ -40,7 +50,10 @@ test('SIGTERM to next start finishes an in-flight webhook attempt and keeps ever
     const delivery = await db.query(`SELECT status, "attemptCount" FROM "WebhookDelivery" WHERE id = $1`, [deliveryId]);
     expect(delivery.rows[0]).toEqual({ status: 'DELIVERED', attemptCount: 1 });
     // Four requests with the tenant's key (three reads and the test event), none lost at exit.
-    const counted = await db.query(`SELECT sum(value)::int AS n FROM "UsageCounter" WHERE "tenantId" = $1 AND metric = 'api_requests'`, [tenant.id]);
+    const counted = await db.query(
+      `SELECT sum(value)::int AS n FROM "UsageCounter" WHERE "tenantId" = $1 AND metric = 'api_requests'`,
+      [tenant.id],
+    );
     expect(counted.rows[0].n).toBe(4);
   } finally {
     await server.stop(0);

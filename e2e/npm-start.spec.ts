@@ -14,7 +14,10 @@ import { enter, expectRemoteVideoAdvancing, person } from './support/call';
  * SIGTERM the server shuts down before the database does, so nothing written at shutdown is lost
  * and nothing is left running. Uses the e2e build (CONVENE_SKIP_BUILD) and a data directory of its own.
  */
-test('npm start on the embedded defaults: serves, two people meet, seeds once, and shuts down in order on SIGTERM', async ({ request, browser }) => {
+test('npm start on the embedded defaults: serves, two people meet, seeds once, and shuts down in order on SIGTERM', async ({
+  request,
+  browser,
+}) => {
   test.setTimeout(240_000);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'convene-start-'));
   chmodSync(dataDir, 0o755); // as root, PostgreSQL runs as the postgres user and must reach its data
@@ -28,29 +31,67 @@ test('npm start on the embedded defaults: serves, two people meet, seeds once, a
   async function start(): Promise<{ exited: Promise<number | null>; output: () => string }> {
     let output = '';
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-      env: { ...inherited, PORT: String(httpPort), EMBEDDED_PG_PORT: String(pgPort), DEV_MEDIA_PORT: String(mediaPort), CONVENE_DATA_DIR: dataDir, CONVENE_SKIP_BUILD: '1', NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next-e2e', LOG_LEVEL: 'warn' },
+      env: {
+        ...inherited,
+        PORT: String(httpPort),
+        EMBEDDED_PG_PORT: String(pgPort),
+        DEV_MEDIA_PORT: String(mediaPort),
+        CONVENE_DATA_DIR: dataDir,
+        CONVENE_SKIP_BUILD: '1',
+        NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next-e2e',
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     current = child;
     child.stdout!.on('data', (d) => (output += d));
     child.stderr!.on('data', (d) => (output += d));
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-    await expect.poll(async () => (child.exitCode !== null ? `exited: ${output}` : (await request.get(`${base}/api/v1/health`).catch(() => null))?.status()), { timeout: 120_000, intervals: [500] }).toBe(200);
+    await expect
+      .poll(
+        async () =>
+          child.exitCode !== null
+            ? `exited: ${output}`
+            : (await request.get(`${base}/api/v1/health`).catch(() => null))?.status(),
+        { timeout: 120_000, intervals: [500] },
+      )
+      .toBe(200);
     return { exited, output: () => output };
   }
-  const listening = (port: number) => new Promise<boolean>((r) => net.connect(port, '127.0.0.1').once('connect', function (this: net.Socket) { this.destroy(); r(true); }).once('error', () => r(false)));
+  const listening = (port: number) =>
+    new Promise<boolean>((r) =>
+      net
+        .connect(port, '127.0.0.1')
+        .once('connect', function (this: net.Socket) {
+          this.destroy();
+          r(true);
+        })
+        .once('error', () => r(false)),
+    );
 
   try {
     const first = await start();
     expect(first.output()).toContain('Seeded demo accounts');
-    const { liveTenant } = JSON.parse(readFileSync(path.join(dataDir, 'seed-credentials.json'), 'utf8')) as { liveTenant: { apiKey: string } };
+    const { liveTenant } = JSON.parse(readFileSync(path.join(dataDir, 'seed-credentials.json'), 'utf8')) as {
+      liveTenant: { apiKey: string };
+    };
     expect(first.output()).toContain(liveTenant.apiKey); // printed once, on first start
     const headers = { 'x-api-key': liveTenant.apiKey };
 
     // The README's two-window meeting: a room, two join URLs, two browsers that see each other.
     expect(first.output()).toContain(`development media server on ws://127.0.0.1:${mediaPort}`);
-    const room = await (await request.post(`${base}/api/v1/rooms`, { headers, data: { name: 'Standup', createdByExternalId: 'me' } })).json();
-    const joinUrl = async (who: string) => (await (await request.post(`${base}/api/v1/rooms/${room.id}/join`, { headers, data: { externalUserId: who, displayName: who } })).json()).joinUrl as string;
+    const room = await (
+      await request.post(`${base}/api/v1/rooms`, { headers, data: { name: 'Standup', createdByExternalId: 'me' } })
+    ).json();
+    const joinUrl = async (who: string) =>
+      (
+        await (
+          await request.post(`${base}/api/v1/rooms/${room.id}/join`, {
+            headers,
+            data: { externalUserId: who, displayName: who },
+          })
+        ).json()
+      ).joinUrl as string;
     const [ada, bob] = [await person(browser), await person(browser)];
     const [adaUrl, bobUrl] = [await joinUrl('ada'), await joinUrl('bob')];
     expect(adaUrl).toContain(encodeURIComponent(`ws://127.0.0.1:${mediaPort}`));
@@ -88,7 +129,10 @@ test('npm start on the embedded defaults: serves, two people meet, seeds once, a
     if (current && current.exitCode === null && current.signalCode === null) {
       const child = current;
       child.kill('SIGTERM'); // lets it stop its database too
-      await new Promise((r) => { child.once('exit', r); setTimeout(r, 20_000); });
+      await new Promise((r) => {
+        child.once('exit', r);
+        setTimeout(r, 20_000);
+      });
       child.kill('SIGKILL');
     }
     rmSync(dataDir, { recursive: true, force: true });

@@ -24,7 +24,10 @@ for (const path of ['/join', '/join/waiting', '/console/sign-in', '/docs']) {
 
 test('a console server action with a foreign, missing or forged Origin is 403, never 500', async ({ request }) => {
   const url = `${base()}/console/keys`;
-  const action = { 'next-action': '0000000000000000000000000000000000000000', 'content-type': 'text/plain;charset=UTF-8' };
+  const action = {
+    'next-action': '0000000000000000000000000000000000000000',
+    'content-type': 'text/plain;charset=UTF-8',
+  };
   const host = new URL(base()).host;
   const cases: Record<string, string>[] = [
     { origin: 'https://evil.example' },
@@ -41,7 +44,9 @@ test('a console server action with a foreign, missing or forged Origin is 403, n
   expect(same.status()).not.toBe(403);
 });
 
-test('console sign-in: a new X-Forwarded-For per attempt does not reset the per-account limit', async ({ playwright }) => {
+test('console sign-in: a new X-Forwarded-For per attempt does not reset the per-account limit', async ({
+  playwright,
+}) => {
   // A made-up account: the limit counts attempts per account whether or not it exists.
   const email = `nobody-${Date.now()}@example.com`;
   const ctx = await playwright.request.newContext({ baseURL: base() });
@@ -61,12 +66,16 @@ test('console sign-in: a new X-Forwarded-For per attempt does not reset the per-
   await ctx.dispose();
 });
 
-test('GET /rooms/{id}/info is limited per client address under next start; X-Forwarded-For is not believed', async ({ request }) => {
+test('GET /rooms/{id}/info is limited per client address under next start; X-Forwarded-For is not believed', async ({
+  request,
+}) => {
   const statuses: number[] = [];
   const limits = new Set<string>();
   await Promise.all(
     Array.from({ length: 16 }, async (_, i) => {
-      const res = await request.get(`${base()}/api/v1/rooms/no-such-room/info`, { headers: { 'x-forwarded-for': `198.51.100.${i}` } });
+      const res = await request.get(`${base()}/api/v1/rooms/no-such-room/info`, {
+        headers: { 'x-forwarded-for': `198.51.100.${i}` },
+      });
       statuses.push(res.status());
       limits.add(res.headers()['x-ratelimit-limit'] ?? '');
     }),

@@ -19,20 +19,24 @@ async function freePort(): Promise<number> {
 
 async function startAndWaitForExit(env: Record<string, string | undefined>, boundMs = 45_000) {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
-    env: {
-      ...process.env,
-      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next-e2e',
-      DATABASE_URL: 'postgresql://unused@127.0.0.1:1/unused',
-      CONVENE_MASTER_KEY: 'e2e-only-master-key-0123456789abcdef',
-      QUEUE_WORKERS: 'false',
-      LIVEKIT_API_KEY: `APIe2e${randomBytes(6).toString('hex')}`,
-      LIVEKIT_API_SECRET: randomBytes(32).toString('base64url'),
-      LOG_LEVEL: 'warn',
-      ...env,
-    } as NodeJS.ProcessEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'],
+    {
+      env: {
+        ...process.env,
+        NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next-e2e',
+        DATABASE_URL: 'postgresql://unused@127.0.0.1:1/unused',
+        CONVENE_MASTER_KEY: 'e2e-only-master-key-0123456789abcdef',
+        QUEUE_WORKERS: 'false',
+        LIVEKIT_API_KEY: `APIe2e${randomBytes(6).toString('hex')}`,
+        LIVEKIT_API_SECRET: randomBytes(32).toString('base64url'),
+        LOG_LEVEL: 'warn',
+        ...env,
+      } as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));

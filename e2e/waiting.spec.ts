@@ -13,7 +13,10 @@ test('the waiting page polls with its admission secret and continues when admitt
     const approved = polls >= 2;
     await route.fulfill({
       contentType: 'application/json',
-      body: JSON.stringify({ status: approved ? 'approved' : 'waiting', joinUrl: approved ? '/join?admitted=1' : null }),
+      body: JSON.stringify({
+        status: approved ? 'approved' : 'waiting',
+        joinUrl: approved ? '/join?admitted=1' : null,
+      }),
     });
   });
   const urls: string[] = [];
@@ -27,7 +30,9 @@ test('the waiting page polls with its admission secret and continues when admitt
 });
 
 test('a denied participant is told so; a link without its secret is refused', async ({ page }) => {
-  await page.route('**/admission', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify({ status: 'denied', joinUrl: null }) }));
+  await page.route('**/admission', (route) =>
+    route.fulfill({ contentType: 'application/json', body: JSON.stringify({ status: 'denied', joinUrl: null }) }),
+  );
   await page.goto('/join/waiting?room=room_1&participant=part_2#adm_x');
   await expect(page.getByTestId('waiting-denied')).toContainText('You were not admitted');
   await page.goto('/join/waiting?room=room_1&participant=part_3');

@@ -54,7 +54,10 @@ const schema = z.object({
   TRUSTED_PROXIES: z
     .string()
     .optional()
-    .refine((v) => !v || v.split(',').every((p) => isAddressOrCidr(p.trim())), 'must be a comma-separated list of IP addresses or CIDR ranges'),
+    .refine(
+      (v) => !v || v.split(',').every((p) => isAddressOrCidr(p.trim())),
+      'must be a comma-separated list of IP addresses or CIDR ranges',
+    ),
   METRICS_TOKEN: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
@@ -97,8 +100,27 @@ const DEV_MEDIA_SECRET = 'secret';
  * versions of ours). Anyone can sign participant tokens and media webhooks with them, so a
  * production process refuses to start with any of them.
  */
-export const WELL_KNOWN_MEDIA_KEYS = new Set(['devkey', 'APIdevkey', 'key1', 'key2', 'api_key', 'apikey', 'APIKEY', 'your_api_key', 'LIVEKIT_API_KEY']);
-export const WELL_KNOWN_MEDIA_SECRETS = new Set(['secret', 'secret1', 'secret2', 'devsecret', 'api_secret', 'apisecret', 'your_api_secret', 'LIVEKIT_API_SECRET']);
+export const WELL_KNOWN_MEDIA_KEYS = new Set([
+  'devkey',
+  'APIdevkey',
+  'key1',
+  'key2',
+  'api_key',
+  'apikey',
+  'APIKEY',
+  'your_api_key',
+  'LIVEKIT_API_KEY',
+]);
+export const WELL_KNOWN_MEDIA_SECRETS = new Set([
+  'secret',
+  'secret1',
+  'secret2',
+  'devsecret',
+  'api_secret',
+  'apisecret',
+  'your_api_secret',
+  'LIVEKIT_API_SECRET',
+]);
 /** LiveKit itself warns below 32 characters; production refuses shorter secrets. */
 export const MIN_PRODUCTION_MEDIA_SECRET = 32;
 
@@ -107,11 +129,15 @@ export function mediaCredentialIssues(env: Record<string, string | undefined>): 
   const key = env.LIVEKIT_API_KEY;
   const secret = env.LIVEKIT_API_SECRET;
   const issues: string[] = [];
-  if (!key) issues.push('  LIVEKIT_API_KEY: required in production (the media layer\'s API key; there is no default)');
-  else if (WELL_KNOWN_MEDIA_KEYS.has(key)) issues.push(`  LIVEKIT_API_KEY: "${key}" is a published development key; set your media layer's own key`);
-  if (!secret) issues.push('  LIVEKIT_API_SECRET: required in production (the media layer\'s API secret; there is no default)');
-  else if (WELL_KNOWN_MEDIA_SECRETS.has(secret)) issues.push('  LIVEKIT_API_SECRET: a published development secret; set your media layer\'s own secret');
-  else if (secret.length < MIN_PRODUCTION_MEDIA_SECRET) issues.push(`  LIVEKIT_API_SECRET: must be at least ${MIN_PRODUCTION_MEDIA_SECRET} characters in production`);
+  if (!key) issues.push("  LIVEKIT_API_KEY: required in production (the media layer's API key; there is no default)");
+  else if (WELL_KNOWN_MEDIA_KEYS.has(key))
+    issues.push(`  LIVEKIT_API_KEY: "${key}" is a published development key; set your media layer's own key`);
+  if (!secret)
+    issues.push("  LIVEKIT_API_SECRET: required in production (the media layer's API secret; there is no default)");
+  else if (WELL_KNOWN_MEDIA_SECRETS.has(secret))
+    issues.push("  LIVEKIT_API_SECRET: a published development secret; set your media layer's own secret");
+  else if (secret.length < MIN_PRODUCTION_MEDIA_SECRET)
+    issues.push(`  LIVEKIT_API_SECRET: must be at least ${MIN_PRODUCTION_MEDIA_SECRET} characters in production`);
   return issues;
 }
 
@@ -125,7 +151,8 @@ export function config(): Config {
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const result = schema.safeParse(env);
   const lines = result.success ? [] : result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-  if ((result.success ? result.data.NODE_ENV : env.NODE_ENV) === 'production') lines.push(...mediaCredentialIssues(env));
+  if ((result.success ? result.data.NODE_ENV : env.NODE_ENV) === 'production')
+    lines.push(...mediaCredentialIssues(env));
   if (!result.success || lines.length) {
     throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`);
   }

@@ -7,7 +7,10 @@ import { processState } from '@/lib/runtime/process-state';
 export { Prisma };
 export type Tx = Prisma.TransactionClient;
 
-const pool = processState('db', () => ({ client: undefined as PrismaClient | undefined, pg: undefined as pg.Pool | undefined }));
+const pool = processState('db', () => ({
+  client: undefined as PrismaClient | undefined,
+  pg: undefined as pg.Pool | undefined,
+}));
 
 /** One client, and so one connection pool, per process. */
 export function db(): PrismaClient {
@@ -49,7 +52,9 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     // SQLSTATE class 08 (connection exception), 57P01-57P03 (shutdown, cannot connect now).
     if (NETWORK_CODES.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code)) return true;
   }
-  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(err.message);
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+    err.message,
+  );
 }
 
 export async function disconnectDb(): Promise<void> {

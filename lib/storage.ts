@@ -14,7 +14,14 @@ export interface ObjectStorage {
   /** The path or key egress should write the file to. */
   egressFilepath(key: string): string;
   /** Upload settings for the media layer's egress, when it writes to object storage. */
-  egressS3?(): { bucket: string; region?: string; endpoint?: string; accessKey?: string; secret?: string; forcePathStyle?: boolean };
+  egressS3?(): {
+    bucket: string;
+    region?: string;
+    endpoint?: string;
+    accessKey?: string;
+    secret?: string;
+    forcePathStyle?: boolean;
+  };
   stat(key: string): Promise<{ size: number } | null>;
   read(key: string): Promise<ReadableStream<Uint8Array>>;
   delete(key: string): Promise<void>;
@@ -24,7 +31,8 @@ class LocalStorage implements ObjectStorage {
   constructor(private readonly dir: string) {}
   private full(key: string) {
     const resolved = path.resolve(this.dir, key);
-    if (!resolved.startsWith(path.resolve(this.dir) + path.sep)) throw new Error('storage key escapes the storage directory');
+    if (!resolved.startsWith(path.resolve(this.dir) + path.sep))
+      throw new Error('storage key escapes the storage directory');
     return resolved;
   }
   egressFilepath(key: string) {
@@ -53,12 +61,24 @@ class LocalStorage implements ObjectStorage {
 
 class S3Storage implements ObjectStorage {
   private readonly client: S3Client;
-  constructor(private readonly settings: { bucket: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean }) {
+  constructor(
+    private readonly settings: {
+      bucket: string;
+      region: string;
+      endpoint?: string;
+      accessKeyId?: string;
+      secretAccessKey?: string;
+      forcePathStyle: boolean;
+    },
+  ) {
     this.client = new S3Client({
       region: settings.region,
       endpoint: settings.endpoint,
       forcePathStyle: settings.forcePathStyle,
-      credentials: settings.accessKeyId && settings.secretAccessKey ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } : undefined,
+      credentials:
+        settings.accessKeyId && settings.secretAccessKey
+          ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey }
+          : undefined,
     });
   }
   egressFilepath(key: string) {
@@ -66,7 +86,14 @@ class S3Storage implements ObjectStorage {
   }
   egressS3() {
     const s = this.settings;
-    return { bucket: s.bucket, region: s.region, endpoint: s.endpoint, accessKey: s.accessKeyId, secret: s.secretAccessKey, forcePathStyle: s.forcePathStyle };
+    return {
+      bucket: s.bucket,
+      region: s.region,
+      endpoint: s.endpoint,
+      accessKey: s.accessKeyId,
+      secret: s.secretAccessKey,
+      forcePathStyle: s.forcePathStyle,
+    };
   }
   async stat(key: string) {
     try {
@@ -93,7 +120,14 @@ export function storage(): ObjectStorage & { ensure?: (key: string) => Promise<v
   const c = config();
   if (c.STORAGE_DRIVER === 's3') {
     if (!c.S3_BUCKET) throw new Error('STORAGE_DRIVER=s3 needs S3_BUCKET');
-    cached = new S3Storage({ bucket: c.S3_BUCKET, region: c.S3_REGION ?? 'us-east-1', endpoint: c.S3_ENDPOINT, accessKeyId: c.S3_ACCESS_KEY_ID, secretAccessKey: c.S3_SECRET_ACCESS_KEY, forcePathStyle: c.S3_FORCE_PATH_STYLE });
+    cached = new S3Storage({
+      bucket: c.S3_BUCKET,
+      region: c.S3_REGION ?? 'us-east-1',
+      endpoint: c.S3_ENDPOINT,
+      accessKeyId: c.S3_ACCESS_KEY_ID,
+      secretAccessKey: c.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: c.S3_FORCE_PATH_STYLE,
+    });
   } else {
     cached = new LocalStorage(path.resolve(c.STORAGE_DIR));
   }

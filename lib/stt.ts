@@ -15,7 +15,10 @@ export interface TranscriptSegment {
 
 export interface SpeechToText {
   readonly name: string;
-  transcribe(audio: Buffer, opts: { contentType: string; language?: string | null }): Promise<{ text: string; segments: TranscriptSegment[] }>;
+  transcribe(
+    audio: Buffer,
+    opts: { contentType: string; language?: string | null },
+  ): Promise<{ text: string; segments: TranscriptSegment[] }>;
 }
 
 export function speechToText(): SpeechToText | null {
@@ -28,13 +31,17 @@ export function speechToText(): SpeechToText | null {
       if (opts.language) url.searchParams.set('language', opts.language);
       const res = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': opts.contentType, ...(STT_API_KEY ? { authorization: `Bearer ${STT_API_KEY}` } : {}) },
+        headers: {
+          'content-type': opts.contentType,
+          ...(STT_API_KEY ? { authorization: `Bearer ${STT_API_KEY}` } : {}),
+        },
         body: new Uint8Array(audio),
         signal: AbortSignal.timeout(10 * 60_000),
       });
       if (!res.ok) throw new Error(`speech-to-text answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
       const body = (await res.json()) as { text?: unknown; segments?: unknown };
-      if (typeof body.text !== 'string' || !Array.isArray(body.segments)) throw new Error('speech-to-text answered an unexpected shape');
+      if (typeof body.text !== 'string' || !Array.isArray(body.segments))
+        throw new Error('speech-to-text answered an unexpected shape');
       return { text: body.text, segments: body.segments as TranscriptSegment[] };
     },
   };

@@ -32,9 +32,7 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv) {
 let stopDatabase: (() => Promise<void>) | undefined;
 let stopMedia: (() => Promise<void>) | undefined;
 const stopDatabaseAndExit = (code: number) =>
-  void (stopMedia?.() ?? Promise.resolve())
-    .then(() => stopDatabase?.())
-    .finally(() => process.exit(code));
+  void (stopMedia?.() ?? Promise.resolve()).then(() => stopDatabase?.()).finally(() => process.exit(code));
 const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 
 async function main() {
@@ -48,7 +46,9 @@ async function main() {
   if (!env.DATABASE_URL) {
     const { startEmbeddedPostgres } = await import('../lib/runtime/embedded-postgres');
     const pgPort = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
-    console.log(`▸ Starting embedded PostgreSQL on 127.0.0.1:${pgPort} (data in ${path.relative(root, path.join(dataDir, 'pg'))})`);
+    console.log(
+      `▸ Starting embedded PostgreSQL on 127.0.0.1:${pgPort} (data in ${path.relative(root, path.join(dataDir, 'pg'))})`,
+    );
     // Stopped below once the server has exited, so its graceful shutdown still has a database.
     const embedded = await startEmbeddedPostgres({ dir: dataDir, port: pgPort, stopOnSignal: false });
     env.DATABASE_URL = embedded.url;
@@ -64,7 +64,9 @@ async function main() {
       webhookUrls: [`http://127.0.0.1:${port}/api/media/webhook`],
       log: (msg) => console.log(`  [media] ${msg}`),
     });
-    console.log(`▸ Starting the development media server on ${media.url} (LiveKit-compatible, for this machine only: set LIVEKIT_URL for LiveKit Cloud or a LiveKit cluster)`);
+    console.log(
+      `▸ Starting the development media server on ${media.url} (LiveKit-compatible, for this machine only: set LIVEKIT_URL for LiveKit Cloud or a LiveKit cluster)`,
+    );
     Object.assign(env, media.env());
     stopMedia = media.close;
   }
@@ -82,15 +84,20 @@ async function main() {
   const credentialsFile = path.join(dataDir, 'seed-credentials.json');
   if (seed.created) {
     writeFileSync(credentialsFile, JSON.stringify(seed, null, 2), { mode: 0o600 });
-    console.log(`\n▸ Seeded demo accounts. These keys are shown once (also saved to ${path.relative(root, credentialsFile)}):`);
+    console.log(
+      `\n▸ Seeded demo accounts. These keys are shown once (also saved to ${path.relative(root, credentialsFile)}):`,
+    );
     console.log(`  provider key (x-provider-key):        ${seed.providerKey}`);
     console.log(`  live tenant ${seed.liveTenant!.id} (x-api-key):    ${seed.liveTenant!.apiKey}`);
     console.log(`  sandbox tenant ${seed.sandboxTenant!.id} (x-api-key): ${seed.sandboxTenant!.apiKey}`);
     console.log(`  console (${env.PUBLIC_BASE_URL}/console) sign-ins:`);
-    for (const u of seed.consoleUsers ?? []) console.log(`    ${u.email.padEnd(28)} ${u.password}   ${u.role.toLowerCase()} of ${u.of}`);
+    for (const u of seed.consoleUsers ?? [])
+      console.log(`    ${u.email.padEnd(28)} ${u.password}   ${u.role.toLowerCase()} of ${u.of}`);
     console.log('');
   } else {
-    console.log(`▸ Demo accounts exist; their keys were printed on first start and saved in ${path.relative(root, credentialsFile)}`);
+    console.log(
+      `▸ Demo accounts exist; their keys were printed on first start and saved in ${path.relative(root, credentialsFile)}`,
+    );
   }
   const { disconnectDb } = await import('../lib/db');
   await disconnectDb();
@@ -102,7 +109,11 @@ async function main() {
   console.log(`▸ Serving on ${env.PUBLIC_BASE_URL}`);
   // Next's own bin under this node, not through npx: a signal sent to this process reaches the
   // server (npx would exit without passing it on, leaving the server running with no database).
-  const server = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), dev ? 'dev' : 'start', '-p', port], { cwd: root, env, stdio: 'inherit' });
+  const server = spawn(
+    process.execPath,
+    [path.join(root, 'node_modules/next/dist/bin/next'), dev ? 'dev' : 'start', '-p', port],
+    { cwd: root, env, stdio: 'inherit' },
+  );
   process.off('SIGINT', beforeServer);
   process.off('SIGTERM', beforeServer);
   const stop = (signal: NodeJS.Signals) => server.kill(signal);

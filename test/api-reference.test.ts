@@ -16,7 +16,9 @@ describe('API reference', () => {
     expect(res.status).toBe(200);
     const doc = res.body;
     expect(doc.openapi).toBe('3.1.0');
-    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     const summarised = Object.keys(SUMMARIES).filter((k) => k !== 'GET /api/v1/openapi.json');
     expect(documented.sort()).toEqual(summarised.sort());
   });
@@ -33,7 +35,9 @@ describe('API reference', () => {
     expect(join.responses['400'].description).toContain('VALIDATION_FAILED');
     expect(join.responses['404'].description).toContain('NOT_FOUND');
     expect(join.parameters.map((p: { name: string }) => p.name)).toEqual(['id', 'Idempotency-Key']);
-    expect(doc.paths['/api/v1/rooms'].get.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['limit', 'cursor', 'status']));
+    expect(doc.paths['/api/v1/rooms'].get.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['limit', 'cursor', 'status']),
+    );
     expect(doc.paths['/api/v1/polls/public'].post.security).toEqual([{ participantToken: [] }]);
     expect(doc.paths['/api/v1/provider/tenants'].post.security).toEqual([{ providerKey: [] }]);
     expect(doc.components.schemas.Error.properties.error.properties.code.enum).toContain('ROOM_FULL');

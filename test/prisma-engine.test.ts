@@ -14,15 +14,25 @@ import { inject } from 'vitest';
 const root = path.resolve(import.meta.dirname, '..');
 const prismaBin = path.join(root, 'node_modules/.bin/prisma');
 // The globalSetup provides the admin URL (CONVENE_TEST_ADMIN_URL, the local server or an embedded one).
-const adminUrl = inject('databaseAdminUrl') ?? process.env.CONVENE_TEST_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const databases = [`engine_a_${randomBytes(4).toString('hex')}`, `engine_b_${randomBytes(4).toString('hex')}`, `engine_c_${randomBytes(4).toString('hex')}`];
+const adminUrl =
+  inject('databaseAdminUrl') ?? process.env.CONVENE_TEST_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const databases = [
+  `engine_a_${randomBytes(4).toString('hex')}`,
+  `engine_b_${randomBytes(4).toString('hex')}`,
+  `engine_c_${randomBytes(4).toString('hex')}`,
+];
 const urlOf = (db: string) => Object.assign(new URL(adminUrl), { pathname: `/${db}` }).toString();
 let dir: string;
 
 function prisma(args: string[], database: string, env: Record<string, string> = {}, cwd = dir): string {
   return execFileSync(prismaBin, args, {
     cwd,
-    env: { ...process.env, DATABASE_URL: urlOf(database), PRISMA_SCHEMA_ENGINE_BINARY: path.join(root, 'prisma/engine/schema-engine.mjs'), ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: urlOf(database),
+      PRISMA_SCHEMA_ENGINE_BINARY: path.join(root, 'prisma/engine/schema-engine.mjs'),
+      ...env,
+    },
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -86,7 +96,10 @@ describe('prisma CLI through the wasm schema engine', () => {
     expect(rows[0].migration_name).toBe(migration);
     expect(rows[0].checksum).toBe(createHash('sha256').update(file).digest('hex'));
     expect(rows[0].finished_at).not.toBeNull();
-    const columns = await query<{ column_name: string }>(databases[0], "SELECT column_name FROM information_schema.columns WHERE table_name = 'Widget' ORDER BY column_name");
+    const columns = await query<{ column_name: string }>(
+      databases[0],
+      "SELECT column_name FROM information_schema.columns WHERE table_name = 'Widget' ORDER BY column_name",
+    );
     expect(columns.map((c) => c.column_name)).toEqual(['id', 'kind', 'size']);
   });
 
@@ -102,18 +115,28 @@ describe('prisma CLI through the wasm schema engine', () => {
     writeFileSync(schemaFile, readFileSync(schemaFile, 'utf8').replace('size Int', 'size Int\n  note String?'));
     prisma(['migrate', 'dev', '--name', 'add_note'], databases[0]);
     const [second] = readdirSync(path.join(dir, 'prisma/migrations')).filter((n) => n.endsWith('_add_note'));
-    expect(readFileSync(path.join(dir, 'prisma/migrations', second, 'migration.sql'), 'utf8')).toMatch(/ALTER TABLE "Widget" ADD COLUMN\s+"note" TEXT/);
+    expect(readFileSync(path.join(dir, 'prisma/migrations', second, 'migration.sql'), 'utf8')).toMatch(
+      /ALTER TABLE "Widget" ADD COLUMN\s+"note" TEXT/,
+    );
   }, 120_000);
 
   it('migrate diff prints SQL', () => {
-    const out = prisma(['migrate', 'diff', '--from-empty', '--to-schema', 'prisma/schema.prisma', '--script'], databases[1]);
+    const out = prisma(
+      ['migrate', 'diff', '--from-empty', '--to-schema', 'prisma/schema.prisma', '--script'],
+      databases[1],
+    );
     expect(out).toContain('CREATE TABLE "Widget"');
   }, 120_000);
 
   it("the project's migrations build exactly its schema: no drift for `migrate dev` to find", () => {
     expect(prisma(['migrate', 'deploy'], databases[2], {}, root)).toMatch(/successfully applied/);
     // --exit-code: 0 when the database already is the schema, 2 when a migration is missing.
-    const out = prisma(['migrate', 'diff', '--from-config-datasource', '--to-schema', 'prisma/schema.prisma', '--script', '--exit-code'], databases[2], {}, root);
+    const out = prisma(
+      ['migrate', 'diff', '--from-config-datasource', '--to-schema', 'prisma/schema.prisma', '--script', '--exit-code'],
+      databases[2],
+      {},
+      root,
+    );
     expect(out).toContain('empty migration');
   }, 120_000);
 

@@ -35,12 +35,20 @@ const storageDir = mkdtempSync(path.join(os.tmpdir(), 'convene-storage-'));
 /** A loopback speech-to-text provider, so transcript.ready is produced for real. */
 const stt = http.createServer((req, res) => {
   req.resume();
-  req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ text: 'hello', segments: [{ start: 0, end: 1, text: 'hello' }] })));
+  req.on('end', () =>
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ text: 'hello', segments: [{ start: 0, end: 1, text: 'hello' }] })),
+  );
 });
 const suite = useSuite({
   env: async () => {
     await new Promise<void>((r) => stt.listen(0, '127.0.0.1', r));
-    return { STORAGE_DIR: storageDir, STT_URL: `http://127.0.0.1:${(stt.address() as { port: number }).port}/v1/transcribe`, STT_API_KEY: 'stt-key' };
+    return {
+      STORAGE_DIR: storageDir,
+      STT_URL: `http://127.0.0.1:${(stt.address() as { port: number }).port}/v1/transcribe`,
+      STT_API_KEY: 'stt-key',
+    };
   },
 });
 
@@ -82,7 +90,10 @@ function expectDocumentedDelivery(got: ReceivedWebhook) {
   const name = String(got.headers['x-webhook-event']);
   expect(isEventName(name), `${name} is in the catalogue`).toBe(true);
   expect(body.event).toBe(name);
-  expect(problems(documentedEnvelope(name).safeParse(body)), `${name} against the served document: ${got.body}`).toEqual([]);
+  expect(
+    problems(documentedEnvelope(name).safeParse(body)),
+    `${name} against the served document: ${got.body}`,
+  ).toEqual([]);
   const parsed = eventEnvelope(name as (typeof EVENT_NAMES)[number]).safeParse(body);
   expect(problems(parsed), `${name} against the catalogue's zod schema`).toEqual([]);
   // zod objects drop unknown keys, so anything undocumented would be missing here.
@@ -91,7 +102,9 @@ function expectDocumentedDelivery(got: ReceivedWebhook) {
     expect(param.in).toBe('header');
     const value = got.headers[param.name];
     expect(value, `${name}: header ${param.name}`).toEqual(expect.any(String));
-    expect(problems(z.fromJSONSchema(param.schema).safeParse(value)), `${name}: header ${param.name}=${value}`).toEqual([]);
+    expect(problems(z.fromJSONSchema(param.schema).safeParse(value)), `${name}: header ${param.name}=${value}`).toEqual(
+      [],
+    );
   }
   expect(got.headers['x-webhook-id']).toBe(body.id);
   expect(got.headers['x-webhook-timestamp']).toBe(body.occurredAt);
@@ -103,12 +116,18 @@ describe('webhook events in the API reference', () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENT_NAMES].sort());
     expect(doc['x-webhooks']).toBeUndefined();
     // The documented headers are the ones a delivery carries.
-    const sent = Object.keys(deliveryHeaders({ id: 'evt_x', name: 'webhook.test', occurredAt: new Date() }, '{}', ['whsec_x'])).filter((h) => h.startsWith('x-webhook-'));
+    const sent = Object.keys(
+      deliveryHeaders({ id: 'evt_x', name: 'webhook.test', occurredAt: new Date() }, '{}', ['whsec_x']),
+    ).filter((h) => h.startsWith('x-webhook-'));
     for (const name of EVENT_NAMES) {
       const op = operation(name);
       expect(op.parameters.map((p) => p.name).sort(), name).toEqual(sent.sort());
       expect(op.parameters.every((p) => p.in === 'header' && p.required)).toBe(true);
-      const envelope = op.requestBody.content['application/json'].schema as { properties: Record<string, JsonSchema>; required: string[]; additionalProperties: boolean };
+      const envelope = op.requestBody.content['application/json'].schema as {
+        properties: Record<string, JsonSchema>;
+        required: string[];
+        additionalProperties: boolean;
+      };
       expect(envelope.required.sort()).toEqual(['data', 'event', 'id', 'occurredAt', 'version']);
       expect(envelope.additionalProperties).toBe(false);
       expect(envelope.properties.event.const).toBe(name);
@@ -124,56 +143,117 @@ describe('webhook events in the API reference', () => {
   describe('real deliveries', () => {
     let t: Awaited<ReturnType<typeof seedTenant>>;
     const hook = () => `${suite.app.baseUrl}/api/media/webhook`;
-    const api = (method: string, url: string, body?: Record<string, unknown>) => suite.api(method, url, { key: t.key, ...(body ? { body } : {}) });
+    const api = (method: string, url: string, body?: Record<string, unknown>) =>
+      suite.api(method, url, { key: t.key, ...(body ? { body } : {}) });
     const byName = (name: string) => receiver.received.filter((r) => r.headers['x-webhook-event'] === name);
 
     beforeAll(async () => {
-      t = await seedTenant({ plan: 'growth', webhookUrl: receiver.url, entitlementOverrides: { apiRequestsPerSecond: 1000 } });
+      t = await seedTenant({
+        plan: 'growth',
+        webhookUrl: receiver.url,
+        entitlementOverrides: { apiRequestsPerSecond: 1000 },
+      });
 
       // Rooms and participants through the media layer's webhooks.
-      const room = (await api('POST', '/api/v1/rooms', { createdByExternalId: 'host', enableRecording: true, enableAiFeatures: true })).body;
-      const ada = (await api('POST', `/api/v1/rooms/${room.id}/join`, { externalUserId: 'ada', displayName: 'Ada' })).body.participant;
+      const room = (
+        await api('POST', '/api/v1/rooms', {
+          createdByExternalId: 'host',
+          enableRecording: true,
+          enableAiFeatures: true,
+        })
+      ).body;
+      const ada = (await api('POST', `/api/v1/rooms/${room.id}/join`, { externalUserId: 'ada', displayName: 'Ada' }))
+        .body.participant;
       await suite.media.sendWebhook(hook(), { event: 'room_started', room: { name: room.mediaRoomName, sid: 'RM_1' } });
-      await suite.media.sendWebhook(hook(), { event: 'participant_joined', room: { name: room.mediaRoomName }, participant: { identity: ada.mediaIdentity, sid: 'PA_1', joinedAt: String(Math.floor(Date.now() / 1000) - 5) } });
-      await suite.media.sendWebhook(hook(), { event: 'participant_left', room: { name: room.mediaRoomName }, participant: { identity: ada.mediaIdentity, sid: 'PA_1' } });
+      await suite.media.sendWebhook(hook(), {
+        event: 'participant_joined',
+        room: { name: room.mediaRoomName },
+        participant: { identity: ada.mediaIdentity, sid: 'PA_1', joinedAt: String(Math.floor(Date.now() / 1000) - 5) },
+      });
+      await suite.media.sendWebhook(hook(), {
+        event: 'participant_left',
+        room: { name: room.mediaRoomName },
+        participant: { identity: ada.mediaIdentity, sid: 'PA_1' },
+      });
 
       // A recording that completes (egress.started, egress.ended, recording.completed, then transcript.ready) …
       const rec = (await api('POST', `/api/v1/rooms/${room.id}/recordings/start`, {})).body;
       const egress = [...suite.media.egresses.values()].at(-1)!;
-      await suite.media.sendWebhook(hook(), { event: 'egress_started', egressInfo: { egressId: egress.egressId, roomName: room.mediaRoomName, status: 'EGRESS_ACTIVE' } });
-      const file = path.join(storageDir, (await db().recording.findUniqueOrThrow({ where: { id: rec.id } })).storageKey);
+      await suite.media.sendWebhook(hook(), {
+        event: 'egress_started',
+        egressInfo: { egressId: egress.egressId, roomName: room.mediaRoomName, status: 'EGRESS_ACTIVE' },
+      });
+      const file = path.join(
+        storageDir,
+        (await db().recording.findUniqueOrThrow({ where: { id: rec.id } })).storageKey,
+      );
       mkdirSync(path.dirname(file), { recursive: true });
       writeFileSync(file, Buffer.alloc(2048, 7));
-      await suite.media.sendWebhook(hook(), { event: 'egress_ended', egressInfo: { egressId: egress.egressId, roomName: room.mediaRoomName, status: 'EGRESS_COMPLETE' } });
+      await suite.media.sendWebhook(hook(), {
+        event: 'egress_ended',
+        egressInfo: { egressId: egress.egressId, roomName: room.mediaRoomName, status: 'EGRESS_COMPLETE' },
+      });
       // … and one that fails.
       const other = (await api('POST', '/api/v1/rooms', { createdByExternalId: 'host', enableRecording: true })).body;
       await api('POST', `/api/v1/rooms/${other.id}/recordings/start`, {});
       const failing = [...suite.media.egresses.values()].at(-1)!;
-      await suite.media.sendWebhook(hook(), { event: 'egress_ended', egressInfo: { egressId: failing.egressId, roomName: other.mediaRoomName, status: 'EGRESS_FAILED', error: 'encoder crashed' } });
+      await suite.media.sendWebhook(hook(), {
+        event: 'egress_ended',
+        egressInfo: {
+          egressId: failing.egressId,
+          roomName: other.mediaRoomName,
+          status: 'EGRESS_FAILED',
+          error: 'encoder crashed',
+        },
+      });
 
-      await suite.media.sendWebhook(hook(), { event: 'ingress_started', ingressInfo: { ingressId: 'IN_1', roomName: room.mediaRoomName, state: { status: 'ENDPOINT_PUBLISHING' } } });
-      await suite.media.sendWebhook(hook(), { event: 'ingress_ended', ingressInfo: { ingressId: 'IN_1', roomName: room.mediaRoomName, state: { status: 'ENDPOINT_INACTIVE' } } });
+      await suite.media.sendWebhook(hook(), {
+        event: 'ingress_started',
+        ingressInfo: { ingressId: 'IN_1', roomName: room.mediaRoomName, state: { status: 'ENDPOINT_PUBLISHING' } },
+      });
+      await suite.media.sendWebhook(hook(), {
+        event: 'ingress_ended',
+        ingressInfo: { ingressId: 'IN_1', roomName: room.mediaRoomName, state: { status: 'ENDPOINT_INACTIVE' } },
+      });
 
       // The waiting room.
       const gated = (await api('POST', '/api/v1/rooms', { createdByExternalId: 'host', enableWaitingRoom: true })).body;
-      expect((await api('POST', `/api/v1/rooms/${gated.id}/join`, { externalUserId: 'late', displayName: 'Late' })).body.waitingForApproval).toBe(true);
+      expect(
+        (await api('POST', `/api/v1/rooms/${gated.id}/join`, { externalUserId: 'late', displayName: 'Late' })).body
+          .waitingForApproval,
+      ).toBe(true);
 
       // Calls: answered, forwarded then missed, cancelled.
-      const call = async () => (await api('POST', '/api/v1/calls', { callerExternalId: 'cust-1', callerDisplayName: 'Customer' })).body;
+      const call = async () =>
+        (await api('POST', '/api/v1/calls', { callerExternalId: 'cust-1', callerDisplayName: 'Customer' })).body;
       const answered = await call();
       await api('POST', `/api/v1/calls/${answered.id}/ring`, { agentExternalId: 'agent-1' });
-      expect((await api('POST', `/api/v1/calls/${answered.id}/accept`, { acceptedByExternalId: 'agent-1', acceptedByDisplayName: 'Agent' })).status).toBe(200);
+      expect(
+        (
+          await api('POST', `/api/v1/calls/${answered.id}/accept`, {
+            acceptedByExternalId: 'agent-1',
+            acceptedByDisplayName: 'Agent',
+          })
+        ).status,
+      ).toBe(200);
       expect((await api('POST', `/api/v1/calls/${answered.id}/end`, {})).status).toBe(200);
       const forwarded = await call();
       await api('POST', `/api/v1/calls/${forwarded.id}/ring`, { agentExternalId: 'agent-1' });
-      await api('POST', `/api/v1/calls/${forwarded.id}/forward`, { forwardedByExternalId: 'agent-1', forwardedToExternalId: 'agent-9' });
+      await api('POST', `/api/v1/calls/${forwarded.id}/forward`, {
+        forwardedByExternalId: 'agent-1',
+        forwardedToExternalId: 'agent-9',
+      });
       await api('POST', `/api/v1/calls/${forwarded.id}/miss`, {});
       await api('POST', `/api/v1/calls/${(await call()).id}/cancel`, {});
 
       expect((await api('POST', `/api/v1/rooms/${room.id}/end`)).status).toBe(200);
       expect((await api('POST', '/api/v1/webhooks/test', {})).status).toBe(202);
 
-      await until(() => (EVENT_NAMES.every((name) => byName(name).length > 0) ? true : undefined), `a delivery of every event; missing: ${EVENT_NAMES.filter((n) => byName(n).length === 0)}`, 30_000);
+      await until(
+        () => (EVENT_NAMES.every((name) => byName(name).length > 0) ? true : undefined),
+        `a delivery of every event; missing: ${EVENT_NAMES.filter((n) => byName(n).length === 0)}`,
+        30_000,
+      );
     }, 60_000);
 
     it('every event in the catalogue was delivered, and every delivery is exactly as documented', () => {
@@ -183,8 +263,18 @@ describe('webhook events in the API reference', () => {
 
     it('the data is what the emitters say it is', () => {
       const data = (name: string) => JSON.parse(byName(name)[0].body).data;
-      expect(data('participant.joined')).toEqual({ roomId: expect.any(String), participantId: expect.any(String), externalUserId: 'ada', role: 'ATTENDEE', joinedAt: expect.any(String) });
-      expect(data('participant.waiting')).toEqual({ roomId: expect.any(String), participantId: expect.any(String), externalUserId: 'late' });
+      expect(data('participant.joined')).toEqual({
+        roomId: expect.any(String),
+        participantId: expect.any(String),
+        externalUserId: 'ada',
+        role: 'ATTENDEE',
+        joinedAt: expect.any(String),
+      });
+      expect(data('participant.waiting')).toEqual({
+        roomId: expect.any(String),
+        participantId: expect.any(String),
+        externalUserId: 'late',
+      });
       expect(data('recording.completed')).toMatchObject({ sizeBytes: 2048 });
       expect(data('recording.failed')).toMatchObject({ error: 'encoder crashed' });
       expect(data('webhook.test')).toEqual({ test: true, message: expect.any(String) });
@@ -198,7 +288,10 @@ describe('webhook events in the API reference', () => {
       expect(check(body)).toEqual([true, true]);
       const { role: _role, ...withoutRole } = body.data;
       expect(served.safeParse({ ...body, data: { ...body.data, secret: 'leak' } }).success).toBe(false);
-      expect(zodSchema.safeParse({ ...body, data: { ...body.data, secret: 'leak' } }).data).not.toEqual({ ...body, data: { ...body.data, secret: 'leak' } });
+      expect(zodSchema.safeParse({ ...body, data: { ...body.data, secret: 'leak' } }).data).not.toEqual({
+        ...body,
+        data: { ...body.data, secret: 'leak' },
+      });
       expect(check({ ...body, data: withoutRole })).toEqual([false, false]);
       expect(check({ ...body, data: { ...body.data, role: 'OWNER' } })).toEqual([false, false]);
       expect(check({ ...body, data: { ...body.data, joinedAt: 'yesterday' } })).toEqual([false, false]);
@@ -206,7 +299,9 @@ describe('webhook events in the API reference', () => {
       expect(check({ ...body, version: 1 })).toEqual([false, false]);
       expect(check({ ...body, extra: true })).toEqual([false, false]);
       // participant.left's data is not participant.joined's.
-      expect(documentedEnvelope('participant.left').safeParse({ ...body, event: 'participant.left' }).success).toBe(false);
+      expect(documentedEnvelope('participant.left').safeParse({ ...body, event: 'participant.left' }).success).toBe(
+        false,
+      );
     });
   });
 });

@@ -50,12 +50,18 @@ async function manager() {
 // ---- tenant console ----
 
 export async function createKeyAction(input: unknown) {
-  return act('/console/keys', async () => createTenantApiKey(tenantOf(await manager()), parseInput(createKeyInput, input)));
+  return act('/console/keys', async () =>
+    createTenantApiKey(tenantOf(await manager()), parseInput(createKeyInput, input)),
+  );
 }
 
 export async function rotateKeyAction(keyId: string, input: unknown) {
   return act('/console/keys', async () => {
-    const { plainTextKey, previousKey } = await rotateApiKey(tenantOf(await manager()), parseId(keyId), parseInput(rotateKeyInput, input).gracePeriodSeconds);
+    const { plainTextKey, previousKey } = await rotateApiKey(
+      tenantOf(await manager()),
+      parseId(keyId),
+      parseInput(rotateKeyInput, input).gracePeriodSeconds,
+    );
     return { plainTextKey, previousExpiresAt: previousKey.expiresAt };
   });
 }
@@ -79,7 +85,9 @@ export async function saveBrandingAction(input: unknown) {
 }
 
 export async function rotateWebhookSecretAction(input: unknown) {
-  return act('/console/webhooks', async () => rotateWebhookSecret(tenantOf(await manager()).id, parseInput(secretRotationInput, input).overlapSeconds));
+  return act('/console/webhooks', async () =>
+    rotateWebhookSecret(tenantOf(await manager()).id, parseInput(secretRotationInput, input).overlapSeconds),
+  );
 }
 
 export async function sendTestEventAction() {
@@ -115,7 +123,11 @@ export async function provisionTenantAction(input: unknown) {
   return act('/console/tenants', async () => {
     const actor = await providerManager();
     const created = await provisionOwnedTenant({ id: actor.providerId }, parseInput(provisionTenantInput, input));
-    return { tenantId: created.tenant.id, plainTextKey: created.apiKey.plainTextKey, webhookSecret: created.webhookSecret };
+    return {
+      tenantId: created.tenant.id,
+      plainTextKey: created.apiKey.plainTextKey,
+      webhookSecret: created.webhookSecret,
+    };
   });
 }
 
@@ -135,7 +147,11 @@ export async function saveTenantBrandingAction(tenantId: string, input: unknown)
 export async function rotateTenantKeyAction(tenantId: string, keyId: string, input: unknown) {
   return act('/console/tenants', async () => {
     const tenant = await ownedTenantOf(await providerManager(), parseId(tenantId));
-    const { plainTextKey, previousKey } = await rotateApiKey(tenant, parseId(keyId), parseInput(rotateKeyInput, input).gracePeriodSeconds);
+    const { plainTextKey, previousKey } = await rotateApiKey(
+      tenant,
+      parseId(keyId),
+      parseInput(rotateKeyInput, input).gracePeriodSeconds,
+    );
     return { plainTextKey, previousExpiresAt: previousKey.expiresAt };
   });
 }

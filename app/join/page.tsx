@@ -13,7 +13,11 @@ const one = (v: string | string[] | undefined) => (typeof v === 'string' && v ? 
 /** The tenant's branding, frame-ancestors and the page's language: looked up once per request. */
 const pageContext = cache(async (token: string | null, lang: string | null) => {
   const context = await hostedUiContext({ token });
-  const language = chooseLanguage({ lang, tenantDefault: context.branding.defaultLanguage, acceptLanguage: (await headers()).get('accept-language') });
+  const language = chooseLanguage({
+    lang,
+    tenantDefault: context.branding.defaultLanguage,
+    acceptLanguage: (await headers()).get('accept-language'),
+  });
   return { ...context, language };
 });
 

@@ -2,9 +2,22 @@
 
 import { useEffect, useState } from 'react';
 import { useRoomContext } from '@livekit/components-react';
-import { RoomEvent, type Participant, type Room, type TextStreamHandler, type TranscriptionSegment } from 'livekit-client';
+import {
+  RoomEvent,
+  type Participant,
+  type Room,
+  type TextStreamHandler,
+  type TranscriptionSegment,
+} from 'livekit-client';
 import { useT } from '@/components/call/useT';
-import { addCaptions, currentCaptions, emptyCaptions, expireCaptions, type CaptionBuffer, type CaptionSegment } from '@/components/call/engagement-state';
+import {
+  addCaptions,
+  currentCaptions,
+  emptyCaptions,
+  expireCaptions,
+  type CaptionBuffer,
+  type CaptionSegment,
+} from '@/components/call/engagement-state';
 
 /** The text-stream topic the media layer's agents publish transcriptions on. */
 const TRANSCRIPTION_TOPIC = 'lk.transcription';
@@ -34,7 +47,15 @@ export function CaptionsOverlay() {
 
   useEffect(() => {
     const onEvent = (segments: TranscriptionSegment[], participant?: Participant) =>
-      push(segments.map((s) => ({ id: s.id, text: s.text, final: s.final, speaker: nameOf(participant, t.captions.speakerUnknown), source: 'event' as const })));
+      push(
+        segments.map((s) => ({
+          id: s.id,
+          text: s.text,
+          final: s.final,
+          speaker: nameOf(participant, t.captions.speakerUnknown),
+          source: 'event' as const,
+        })),
+      );
     const onStream: TextStreamHandler = (reader, { identity }) => {
       const attrs = reader.info.attributes ?? {};
       const id = attrs['lk.segment_id'] || reader.info.id;
@@ -77,9 +98,19 @@ export function CaptionsOverlay() {
   const lines = currentCaptions(buf, Date.now());
   return (
     <div className="pointer-events-none absolute inset-x-2 bottom-20 z-20 flex justify-center">
-      <div role="log" aria-label={t.captions.label} aria-live="polite" className="max-w-3xl space-y-1 text-center" data-testid="captions">
+      <div
+        role="log"
+        aria-label={t.captions.label}
+        aria-live="polite"
+        className="max-w-3xl space-y-1 text-center"
+        data-testid="captions"
+      >
         {lines.map((l) => (
-          <p key={l.id} aria-hidden={l.final ? undefined : true} className={`rounded bg-black/75 px-3 py-1 text-base text-white sm:text-lg ${l.final ? '' : 'opacity-80'}`}>
+          <p
+            key={l.id}
+            aria-hidden={l.final ? undefined : true}
+            className={`rounded bg-black/75 px-3 py-1 text-base text-white sm:text-lg ${l.final ? '' : 'opacity-80'}`}
+          >
             <span className="font-semibold">{l.speaker}: </span>
             {l.text}
           </p>

@@ -5,7 +5,13 @@ import { useDataChannel, useRoomContext } from '@livekit/components-react';
 import { RoomEvent } from 'livekit-client';
 import type { ParticipantApi } from '@/components/call/HostPanel';
 import { focusRing } from '@/components/call/PollsPanel';
-import { CHAT_MAX_LENGTH, CHAT_TOPIC, mergeMessages, parseChatUpdate, type ChatMessageView } from '@/components/call/chat-state';
+import {
+  CHAT_MAX_LENGTH,
+  CHAT_TOPIC,
+  mergeMessages,
+  parseChatUpdate,
+  type ChatMessageView,
+} from '@/components/call/chat-state';
 import { useT } from '@/components/call/useT';
 
 interface Page {
@@ -32,7 +38,10 @@ export function useChat(api: ParticipantApi, enabled: boolean, visible: boolean)
     if (!enabled) return;
     try {
       for (let i = 0; i < 20; i++) {
-        const page = (await api('GET', `/chat/messages${cursor.current ? `?cursor=${encodeURIComponent(cursor.current)}` : ''}`)) as Page;
+        const page = (await api(
+          'GET',
+          `/chat/messages${cursor.current ? `?cursor=${encodeURIComponent(cursor.current)}` : ''}`,
+        )) as Page;
         setMessages((list) => mergeMessages(list, page.data));
         cursor.current = page.nextCursor;
         if (!page.hasMore) break;
@@ -122,13 +131,28 @@ export function ChatPanel({ chat, selfExternalUserId }: { chat: ChatState; selfE
       {!chat.loaded && !chat.failed && <p>{t.panels.loading}</p>}
       {chat.failed && <p role="status">{t.panels.loadFailed}</p>}
       {chat.loaded && chat.messages.length === 0 && <p className="text-slate-300">{t.chat.empty}</p>}
-      <ul role="log" aria-label={t.chat.log} aria-live="polite" data-testid="chat-messages" className="max-h-80 space-y-2 overflow-y-auto">
+      <ul
+        role="log"
+        aria-label={t.chat.log}
+        aria-live="polite"
+        data-testid="chat-messages"
+        className="max-h-80 space-y-2 overflow-y-auto"
+      >
         {chat.messages.map((m) => {
           const mine = selfExternalUserId !== null && m.senderExternalUserId === selfExternalUserId;
           return (
             <li key={m.id} data-testid="chat-message" className="break-words rounded bg-slate-800 px-2 py-1">
               <span className="font-semibold">{mine ? t.chat.you : m.senderName}</span>
-              {m.toExternalUserId && <span className="text-slate-300"> ({m.toExternalUserId === selfExternalUserId ? t.chat.privateFrom : t.chat.privateTo(m.toExternalUserId)})</span>}{' '}
+              {m.toExternalUserId && (
+                <span className="text-slate-300">
+                  {' '}
+                  (
+                  {m.toExternalUserId === selfExternalUserId
+                    ? t.chat.privateFrom
+                    : t.chat.privateTo(m.toExternalUserId)}
+                  )
+                </span>
+              )}{' '}
               <time dateTime={m.createdAt} className="text-xs text-slate-400">
                 {new Date(m.createdAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
               </time>
@@ -151,7 +175,11 @@ export function ChatPanel({ chat, selfExternalUserId }: { chat: ChatState; selfE
           autoComplete="off"
           className={`min-w-0 flex-1 rounded bg-slate-800 px-2 py-1 text-white placeholder:text-slate-400 ${focusRing}`}
         />
-        <button type="submit" disabled={busy || !draft.trim()} className={`rounded bg-sky-700 px-3 py-1 font-medium text-white disabled:opacity-60 ${focusRing}`}>
+        <button
+          type="submit"
+          disabled={busy || !draft.trim()}
+          className={`rounded bg-sky-700 px-3 py-1 font-medium text-white disabled:opacity-60 ${focusRing}`}
+        >
           {t.chat.send}
         </button>
       </form>

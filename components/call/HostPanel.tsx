@@ -44,7 +44,12 @@ export function useSelf(api: ParticipantApi): Self | null {
     const load = async () => {
       try {
         const me = await api('GET', '/me');
-        if (!stopped) setSelf({ externalUserId: me.participant.externalUserId, displayName: me.participant.displayName, isModerator: me.isModerator === true });
+        if (!stopped)
+          setSelf({
+            externalUserId: me.participant.externalUserId,
+            displayName: me.participant.displayName,
+            isModerator: me.isModerator === true,
+          });
       } catch {
         if (!stopped) timer = setTimeout(load, 5000);
       }
@@ -58,7 +63,8 @@ export function useSelf(api: ParticipantApi): Self | null {
   return self;
 }
 
-const button = 'rounded bg-slate-700 px-2 py-1 hover:bg-slate-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-300';
+const button =
+  'rounded bg-slate-700 px-2 py-1 hover:bg-slate-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-300';
 
 /**
  * Host controls in the call (shown to HOST/MODERATOR per GET /api/v1/me; the server checks the
@@ -113,7 +119,10 @@ export function HostPanel({ token, onWaitingCount }: { token: string; onWaitingC
             type="button"
             aria-pressed={locked}
             className={button}
-            onClick={act(async () => setLocked((await api('POST', '/me/lock', { locked: !locked })).isLocked), locked ? t.host.unlocked : t.host.locked)}
+            onClick={act(
+              async () => setLocked((await api('POST', '/me/lock', { locked: !locked })).isLocked),
+              locked ? t.host.unlocked : t.host.locked,
+            )}
           >
             {locked ? t.host.unlock : t.host.lock}
           </button>

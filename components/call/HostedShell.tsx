@@ -19,7 +19,13 @@ export function brandStyle(b: ResolvedBranding): React.CSSProperties {
     '--convene-bg': b.backgroundColor,
     backgroundColor: b.backgroundColor,
     // The URL passed the branding rules (https, no quotes, brackets or spaces), so url("…") cannot be broken out of.
-    ...(b.backgroundImageUrl ? { backgroundImage: `linear-gradient(rgba(0,0,0,.65), rgba(0,0,0,.65)), url("${b.backgroundImageUrl}")`, backgroundSize: 'cover', backgroundPosition: 'center' } : {}),
+    ...(b.backgroundImageUrl
+      ? {
+          backgroundImage: `linear-gradient(rgba(0,0,0,.65), rgba(0,0,0,.65)), url("${b.backgroundImageUrl}")`,
+          backgroundSize: 'cover',
+          backgroundPosition: 'center',
+        }
+      : {}),
   } as React.CSSProperties;
 }
 
@@ -28,11 +34,24 @@ export function brandStyle(b: ResolvedBranding): React.CSSProperties {
  * attribute) and its tenant's branding (colours as CSS variables that globals.css hands to
  * LiveKit's theme, ground, logo), both decided on the server.
  */
-export function HostedShell({ branding, lang, children }: { branding: ResolvedBranding; lang: Language; children: React.ReactNode }) {
+export function HostedShell({
+  branding,
+  lang,
+  children,
+}: {
+  branding: ResolvedBranding;
+  lang: Language;
+  children: React.ReactNode;
+}) {
   return (
     <BrandingContext.Provider value={branding}>
       <I18nProvider lang={lang}>
-        <div lang={lang} className="convene-branded min-h-dvh text-white [overflow-wrap:anywhere] hyphens-auto" style={brandStyle(branding)} data-testid="hosted-shell">
+        <div
+          lang={lang}
+          className="convene-branded min-h-dvh text-white [overflow-wrap:anywhere] hyphens-auto"
+          style={brandStyle(branding)}
+          data-testid="hosted-shell"
+        >
           {children}
         </div>
       </I18nProvider>
@@ -45,10 +64,18 @@ export function BrandMark({ compact = false }: { compact?: boolean }) {
   const b = useBranding();
   if (!b.logoUrl && b.productName === CONVENE_BRANDING.productName) return null;
   return (
-    <div className={`flex items-center gap-2 ${compact ? 'rounded bg-black/60 px-2 py-1' : ''}`} data-testid="brand-mark">
+    <div
+      className={`flex items-center gap-2 ${compact ? 'rounded bg-black/60 px-2 py-1' : ''}`}
+      data-testid="brand-mark"
+    >
       {b.logoUrl && (
         // eslint-disable-next-line @next/next/no-img-element -- an arbitrary https host: next/image would need it configured
-        <img src={b.logoUrl} alt="" referrerPolicy="no-referrer" className={compact ? 'max-h-6 max-w-24 object-contain' : 'max-h-10 max-w-40 object-contain'} />
+        <img
+          src={b.logoUrl}
+          alt=""
+          referrerPolicy="no-referrer"
+          className={compact ? 'max-h-6 max-w-24 object-contain' : 'max-h-10 max-w-40 object-contain'}
+        />
       )}
       <span className={compact ? 'text-sm font-semibold' : 'text-lg font-semibold'}>{b.productName}</span>
     </div>

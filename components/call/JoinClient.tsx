@@ -2,7 +2,14 @@
 
 import '@livekit/components-styles';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { LiveKitRoom, PreJoin, VideoConference, useParticipants, useRoomContext, type LocalUserChoices } from '@livekit/components-react';
+import {
+  LiveKitRoom,
+  PreJoin,
+  VideoConference,
+  useParticipants,
+  useRoomContext,
+  type LocalUserChoices,
+} from '@livekit/components-react';
 import { ExternalE2EEKeyProvider, Room, RoomEvent, isE2EESupported, type DisconnectReason } from 'livekit-client';
 import { connectFailure, disconnected } from '@/components/call/call-end';
 import { readJoinToken, type JoinToken } from '@/lib/domain/join-token';
@@ -22,9 +29,19 @@ import { CaptionsOverlay } from '@/components/call/CaptionsOverlay';
 import { PeoplePanel } from '@/components/call/PeoplePanel';
 import { ChatPanel, EncryptedChatNote, useChat } from '@/components/call/ChatPanel';
 
-type Stage = { kind: 'prejoin' } | { kind: 'checking' } | { kind: 'call'; choices: LocalUserChoices } | { kind: 'error'; error: ErrorKey; retry: boolean };
+type Stage =
+  | { kind: 'prejoin' }
+  | { kind: 'checking' }
+  | { kind: 'call'; choices: LocalUserChoices }
+  | { kind: 'error'; error: ErrorKey; retry: boolean };
 
-const ENTRY_ERRORS: Record<string, ErrorKey> = { locked: 'locked', full: 'roomFull', ended: 'ended', removed: 'removed', denied: 'denied' };
+const ENTRY_ERRORS: Record<string, ErrorKey> = {
+  locked: 'locked',
+  full: 'roomFull',
+  ended: 'ended',
+  removed: 'removed',
+  denied: 'denied',
+};
 
 /**
  * Asks our API (GET /api/v1/me with the participant token) whether this person can go in now, so
@@ -33,7 +50,10 @@ const ENTRY_ERRORS: Record<string, ErrorKey> = { locked: 'locked', full: 'roomFu
  */
 async function entryError(token: string): Promise<ErrorKey | null> {
   try {
-    const res = await fetch('/api/v1/me', { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(4000) });
+    const res = await fetch('/api/v1/me', {
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(4000),
+    });
     // 401: the token is not ours or no longer valid; 403: the tenant is suspended.
     if (res.status === 401 || res.status === 403) return 'refused';
     if (!res.ok) return null;
@@ -57,7 +77,15 @@ function takeKeyFromFragment(): string | null {
 }
 
 /** embedOrigins: the tenant's frameAncestors, the only parent origins the embedding bridge talks to. */
-export function JoinClient({ token, serverUrl, embedOrigins = [] }: { token: string | null; serverUrl: string | null; embedOrigins?: string[] }) {
+export function JoinClient({
+  token,
+  serverUrl,
+  embedOrigins = [],
+}: {
+  token: string | null;
+  serverUrl: string | null;
+  embedOrigins?: string[];
+}) {
   const t = useT();
   const bridge = useEmbedBridge(embedOrigins);
   const info = useMemo<JoinToken | null>(() => (token ? readJoinToken(token) : null), [token]);
@@ -86,21 +114,43 @@ export function JoinClient({ token, serverUrl, embedOrigins = [] }: { token: str
   }, [bridge, shownError]);
 
   if (blocking) return <ErrorScreen error={blocking} />;
-  if (!info || e2eeKey === undefined) return <Centered><p>{t.connecting}</p></Centered>;
-  if (stage.kind === 'error') return <ErrorScreen error={stage.error} onRetry={stage.retry ? () => setStage({ kind: 'prejoin' }) : undefined} />;
-  if (stage.kind === 'checking') return <Centered><p>{t.connecting}</p></Centered>;
+  if (!info || e2eeKey === undefined)
+    return (
+      <Centered>
+        <p>{t.connecting}</p>
+      </Centered>
+    );
+  if (stage.kind === 'error')
+    return <ErrorScreen error={stage.error} onRetry={stage.retry ? () => setStage({ kind: 'prejoin' }) : undefined} />;
+  if (stage.kind === 'checking')
+    return (
+      <Centered>
+        <p>{t.connecting}</p>
+      </Centered>
+    );
   if (stage.kind === 'prejoin') {
     return (
-      <main className="convene-prejoin flex min-h-dvh flex-col items-center justify-center gap-4 p-4 text-white" data-lk-theme="default">
+      <main
+        className="convene-prejoin flex min-h-dvh flex-col items-center justify-center gap-4 p-4 text-white"
+        data-lk-theme="default"
+      >
         <BrandMark />
         {info.facts.roomName && <h1 className="text-2xl font-semibold">{info.facts.roomName}</h1>}
-        <p data-testid="joining-as" className="text-slate-200">{t.joiningAs(info.name)}</p>
+        <p data-testid="joining-as" className="text-slate-200">
+          {t.joiningAs(info.name)}
+        </p>
         {e2eeKey && <Badge>{t.e2eeBadge}</Badge>}
         <LabelledPreJoin
           defaults={{ username: info.name, videoEnabled: info.canPublish, audioEnabled: info.canPublish }}
           onSubmit={(choices) => {
             setStage({ kind: 'checking' });
-            void entryError(token!).then((error) => setStage(error ? { kind: 'error', error, retry: error === 'locked' || error === 'roomFull' } : { kind: 'call', choices }));
+            void entryError(token!).then((error) =>
+              setStage(
+                error
+                  ? { kind: 'error', error, retry: error === 'locked' || error === 'roomFull' }
+                  : { kind: 'call', choices },
+              ),
+            );
           }}
           joinLabel={t.join}
           camLabel={t.camera}
@@ -111,7 +161,17 @@ export function JoinClient({ token, serverUrl, embedOrigins = [] }: { token: str
       </main>
     );
   }
-  return <Call token={token!} serverUrl={serverUrl!} info={info} e2eeKey={e2eeKey} choices={stage.choices} bridge={bridge} onEnd={(error, retry) => setStage({ kind: 'error', error, retry })} />;
+  return (
+    <Call
+      token={token!}
+      serverUrl={serverUrl!}
+      info={info}
+      e2eeKey={e2eeKey}
+      choices={stage.choices}
+      bridge={bridge}
+      onEnd={(error, retry) => setStage({ kind: 'error', error, retry })}
+    />
+  );
 }
 
 /**
@@ -123,8 +183,13 @@ function LabelledPreJoin(props: React.ComponentProps<typeof PreJoin>) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const name = () => {
-      for (const [kind, label] of [['audio', t.chooseMicrophone], ['video', t.chooseCamera]] as const) {
-        ref.current?.querySelectorAll(`.${kind} .lk-button-menu`).forEach((b) => b.getAttribute('aria-label') !== label && b.setAttribute('aria-label', label));
+      for (const [kind, label] of [
+        ['audio', t.chooseMicrophone],
+        ['video', t.chooseCamera],
+      ] as const) {
+        ref.current
+          ?.querySelectorAll(`.${kind} .lk-button-menu`)
+          .forEach((b) => b.getAttribute('aria-label') !== label && b.setAttribute('aria-label', label));
       }
     };
     name();
@@ -139,7 +204,23 @@ function LabelledPreJoin(props: React.ComponentProps<typeof PreJoin>) {
   );
 }
 
-function Call({ token, serverUrl, info, e2eeKey, choices, bridge, onEnd }: { token: string; serverUrl: string; info: JoinToken; e2eeKey: string | null; choices: LocalUserChoices; bridge: EmbedBridge; onEnd: (e: ErrorKey, retry: boolean) => void }) {
+function Call({
+  token,
+  serverUrl,
+  info,
+  e2eeKey,
+  choices,
+  bridge,
+  onEnd,
+}: {
+  token: string;
+  serverUrl: string;
+  info: JoinToken;
+  e2eeKey: string | null;
+  choices: LocalUserChoices;
+  bridge: EmbedBridge;
+  onEnd: (e: ErrorKey, retry: boolean) => void;
+}) {
   const t = useT();
   const [room] = useState(() => {
     if (!e2eeKey) return new Room({ adaptiveStream: true, dynacast: true });
@@ -232,9 +313,28 @@ function CallTools({ token, info, children }: { token: string; info: JoinToken; 
   };
 
   const items: { key: PanelKey; title: string; label: string; body: React.ReactNode }[] = [
-    ...(self?.isModerator ? [{ key: 'host' as const, title: t.host.title, label: t.panels.hostToggle(waiting), body: <HostPanel token={token} onWaitingCount={setWaiting} /> }] : []),
-    { key: 'people', title: t.people.title, label: t.panels.peopleToggle(people), body: <PeoplePanel self={{ name: info.name, role: info.facts.role }} /> },
-    { key: 'polls', title: t.polls.title, label: t.panels.pollsToggle(polls.polls?.filter((p) => p.status === 'OPEN').length ?? 0), body: <PollsPanel state={polls} api={api} self={self} /> },
+    ...(self?.isModerator
+      ? [
+          {
+            key: 'host' as const,
+            title: t.host.title,
+            label: t.panels.hostToggle(waiting),
+            body: <HostPanel token={token} onWaitingCount={setWaiting} />,
+          },
+        ]
+      : []),
+    {
+      key: 'people',
+      title: t.people.title,
+      label: t.panels.peopleToggle(people),
+      body: <PeoplePanel self={{ name: info.name, role: info.facts.role }} />,
+    },
+    {
+      key: 'polls',
+      title: t.polls.title,
+      label: t.panels.pollsToggle(polls.polls?.filter((p) => p.status === 'OPEN').length ?? 0),
+      body: <PollsPanel state={polls} api={api} self={self} />,
+    },
     {
       key: 'questions',
       title: t.questions.title,
@@ -242,7 +342,18 @@ function CallTools({ token, info, children }: { token: string; info: JoinToken; 
       body: <QuestionsPanel state={questions} api={api} self={self} />,
     },
     ...(info.facts.enableChat
-      ? [{ key: 'chat' as const, title: t.chat.title, label: t.chat.toggle(chat.unread), body: serverChat ? <ChatPanel chat={chat} selfExternalUserId={self?.externalUserId ?? null} /> : <EncryptedChatNote /> }]
+      ? [
+          {
+            key: 'chat' as const,
+            title: t.chat.title,
+            label: t.chat.toggle(chat.unread),
+            body: serverChat ? (
+              <ChatPanel chat={chat} selfExternalUserId={self?.externalUserId ?? null} />
+            ) : (
+              <EncryptedChatNote />
+            ),
+          },
+        ]
       : []),
   ];
 
@@ -288,7 +399,12 @@ function CallTools({ token, info, children }: { token: string; info: JoinToken; 
         >
           <div className="mb-3 flex items-center justify-between gap-2">
             <h2 className="text-base font-semibold">{title}</h2>
-            <button type="button" aria-label={t.panels.close} onClick={() => close(key)} className={`rounded px-2 py-0.5 text-lg leading-none hover:bg-slate-700 ${focusRing}`}>
+            <button
+              type="button"
+              aria-label={t.panels.close}
+              onClick={() => close(key)}
+              className={`rounded px-2 py-0.5 text-lg leading-none hover:bg-slate-700 ${focusRing}`}
+            >
               <span aria-hidden="true">×</span>
             </button>
           </div>
@@ -337,7 +453,11 @@ function ErrorScreen({ error, onRetry }: { error: ErrorKey; onRetry?: () => void
         <p className="mt-3 text-slate-300">{text.body}</p>
       </div>
       {onRetry && (
-        <button type="button" onClick={onRetry} className="rounded bg-[var(--convene-accent,#1d4ed8)] px-4 py-2 font-medium text-white focus:outline-none focus-visible:ring-4 focus-visible:ring-white">
+        <button
+          type="button"
+          onClick={onRetry}
+          className="rounded bg-[var(--convene-accent,#1d4ed8)] px-4 py-2 font-medium text-white focus:outline-none focus-visible:ring-4 focus-visible:ring-white"
+        >
           {error === 'left' || error === 'duplicate' ? t.rejoin : t.retry}
         </button>
       )}

@@ -17,7 +17,9 @@ interface Self {
  */
 export function PeoplePanel({ self }: { self: Self }) {
   const people = useParticipants();
-  const sorted = [...people].sort((a, b) => Number(b.isLocal) - Number(a.isLocal) || nameOf(a, self).localeCompare(nameOf(b, self)));
+  const sorted = [...people].sort(
+    (a, b) => Number(b.isLocal) - Number(a.isLocal) || nameOf(a, self).localeCompare(nameOf(b, self)),
+  );
   return (
     <ul className="space-y-1">
       {sorted.map((p) => (
@@ -36,7 +38,11 @@ function Person({ participant: p, self }: { participant: Participant; self: Self
   const speaking = useIsSpeaking(p);
   const role = (p.isLocal && !p.metadata ? self.role : factsFromMetadata(p.metadata).role) ?? '';
   const badge = t.people.roles[role as keyof typeof t.people.roles];
-  const state = [speaking ? t.people.speaking : null, p.isMicrophoneEnabled ? t.people.micOn : t.people.micOff, p.isCameraEnabled ? t.people.camOn : t.people.camOff];
+  const state = [
+    speaking ? t.people.speaking : null,
+    p.isMicrophoneEnabled ? t.people.micOn : t.people.micOff,
+    p.isCameraEnabled ? t.people.camOn : t.people.camOff,
+  ];
   return (
     <li className="rounded px-2 py-1.5 odd:bg-slate-800/60">
       <div className="flex min-w-0 items-center gap-2">
@@ -44,7 +50,9 @@ function Person({ participant: p, self }: { participant: Participant; self: Self
         {p.isLocal && <span className="shrink-0 text-slate-300">({t.people.you})</span>}
         {badge && <span className="shrink-0 rounded bg-slate-700 px-1.5 py-0.5 text-xs">{badge}</span>}
       </div>
-      <div className={`text-xs ${speaking ? 'text-emerald-300' : 'text-slate-300'}`}>{state.filter(Boolean).join(' · ')}</div>
+      <div className={`text-xs ${speaking ? 'text-emerald-300' : 'text-slate-300'}`}>
+        {state.filter(Boolean).join(' · ')}
+      </div>
     </li>
   );
 }

@@ -3,7 +3,17 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { useT } from '@/components/call/useT';
 import type { ParticipantApi, Self } from '@/components/call/HostPanel';
-import { POLL_LIMITS, POLL_TOPIC, mergePoll, myBallot, pollDraft, tally, visiblePolls, type LiveUpdate, type PollView } from '@/components/call/engagement-state';
+import {
+  POLL_LIMITS,
+  POLL_TOPIC,
+  mergePoll,
+  myBallot,
+  pollDraft,
+  tally,
+  visiblePolls,
+  type LiveUpdate,
+  type PollView,
+} from '@/components/call/engagement-state';
 import { useListAction, useLiveList } from '@/components/call/useLiveList';
 
 export const focusRing = 'focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-300';
@@ -19,9 +29,17 @@ const field = `w-full rounded bg-slate-800 px-2 py-1 text-white placeholder:text
 const pollOf = (update: LiveUpdate) => (update.type === 'poll.updated' ? update.poll : null);
 
 export function usePolls(api: ParticipantApi) {
-  const { items: polls, failed, refresh, apply } = useLiveList(api, '/polls/public?limit=100', POLL_TOPIC, pollOf, mergePoll);
+  const {
+    items: polls,
+    failed,
+    refresh,
+    apply,
+  } = useLiveList(api, '/polls/public?limit=100', POLL_TOPIC, pollOf, mergePoll);
   const [cast, setCast] = useState<Record<string, string[]>>({});
-  const remember = useCallback((pollId: string, optionIds: string[]) => setCast((c) => ({ ...c, [pollId]: optionIds })), []);
+  const remember = useCallback(
+    (pollId: string, optionIds: string[]) => setCast((c) => ({ ...c, [pollId]: optionIds })),
+    [],
+  );
   return { polls, failed, refresh, apply, cast, remember };
 }
 
@@ -35,7 +53,9 @@ export function PollsPanel({ state, api, self }: { state: PollsState; api: Parti
   const list = state.polls ? visiblePolls(state.polls, isModerator) : null;
   return (
     <div className="space-y-4">
-      {isModerator && <NewPollForm onCreate={(body) => run(() => api('POST', '/polls/public', body), t.polls.create.created)} />}
+      {isModerator && (
+        <NewPollForm onCreate={(body) => run(() => api('POST', '/polls/public', body), t.polls.create.created)} />
+      )}
       {list === null ? (
         <p>{state.failed ? t.panels.loadFailed : t.panels.loading}</p>
       ) : list.length === 0 ? (
@@ -55,7 +75,12 @@ export function PollsPanel({ state, api, self }: { state: PollsState; api: Parti
                     return updated;
                   }, t.polls.voted)
                 }
-                onStatus={(to) => run(() => api('POST', `/polls/public/${poll.id}/${to}`), to === 'open' ? t.polls.opened : t.polls.closed)}
+                onStatus={(to) =>
+                  run(
+                    () => api('POST', `/polls/public/${poll.id}/${to}`),
+                    to === 'open' ? t.polls.opened : t.polls.closed,
+                  )
+                }
               />
             </li>
           ))}
@@ -92,7 +117,8 @@ function PollCard({
     setBusy(true);
     void p.finally(() => setBusy(false));
   };
-  const toggle = (id: string, on: boolean) => setPicked((cur) => (poll.allowMultiple ? (on ? [...cur, id] : cur.filter((x) => x !== id)) : [id]));
+  const toggle = (id: string, on: boolean) =>
+    setPicked((cur) => (poll.allowMultiple ? (on ? [...cur, id] : cur.filter((x) => x !== id)) : [id]));
 
   return (
     <article aria-labelledby={headingId} className="rounded border border-slate-700 p-3">
@@ -139,11 +165,23 @@ function PollCard({
       {isModerator && poll.status !== 'CLOSED' && (
         <div className="mt-2 flex gap-2">
           {poll.status === 'DRAFT' && (
-            <button type="button" className={button} aria-label={t.polls.openLabel(poll.question)} disabled={busy} onClick={() => busyWhile(onStatus('open'))}>
+            <button
+              type="button"
+              className={button}
+              aria-label={t.polls.openLabel(poll.question)}
+              disabled={busy}
+              onClick={() => busyWhile(onStatus('open'))}
+            >
               {t.polls.open}
             </button>
           )}
-          <button type="button" className={button} aria-label={t.polls.closeLabel(poll.question)} disabled={busy} onClick={() => busyWhile(onStatus('close'))}>
+          <button
+            type="button"
+            className={button}
+            aria-label={t.polls.closeLabel(poll.question)}
+            disabled={busy}
+            onClick={() => busyWhile(onStatus('close'))}
+          >
             {t.polls.close}
           </button>
         </div>
@@ -162,7 +200,9 @@ function Results({ poll }: { poll: PollView }) {
       <ul aria-label={t.polls.results} className="mt-1 space-y-1">
         {tally(poll).map((row) => (
           <li key={row.id}>
-            <span className={row.leading ? 'font-semibold' : undefined}>{t.polls.optionResult(row.text, row.count, row.percent)}</span>
+            <span className={row.leading ? 'font-semibold' : undefined}>
+              {t.polls.optionResult(row.text, row.count, row.percent)}
+            </span>
             <span aria-hidden="true" className="mt-0.5 block h-1.5 rounded bg-slate-700">
               <span className="block h-full rounded bg-sky-400" style={{ width: `${row.percent}%` }} />
             </span>
@@ -221,7 +261,12 @@ function NewPollForm({ onCreate }: { onCreate: (body: unknown) => Promise<boolea
             onChange={(e) => setOptions((cur) => cur.map((o, j) => (j === i ? e.target.value : o)))}
           />
           {options.length > POLL_LIMITS.minOptions && (
-            <button type="button" className={button} aria-label={t.polls.create.removeOption(i + 1)} onClick={() => setOptions((cur) => cur.filter((_, j) => j !== i))}>
+            <button
+              type="button"
+              className={button}
+              aria-label={t.polls.create.removeOption(i + 1)}
+              onClick={() => setOptions((cur) => cur.filter((_, j) => j !== i))}
+            >
               <span aria-hidden="true">×</span>
             </button>
           )}
@@ -234,8 +279,17 @@ function NewPollForm({ onCreate }: { onCreate: (body: unknown) => Promise<boolea
       )}
       {(['allowMultiple', 'isAnonymous', 'openNow'] as const).map((key) => (
         <label key={key} className="flex items-center gap-2">
-          <input type="checkbox" className={focusRing} checked={flags[key]} onChange={(e) => setFlags((f) => ({ ...f, [key]: e.target.checked }))} />
-          {key === 'allowMultiple' ? t.polls.create.allowMultiple : key === 'isAnonymous' ? t.polls.create.anonymous : t.polls.create.openNow}
+          <input
+            type="checkbox"
+            className={focusRing}
+            checked={flags[key]}
+            onChange={(e) => setFlags((f) => ({ ...f, [key]: e.target.checked }))}
+          />
+          {key === 'allowMultiple'
+            ? t.polls.create.allowMultiple
+            : key === 'isAnonymous'
+              ? t.polls.create.anonymous
+              : t.polls.create.openNow}
         </label>
       ))}
       {error && (

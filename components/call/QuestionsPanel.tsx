@@ -4,7 +4,14 @@ import { useCallback, useId, useState } from 'react';
 import { useT } from '@/components/call/useT';
 import type { ParticipantApi, Self } from '@/components/call/HostPanel';
 import { focusRing } from '@/components/call/PollsPanel';
-import { QUESTION_TOPIC, mergeQuestion, visibleQuestions, type LiveUpdate, type QuestionSort, type QuestionView } from '@/components/call/engagement-state';
+import {
+  QUESTION_TOPIC,
+  mergeQuestion,
+  visibleQuestions,
+  type LiveUpdate,
+  type QuestionSort,
+  type QuestionView,
+} from '@/components/call/engagement-state';
 import { useListAction, useLiveList } from '@/components/call/useLiveList';
 
 const QUESTION_MAX = 1000;
@@ -20,7 +27,12 @@ const button = `rounded bg-slate-700 px-2 py-1 text-xs hover:bg-slate-600 disabl
 const questionOf = (update: LiveUpdate) => (update.type === 'question.updated' ? update.question : null);
 
 export function useQuestions(api: ParticipantApi) {
-  const { items: questions, failed, refresh, apply } = useLiveList(api, '/questions/public?sort=upvotes&limit=100', QUESTION_TOPIC, questionOf, mergeQuestion);
+  const {
+    items: questions,
+    failed,
+    refresh,
+    apply,
+  } = useLiveList(api, '/questions/public?sort=upvotes&limit=100', QUESTION_TOPIC, questionOf, mergeQuestion);
   const [upvoted, setUpvoted] = useState<ReadonlySet<string>>(new Set());
   const markUpvoted = useCallback((id: string) => setUpvoted((s) => new Set(s).add(id)), []);
   return { questions, failed, refresh, apply, upvoted, markUpvoted };
@@ -32,7 +44,15 @@ export type QuestionsState = ReturnType<typeof useQuestions>;
  * Everyone asks and upvotes; hosts and moderators (per GET /api/v1/me — the server checks its own
  * records on every action) also mark questions answered, with an optional answer, and dismiss them.
  */
-export function QuestionsPanel({ state, api, self }: { state: QuestionsState; api: ParticipantApi; self: Self | null }) {
+export function QuestionsPanel({
+  state,
+  api,
+  self,
+}: {
+  state: QuestionsState;
+  api: ParticipantApi;
+  self: Self | null;
+}) {
   const t = useT();
   const [text, setText] = useState('');
   const [sort, setSort] = useState<QuestionSort>('upvotes');
@@ -53,8 +73,19 @@ export function QuestionsPanel({ state, api, self }: { state: QuestionsState; ap
         <label htmlFor={inputId} className="block text-xs text-slate-300">
           {t.questions.askLabel}
         </label>
-        <textarea id={inputId} rows={2} maxLength={QUESTION_MAX} className={`w-full rounded bg-slate-800 px-2 py-1 text-white ${focusRing}`} value={text} onChange={(e) => setText(e.target.value)} />
-        <button type="submit" disabled={busy || !text.trim()} className={`rounded bg-blue-700 px-3 py-1 font-medium hover:bg-blue-600 disabled:opacity-50 ${focusRing}`}>
+        <textarea
+          id={inputId}
+          rows={2}
+          maxLength={QUESTION_MAX}
+          className={`w-full rounded bg-slate-800 px-2 py-1 text-white ${focusRing}`}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
+        <button
+          type="submit"
+          disabled={busy || !text.trim()}
+          className={`rounded bg-blue-700 px-3 py-1 font-medium hover:bg-blue-600 disabled:opacity-50 ${focusRing}`}
+        >
           {t.questions.ask}
         </button>
       </form>
@@ -84,7 +115,12 @@ export function QuestionsPanel({ state, api, self }: { state: QuestionsState; ap
               upvoted={state.upvoted.has(q.id)}
               disabled={busy}
               isModerator={isModerator}
-              onAnswer={(answerText) => run(() => api('POST', `/questions/public/${q.id}/answer`, answerText ? { answerText } : undefined), t.questions.markedAnswered)}
+              onAnswer={(answerText) =>
+                run(
+                  () => api('POST', `/questions/public/${q.id}/answer`, answerText ? { answerText } : undefined),
+                  t.questions.markedAnswered,
+                )
+              }
               onDismiss={() => void run(() => api('POST', `/questions/public/${q.id}/dismiss`), t.questions.dismissed)}
               onUpvote={() =>
                 void run(async () => {
@@ -143,7 +179,9 @@ function QuestionItem({
         <p className="break-words">{q.text}</p>
         <p className="text-xs text-slate-400">
           {t.questions.askedBy(q.askerName ?? t.questions.anonymousAsker)} · {t.questions.upvotes(q.upvoteCount)}
-          {q.status === 'ANSWERED' && <span className="ml-1 rounded bg-emerald-800 px-1 text-white">{t.questions.answered}</span>}
+          {q.status === 'ANSWERED' && (
+            <span className="ml-1 rounded bg-emerald-800 px-1 text-white">{t.questions.answered}</span>
+          )}
         </p>
         {q.answerText && (
           <p className="mt-1 text-slate-200">
@@ -177,11 +215,22 @@ function QuestionItem({
             )}
             <div className="flex gap-2">
               {q.status === 'OPEN' && (
-                <button type="submit" aria-label={t.questions.markAnsweredLabel(q.text)} disabled={disabled} className={button}>
+                <button
+                  type="submit"
+                  aria-label={t.questions.markAnsweredLabel(q.text)}
+                  disabled={disabled}
+                  className={button}
+                >
                   {t.questions.markAnswered}
                 </button>
               )}
-              <button type="button" aria-label={t.questions.dismissLabel(q.text)} disabled={disabled} onClick={onDismiss} className={button}>
+              <button
+                type="button"
+                aria-label={t.questions.dismissLabel(q.text)}
+                disabled={disabled}
+                onClick={onDismiss}
+                className={button}
+              >
                 {t.questions.dismiss}
               </button>
             </div>

@@ -43,7 +43,17 @@ const POLL_MS = 2000;
  * fragment (never the tenant key): read once, stripped from the address bar, kept for this tab.
  * When the host admits, it continues to the join URL the admission endpoint returns.
  */
-export function WaitingRoom({ roomId, participantId, lang = null, embedOrigins = [] }: { roomId: string | null; participantId: string | null; lang?: string | null; embedOrigins?: string[] }) {
+export function WaitingRoom({
+  roomId,
+  participantId,
+  lang = null,
+  embedOrigins = [],
+}: {
+  roomId: string | null;
+  participantId: string | null;
+  lang?: string | null;
+  embedOrigins?: string[];
+}) {
   const t = useT();
   const [state, setState] = useState<State>('waiting');
   const bridge = useEmbedBridge(embedOrigins);
@@ -68,10 +78,13 @@ export function WaitingRoom({ roomId, participantId, lang = null, embedOrigins =
     let announced = false;
     const poll = async () => {
       try {
-        const res = await fetch(`/api/v1/rooms/${encodeURIComponent(roomId)}/participants/${encodeURIComponent(participantId)}/admission`, {
-          headers: { authorization: `Bearer ${secret}` },
-          cache: 'no-store',
-        });
+        const res = await fetch(
+          `/api/v1/rooms/${encodeURIComponent(roomId)}/participants/${encodeURIComponent(participantId)}/admission`,
+          {
+            headers: { authorization: `Bearer ${secret}` },
+            cache: 'no-store',
+          },
+        );
         if (res.status === 404) return setState('lost');
         if (res.ok) {
           const body = (await res.json()) as { status: string; joinUrl: string | null };
@@ -100,7 +113,12 @@ export function WaitingRoom({ roomId, participantId, lang = null, embedOrigins =
   return (
     <main className="flex min-h-dvh flex-col items-center justify-center gap-4 p-6 text-center text-white">
       <BrandMark />
-      <div role={state === 'waiting' ? 'status' : 'alert'} aria-live="polite" data-testid={`waiting-${state}`} className="max-w-md">
+      <div
+        role={state === 'waiting' ? 'status' : 'alert'}
+        aria-live="polite"
+        data-testid={`waiting-${state}`}
+        className="max-w-md"
+      >
         <h1 className="text-2xl font-semibold">{text.title}</h1>
         <p className="mt-3 text-slate-300">{text.body}</p>
       </div>

@@ -36,13 +36,24 @@ export function parseChatUpdate(topic: string | undefined, payload: Uint8Array):
   }
   if (!isObject(body) || body.type !== 'chat.message' || !isObject(body.message)) return null;
   const m = body.message;
-  if (typeof m.id !== 'string' || typeof m.text !== 'string' || typeof m.createdAt !== 'string' || typeof m.senderName !== 'string') return null;
+  if (
+    typeof m.id !== 'string' ||
+    typeof m.text !== 'string' ||
+    typeof m.createdAt !== 'string' ||
+    typeof m.senderName !== 'string'
+  )
+    return null;
   return m as unknown as ChatMessageView;
 }
 
 /** Oldest first (the server's order), ties by id; one entry per id. */
-export function mergeMessages(list: readonly ChatMessageView[], incoming: readonly ChatMessageView[]): ChatMessageView[] {
+export function mergeMessages(
+  list: readonly ChatMessageView[],
+  incoming: readonly ChatMessageView[],
+): ChatMessageView[] {
   const byId = new Map(list.map((m) => [m.id, m]));
   for (const m of incoming) byId.set(m.id, m);
-  return [...byId.values()].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.createdAt < b.createdAt ? -1 : 1));
+  return [...byId.values()].sort((a, b) =>
+    a.createdAt === b.createdAt ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.createdAt < b.createdAt ? -1 : 1,
+  );
 }

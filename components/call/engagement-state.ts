@@ -42,7 +42,9 @@ export interface QuestionView {
 export const POLL_TOPIC = LIVE_TOPICS.polls;
 export const QUESTION_TOPIC = LIVE_TOPICS.questions;
 
-export type LiveUpdate = { type: 'poll.updated'; poll: PollView } | { type: 'question.updated'; question: QuestionView };
+export type LiveUpdate =
+  | { type: 'poll.updated'; poll: PollView }
+  | { type: 'question.updated'; question: QuestionView };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -60,11 +62,22 @@ export function parseLiveUpdate(topic: string | undefined, payload: Uint8Array):
   if (!isObject(body)) return null;
   if (topic === POLL_TOPIC && body.type === 'poll.updated' && isObject(body.poll)) {
     const p = body.poll;
-    if (typeof p.id === 'string' && typeof p.question === 'string' && Array.isArray(p.options) && typeof p.status === 'string') return { type: 'poll.updated', poll: p as unknown as PollView };
+    if (
+      typeof p.id === 'string' &&
+      typeof p.question === 'string' &&
+      Array.isArray(p.options) &&
+      typeof p.status === 'string'
+    )
+      return { type: 'poll.updated', poll: p as unknown as PollView };
   }
   if (topic === QUESTION_TOPIC && body.type === 'question.updated' && isObject(body.question)) {
     const q = body.question;
-    if (typeof q.id === 'string' && typeof q.text === 'string' && typeof q.upvoteCount === 'number' && typeof q.status === 'string') {
+    if (
+      typeof q.id === 'string' &&
+      typeof q.text === 'string' &&
+      typeof q.upvoteCount === 'number' &&
+      typeof q.status === 'string'
+    ) {
       return { type: 'question.updated', question: q as unknown as QuestionView };
     }
   }
@@ -98,7 +111,9 @@ export function mergePoll(list: readonly PollView[], incoming: PollView): PollVi
 export function mergeQuestion(list: readonly QuestionView[], incoming: QuestionView): QuestionView[] {
   const current = list.find((q) => q.id === incoming.id);
   if (!current) return [...list, incoming];
-  const older = QUESTION_RANK[incoming.status] < QUESTION_RANK[current.status] || (incoming.status === current.status && incoming.upvoteCount < current.upvoteCount);
+  const older =
+    QUESTION_RANK[incoming.status] < QUESTION_RANK[current.status] ||
+    (incoming.status === current.status && incoming.upvoteCount < current.upvoteCount);
   return older ? [...list] : list.map((q) => (q.id === incoming.id ? incoming : q));
 }
 
@@ -150,7 +165,11 @@ export function tally(poll: PollView): TallyRow[] {
  * The viewer's own ballot: the one they cast in this session (anonymous polls never tell), else
  * the one in the poll's ballots, else none.
  */
-export function myBallot(poll: PollView, selfId: string | null, cast: Readonly<Record<string, readonly string[]>>): string[] {
+export function myBallot(
+  poll: PollView,
+  selfId: string | null,
+  cast: Readonly<Record<string, readonly string[]>>,
+): string[] {
   const local = cast[poll.id];
   if (local) return [...local];
   if (!selfId || !poll.votes) return [];
@@ -159,14 +178,31 @@ export function myBallot(poll: PollView, selfId: string | null, cast: Readonly<R
 
 export const POLL_LIMITS = { minOptions: 2, maxOptions: 10, questionMax: 500, optionMax: 200 } as const;
 
-export type PollDraftError = 'questionMissing' | 'questionTooLong' | 'tooFewOptions' | 'tooManyOptions' | 'optionTooLong' | 'duplicateOptions';
+export type PollDraftError =
+  | 'questionMissing'
+  | 'questionTooLong'
+  | 'tooFewOptions'
+  | 'tooManyOptions'
+  | 'optionTooLong'
+  | 'duplicateOptions';
 
 /** Checks the host's poll form as the API will (blank option rows are dropped) and builds the request body. */
 export function pollDraft(
   question: string,
   options: readonly string[],
   flags: { allowMultiple: boolean; isAnonymous: boolean; openNow: boolean },
-): { ok: true; body: { question: string; options: string[]; allowMultiple: boolean; isAnonymous: boolean; status: 'DRAFT' | 'OPEN' } } | { ok: false; error: PollDraftError } {
+):
+  | {
+      ok: true;
+      body: {
+        question: string;
+        options: string[];
+        allowMultiple: boolean;
+        isAnonymous: boolean;
+        status: 'DRAFT' | 'OPEN';
+      };
+    }
+  | { ok: false; error: PollDraftError } {
   const q = question.trim();
   if (!q) return { ok: false, error: 'questionMissing' };
   if (q.length > POLL_LIMITS.questionMax) return { ok: false, error: 'questionTooLong' };
@@ -175,7 +211,16 @@ export function pollDraft(
   if (opts.length > POLL_LIMITS.maxOptions) return { ok: false, error: 'tooManyOptions' };
   if (opts.some((o) => o.length > POLL_LIMITS.optionMax)) return { ok: false, error: 'optionTooLong' };
   if (new Set(opts.map((o) => o.toLowerCase())).size !== opts.length) return { ok: false, error: 'duplicateOptions' };
-  return { ok: true, body: { question: q, options: opts, allowMultiple: flags.allowMultiple, isAnonymous: flags.isAnonymous, status: flags.openNow ? 'OPEN' : 'DRAFT' } };
+  return {
+    ok: true,
+    body: {
+      question: q,
+      options: opts,
+      allowMultiple: flags.allowMultiple,
+      isAnonymous: flags.isAnonymous,
+      status: flags.openNow ? 'OPEN' : 'DRAFT',
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -215,7 +260,12 @@ export interface CaptionSegment {
  * Adds or updates caption segments (by id). Interim text is replaced as it is refined; a final
  * line stays final. Only the last CAPTION_MAX_LINES lines are kept.
  */
-export function addCaptions(buf: CaptionBuffer, segments: readonly CaptionSegment[], now: number, maxLines = CAPTION_MAX_LINES): CaptionBuffer {
+export function addCaptions(
+  buf: CaptionBuffer,
+  segments: readonly CaptionSegment[],
+  now: number,
+  maxLines = CAPTION_MAX_LINES,
+): CaptionBuffer {
   let lines = buf.lines;
   let streamSeen = buf.streamSeen;
   for (const s of segments) {
@@ -229,7 +279,9 @@ export function addCaptions(buf: CaptionBuffer, segments: readonly CaptionSegmen
         lines = lines.filter((_, j) => j !== i);
         continue;
       }
-      lines = lines.map((l, j) => (j === i ? { ...l, text, final: s.final, speaker: s.speaker || l.speaker, at: now } : l));
+      lines = lines.map((l, j) =>
+        j === i ? { ...l, text, final: s.final, speaker: s.speaker || l.speaker, at: now } : l,
+      );
     } else if (text) {
       lines = [...lines, { id: s.id, speaker: s.speaker, text, final: s.final, at: now }];
     }

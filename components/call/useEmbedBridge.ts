@@ -1,7 +1,14 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import { allowedParentOrigin, eventMessage, parseCommand, type EmbedCommand, type EmbedEventName, type EmbedEvents } from '@/lib/embed/protocol';
+import {
+  allowedParentOrigin,
+  eventMessage,
+  parseCommand,
+  type EmbedCommand,
+  type EmbedEventName,
+  type EmbedEvents,
+} from '@/lib/embed/protocol';
 
 export type CommandHandler = (command: EmbedCommand) => void;
 

@@ -18,8 +18,10 @@ export function useEmbedCallEvents(room: Room, bridge: EmbedBridge) {
       bridge.post('joined', { participantCount: count() });
       if (room.isRecording) bridge.post('recording-started', {});
     };
-    const onJoined = (p: RemoteParticipant) => bridge.post('participant-joined', { displayName: nameOf(p), participantCount: count() });
-    const onLeft = (p: RemoteParticipant) => bridge.post('participant-left', { displayName: nameOf(p), participantCount: count() });
+    const onJoined = (p: RemoteParticipant) =>
+      bridge.post('participant-joined', { displayName: nameOf(p), participantCount: count() });
+    const onLeft = (p: RemoteParticipant) =>
+      bridge.post('participant-left', { displayName: nameOf(p), participantCount: count() });
     const onRecording = (recording: boolean) => bridge.post(recording ? 'recording-started' : 'recording-stopped', {});
     room.on(RoomEvent.Connected, onConnected);
     room.on(RoomEvent.ParticipantConnected, onJoined);
@@ -28,22 +30,32 @@ export function useEmbedCallEvents(room: Room, bridge: EmbedBridge) {
 
     bridge.setCommandHandler((cmd) => {
       const local = room.localParticipant;
-      if (room.state !== 'connected') return bridge.post('command-failed', { command: cmd.command, reason: 'not-in-call' });
+      if (room.state !== 'connected')
+        return bridge.post('command-failed', { command: cmd.command, reason: 'not-in-call' });
       switch (cmd.command) {
         case 'leave':
           void room.disconnect();
           return;
         case 'toggle-microphone':
-          if (!local.permissions?.canPublish) return bridge.post('command-failed', { command: cmd.command, reason: 'not-allowed' });
-          void local.setMicrophoneEnabled(!local.isMicrophoneEnabled).catch(() => bridge.post('command-failed', { command: cmd.command, reason: 'not-allowed' }));
+          if (!local.permissions?.canPublish)
+            return bridge.post('command-failed', { command: cmd.command, reason: 'not-allowed' });
+          void local
+            .setMicrophoneEnabled(!local.isMicrophoneEnabled)
+            .catch(() => bridge.post('command-failed', { command: cmd.command, reason: 'not-allowed' }));
           return;
         case 'toggle-camera':
-          if (!local.permissions?.canPublish) return bridge.post('command-failed', { command: cmd.command, reason: 'not-allowed' });
-          void local.setCameraEnabled(!local.isCameraEnabled).catch(() => bridge.post('command-failed', { command: cmd.command, reason: 'not-allowed' }));
+          if (!local.permissions?.canPublish)
+            return bridge.post('command-failed', { command: cmd.command, reason: 'not-allowed' });
+          void local
+            .setCameraEnabled(!local.isCameraEnabled)
+            .catch(() => bridge.post('command-failed', { command: cmd.command, reason: 'not-allowed' }));
           return;
         case 'set-display-name':
-          if (!local.permissions?.canUpdateMetadata) return bridge.post('command-failed', { command: cmd.command, reason: 'not-allowed' });
-          void local.setName(cmd.displayName).catch(() => bridge.post('command-failed', { command: cmd.command, reason: 'not-allowed' }));
+          if (!local.permissions?.canUpdateMetadata)
+            return bridge.post('command-failed', { command: cmd.command, reason: 'not-allowed' });
+          void local
+            .setName(cmd.displayName)
+            .catch(() => bridge.post('command-failed', { command: cmd.command, reason: 'not-allowed' }));
           return;
       }
     });

@@ -4,7 +4,14 @@ import { useState } from 'react';
 import type { ActionResult } from '@/app/console/actions';
 import { ActionButton } from '@/components/console/client';
 import { input } from '@/components/console/ui';
-import { brandingFields, contrastRatio, MUTED_TEXT, TEXT_ON_ACCENT, type Branding, type ResolvedBranding } from '@/lib/domain/branding.schemas';
+import {
+  brandingFields,
+  contrastRatio,
+  MUTED_TEXT,
+  TEXT_ON_ACCENT,
+  type Branding,
+  type ResolvedBranding,
+} from '@/lib/domain/branding.schemas';
 import { brandStyle } from '@/components/call/HostedShell';
 import { messagesFor } from '@/lib/i18n/messages';
 import { LANGUAGES, type Language } from '@/lib/i18n/languages';
@@ -12,25 +19,60 @@ import { LANGUAGES, type Language } from '@/lib/i18n/languages';
 type Key = keyof Branding;
 const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'Deutsch', es: 'Español', fr: 'Français' };
 const TEXT_FIELDS: { key: Exclude<Key, 'defaultLanguage'>; label: string; help: string; colour?: boolean }[] = [
-  { key: 'productName', label: 'Product name', help: 'Shown beside the logo and in the browser tab. At most 60 characters.' },
+  {
+    key: 'productName',
+    label: 'Product name',
+    help: 'Shown beside the logo and in the browser tab. At most 60 characters.',
+  },
   { key: 'logoUrl', label: 'Logo URL', help: 'An https:// image, shown at most 40 px high and 160 px wide.' },
-  { key: 'accentColor', label: 'Accent colour', help: 'Buttons, as #rrggbb. White text goes on it: it needs a contrast of at least 4.5:1.', colour: true },
-  { key: 'backgroundColor', label: 'Background colour', help: 'The page ground, as #rrggbb. Light text goes on it: it needs a contrast of at least 4.5:1.', colour: true },
-  { key: 'backgroundImageUrl', label: 'Background image URL', help: 'Optional https:// image over the background colour, darkened so text stays readable.' },
+  {
+    key: 'accentColor',
+    label: 'Accent colour',
+    help: 'Buttons, as #rrggbb. White text goes on it: it needs a contrast of at least 4.5:1.',
+    colour: true,
+  },
+  {
+    key: 'backgroundColor',
+    label: 'Background colour',
+    help: 'The page ground, as #rrggbb. Light text goes on it: it needs a contrast of at least 4.5:1.',
+    colour: true,
+  },
+  {
+    key: 'backgroundImageUrl',
+    label: 'Background image URL',
+    help: 'Optional https:// image over the background colour, darkened so text stays readable.',
+  },
 ];
 
 /**
  * The tenant's call UI branding with a live preview of the pre-join screen. Each field is checked
  * with the API's own rules as you type; empty means "not set" (the fallback shows in the preview).
  */
-export function BrandingEditor({ own, fallback, canManage, save }: { own: Branding; fallback: ResolvedBranding; canManage: boolean; save: (input: Partial<Branding>) => Promise<ActionResult<unknown>> }) {
-  const [draft, setDraft] = useState<Record<Key, string>>(() => Object.fromEntries(Object.entries(own).map(([k, v]) => [k, v ?? ''])) as Record<Key, string>);
+export function BrandingEditor({
+  own,
+  fallback,
+  canManage,
+  save,
+}: {
+  own: Branding;
+  fallback: ResolvedBranding;
+  canManage: boolean;
+  save: (input: Partial<Branding>) => Promise<ActionResult<unknown>>;
+}) {
+  const [draft, setDraft] = useState<Record<Key, string>>(
+    () => Object.fromEntries(Object.entries(own).map(([k, v]) => [k, v ?? ''])) as Record<Key, string>,
+  );
   const value = (key: Key) => (draft[key].trim() === '' ? null : draft[key].trim());
   const check = (key: Key) => {
     const parsed = brandingFields[key].safeParse(value(key));
-    return parsed.success ? { ok: true as const, value: parsed.data } : { ok: false as const, error: parsed.error.issues[0]?.message ?? 'invalid' };
+    return parsed.success
+      ? { ok: true as const, value: parsed.data }
+      : { ok: false as const, error: parsed.error.issues[0]?.message ?? 'invalid' };
   };
-  const checks = Object.fromEntries((Object.keys(draft) as Key[]).map((k) => [k, check(k)])) as Record<Key, ReturnType<typeof check>>;
+  const checks = Object.fromEntries((Object.keys(draft) as Key[]).map((k) => [k, check(k)])) as Record<
+    Key,
+    ReturnType<typeof check>
+  >;
   const invalid = Object.values(checks).some((c) => !c.ok);
   const pick = <K extends Key>(key: K) => {
     const c = checks[key];
@@ -52,49 +94,111 @@ export function BrandingEditor({ own, fallback, canManage, save }: { own: Brandi
       <form onSubmit={(e) => e.preventDefault()} className="space-y-4" aria-label="Call UI branding">
         {TEXT_FIELDS.map(({ key, label, help, colour }) => {
           const c = checks[key];
-          const ratio = colour && c.ok && c.value ? contrastRatio(c.value as string, key === 'accentColor' ? TEXT_ON_ACCENT : MUTED_TEXT) : null;
+          const ratio =
+            colour && c.ok && c.value
+              ? contrastRatio(c.value as string, key === 'accentColor' ? TEXT_ON_ACCENT : MUTED_TEXT)
+              : null;
           return (
             <div key={key}>
-              <label htmlFor={`branding-${key}`} className="mb-1 block text-sm font-medium">{label}</label>
+              <label htmlFor={`branding-${key}`} className="mb-1 block text-sm font-medium">
+                {label}
+              </label>
               <div className="flex items-center gap-2">
                 {colour && (
-                  <input type="color" aria-label={`${label} picker`} value={/^#[0-9a-fA-F]{6}$/.test(draft[key]) ? draft[key] : fallback[key] as string}
-                    onChange={(e) => setDraft((d) => ({ ...d, [key]: e.target.value }))} disabled={!canManage} className="h-8 w-10 rounded border border-slate-300" />
+                  <input
+                    type="color"
+                    aria-label={`${label} picker`}
+                    value={/^#[0-9a-fA-F]{6}$/.test(draft[key]) ? draft[key] : (fallback[key] as string)}
+                    onChange={(e) => setDraft((d) => ({ ...d, [key]: e.target.value }))}
+                    disabled={!canManage}
+                    className="h-8 w-10 rounded border border-slate-300"
+                  />
                 )}
-                <input id={`branding-${key}`} className={input} value={draft[key]} onChange={(e) => setDraft((d) => ({ ...d, [key]: e.target.value }))}
-                  placeholder={(fallback[key] as string | null) ?? ''} aria-invalid={!c.ok} aria-describedby={`branding-${key}-help`} disabled={!canManage} />
+                <input
+                  id={`branding-${key}`}
+                  className={input}
+                  value={draft[key]}
+                  onChange={(e) => setDraft((d) => ({ ...d, [key]: e.target.value }))}
+                  placeholder={(fallback[key] as string | null) ?? ''}
+                  aria-invalid={!c.ok}
+                  aria-describedby={`branding-${key}-help`}
+                  disabled={!canManage}
+                />
               </div>
-              <p id={`branding-${key}-help`} className={`mt-1 text-xs ${c.ok ? 'text-slate-600 dark:text-slate-400' : 'text-red-700 dark:text-red-300'}`}>
+              <p
+                id={`branding-${key}-help`}
+                className={`mt-1 text-xs ${c.ok ? 'text-slate-600 dark:text-slate-400' : 'text-red-700 dark:text-red-300'}`}
+              >
                 {c.ok ? `${help}${ratio ? ` Contrast now: ${ratio}:1.` : ''}` : `${label} ${c.error}.`}
               </p>
             </div>
           );
         })}
         <div>
-          <label htmlFor="branding-defaultLanguage" className="mb-1 block text-sm font-medium">Default language</label>
-          <select id="branding-defaultLanguage" className={input} value={draft.defaultLanguage} onChange={(e) => setDraft((d) => ({ ...d, defaultLanguage: e.target.value }))} disabled={!canManage}>
+          <label htmlFor="branding-defaultLanguage" className="mb-1 block text-sm font-medium">
+            Default language
+          </label>
+          <select
+            id="branding-defaultLanguage"
+            className={input}
+            value={draft.defaultLanguage}
+            onChange={(e) => setDraft((d) => ({ ...d, defaultLanguage: e.target.value }))}
+            disabled={!canManage}
+          >
             <option value="">The participant’s browser language</option>
-            {LANGUAGES.map((l) => <option key={l} value={l}>{LANGUAGE_NAMES[l]}</option>)}
+            {LANGUAGES.map((l) => (
+              <option key={l} value={l}>
+                {LANGUAGE_NAMES[l]}
+              </option>
+            ))}
           </select>
-          <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">Used when the join link names no language (<code>lang</code>).</p>
+          <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+            Used when the join link names no language (<code>lang</code>).
+          </p>
         </div>
-        <ActionButton label="Save branding" tone="primary" success="Branding saved" disabled={!canManage || invalid} disabledReason={canManage ? (invalid ? 'Fix the fields marked in red' : undefined) : viewerNote}
-          action={() => save(Object.fromEntries((Object.keys(draft) as Key[]).map((k) => [k, value(k)])) as Partial<Branding>)} />
+        <ActionButton
+          label="Save branding"
+          tone="primary"
+          success="Branding saved"
+          disabled={!canManage || invalid}
+          disabledReason={canManage ? (invalid ? 'Fix the fields marked in red' : undefined) : viewerNote}
+          action={() =>
+            save(Object.fromEntries((Object.keys(draft) as Key[]).map((k) => [k, value(k)])) as Partial<Branding>)
+          }
+        />
       </form>
 
       <figure aria-label="Preview of the pre-join screen">
         <figcaption className="mb-2 text-sm font-medium">Preview</figcaption>
-        <div lang={preview.defaultLanguage ?? 'en'} data-testid="branding-preview" className="flex min-h-80 flex-col items-center justify-center gap-3 rounded-lg p-6 text-center text-white" style={brandStyle(preview)}>
+        <div
+          lang={preview.defaultLanguage ?? 'en'}
+          data-testid="branding-preview"
+          className="flex min-h-80 flex-col items-center justify-center gap-3 rounded-lg p-6 text-center text-white"
+          style={brandStyle(preview)}
+        >
           <div className="flex items-center gap-2">
             {preview.logoUrl && (
               // eslint-disable-next-line @next/next/no-img-element -- the tenant's own https image
-              <img src={preview.logoUrl} alt="" referrerPolicy="no-referrer" className="max-h-10 max-w-40 object-contain" />
+              <img
+                src={preview.logoUrl}
+                alt=""
+                referrerPolicy="no-referrer"
+                className="max-h-10 max-w-40 object-contain"
+              />
             )}
-            <span className="text-lg font-semibold" data-testid="preview-product-name">{preview.productName}</span>
+            <span className="text-lg font-semibold" data-testid="preview-product-name">
+              {preview.productName}
+            </span>
           </div>
           <p className="text-xl font-semibold">Physics 101</p>
           <p className="text-slate-300">{t.joiningAs('Ada Lovelace')}</p>
-          <span className="rounded px-4 py-2 font-medium text-white" style={{ backgroundColor: preview.accentColor }} data-testid="preview-join">{t.join}</span>
+          <span
+            className="rounded px-4 py-2 font-medium text-white"
+            style={{ backgroundColor: preview.accentColor }}
+            data-testid="preview-join"
+          >
+            {t.join}
+          </span>
         </div>
       </figure>
     </div>

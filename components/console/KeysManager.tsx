@@ -16,7 +16,10 @@ export interface KeyRow {
   createdAt: string;
 }
 
-type Rotate = (keyId: string, input: { gracePeriodSeconds: number }) => Promise<ActionResult<{ plainTextKey: string; previousExpiresAt: string | null }>>;
+type Rotate = (
+  keyId: string,
+  input: { gracePeriodSeconds: number },
+) => Promise<ActionResult<{ plainTextKey: string; previousExpiresAt: string | null }>>;
 
 /** API keys: list with hints, create, rotate with a grace period, revoke. Plaintext is shown once. */
 export function KeysManager({
@@ -34,7 +37,9 @@ export function KeysManager({
 }) {
   const [revealed, setRevealed] = useState<string | null>(null);
   // Revocation shows at once; if the server refuses, the refresh brings the row back as it was.
-  const [rows, markRevoked] = useOptimistic(keys, (current, id: string) => current.map((k) => (k.id === id ? { ...k, status: 'revoked' } : k)));
+  const [rows, markRevoked] = useOptimistic(keys, (current, id: string) =>
+    current.map((k) => (k.id === id ? { ...k, status: 'revoked' } : k)),
+  );
   const [grace, setGrace] = useState(3600);
   const [name, setName] = useState('');
   const viewerNote = 'Your role can view keys but not change them';
@@ -46,10 +51,26 @@ export function KeysManager({
           <form className="flex items-end gap-2" onSubmit={(e) => e.preventDefault()}>
             <label className="text-sm">
               <span className="mb-1 block font-medium">New key name</span>
-              <input className={input} value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. Production backend" maxLength={100} />
+              <input
+                className={input}
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                placeholder="e.g. Production backend"
+                maxLength={100}
+              />
             </label>
-            <ActionButton action={() => create({ name: name || 'API key' })} label="Create key" tone="primary" success="Key created"
-              disabled={!canManage} disabledReason={viewerNote} onDone={(d) => { setRevealed(d.plainTextKey); setName(''); }} />
+            <ActionButton
+              action={() => create({ name: name || 'API key' })}
+              label="Create key"
+              tone="primary"
+              success="Key created"
+              disabled={!canManage}
+              disabledReason={viewerNote}
+              onDone={(d) => {
+                setRevealed(d.plainTextKey);
+                setName('');
+              }}
+            />
           </form>
         )}
         <GraceSelect id="grace" value={grace} onChange={setGrace} label="On rotation, the old key keeps working for" />
@@ -57,22 +78,48 @@ export function KeysManager({
       <Table caption="API keys" head={['Name', 'Key', 'Status', 'Last used', 'Created', '']}>
         {rows.map((k) => (
           <tr key={k.id} data-testid="key-row">
-            <td className={td}>{k.name ?? '—'}<div className="text-xs text-slate-500">{k.mode}</div></td>
+            <td className={td}>
+              {k.name ?? '—'}
+              <div className="text-xs text-slate-500">{k.mode}</div>
+            </td>
             <td className={`${td} font-mono text-xs`}>{k.hint}</td>
             <td className={td}>
               <Badge tone={statusTone(k.status)}>{k.status}</Badge>
-              {k.status === 'expiring' && k.expiresAt && <div className="mt-1 text-xs">expires {fmtDate(k.expiresAt)}</div>}
+              {k.status === 'expiring' && k.expiresAt && (
+                <div className="mt-1 text-xs">expires {fmtDate(k.expiresAt)}</div>
+              )}
             </td>
             <td className={td}>{fmtDate(k.lastUsedAt)}</td>
             <td className={td}>{fmtDate(k.createdAt)}</td>
             <td className={`${td} whitespace-nowrap text-right`}>
               {k.status === 'active' && (
                 <span className="inline-flex gap-2">
-                  <ActionButton action={() => rotate(k.id, { gracePeriodSeconds: grace })} label="Rotate" success={(d) => (d.previousExpiresAt ? `Rotated; the old key works until ${fmtDate(d.previousExpiresAt)}` : 'Rotated; the old key is revoked')}
-                    confirm="Rotate this key?" disabled={!canManage} disabledReason={viewerNote} onDone={(d) => setRevealed(d.plainTextKey)} />
+                  <ActionButton
+                    action={() => rotate(k.id, { gracePeriodSeconds: grace })}
+                    label="Rotate"
+                    success={(d) =>
+                      d.previousExpiresAt
+                        ? `Rotated; the old key works until ${fmtDate(d.previousExpiresAt)}`
+                        : 'Rotated; the old key is revoked'
+                    }
+                    confirm="Rotate this key?"
+                    disabled={!canManage}
+                    disabledReason={viewerNote}
+                    onDone={(d) => setRevealed(d.plainTextKey)}
+                  />
                   {revoke && (
-                    <ActionButton action={() => { markRevoked(k.id); return revoke(k.id); }} label="Revoke" tone="danger" confirm="Revoke now? Requests with it fail at once." success="Key revoked"
-                      disabled={!canManage} disabledReason={viewerNote} />
+                    <ActionButton
+                      action={() => {
+                        markRevoked(k.id);
+                        return revoke(k.id);
+                      }}
+                      label="Revoke"
+                      tone="danger"
+                      confirm="Revoke now? Requests with it fail at once."
+                      success="Key revoked"
+                      disabled={!canManage}
+                      disabledReason={viewerNote}
+                    />
                   )}
                 </span>
               )}
@@ -83,4 +130,3 @@ export function KeysManager({
     </div>
   );
 }
-

@@ -12,14 +12,22 @@ export function ProvisionForm({ canManage }: { canManage: boolean }) {
   const [name, setName] = useState('');
   const [plan, setPlan] = useState<PlanName>('starter');
   const [testMode, setTestMode] = useState(false);
-  const [created, setCreated] = useState<{ tenantId: string; plainTextKey: string; webhookSecret: string } | null>(null);
+  const [created, setCreated] = useState<{ tenantId: string; plainTextKey: string; webhookSecret: string } | null>(
+    null,
+  );
 
   if (created) {
     return (
       <div>
         <RevealOnce label="The tenant's first API key" value={created.plainTextKey} onDismiss={() => undefined} />
-        <RevealOnce label="The tenant's webhook signing secret" value={created.webhookSecret} onDismiss={() => undefined} />
-        <Link href={`/console/tenants/${created.tenantId}`} className="text-blue-700 underline dark:text-blue-300">Open the tenant</Link>
+        <RevealOnce
+          label="The tenant's webhook signing secret"
+          value={created.webhookSecret}
+          onDismiss={() => undefined}
+        />
+        <Link href={`/console/tenants/${created.tenantId}`} className="text-blue-700 underline dark:text-blue-300">
+          Open the tenant
+        </Link>
       </div>
     );
   }
@@ -32,12 +40,26 @@ export function ProvisionForm({ canManage }: { canManage: boolean }) {
       <label className="block text-sm">
         <span className="mb-1 block font-medium">Plan</span>
         <select className={input} value={plan} onChange={(e) => setPlan(e.target.value as PlanName)}>
-          {PLAN_NAMES.map((p) => <option key={p} value={p}>{p}</option>)}
+          {PLAN_NAMES.map((p) => (
+            <option key={p} value={p}>
+              {p}
+            </option>
+          ))}
         </select>
       </label>
-      <label className="flex items-center gap-2 text-sm"><input type="checkbox" checked={testMode} onChange={(e) => setTestMode(e.target.checked)} /> Test mode (no media billing)</label>
-      <ActionButton label="Provision tenant" tone="primary" success="Tenant provisioned" disabled={!canManage || !name.trim()} disabledReason={canManage ? 'Enter a name' : 'Your role cannot provision tenants'}
-        action={() => provisionTenantAction({ name, plan, isTestMode: testMode })} onDone={setCreated} />
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" checked={testMode} onChange={(e) => setTestMode(e.target.checked)} /> Test mode (no media
+        billing)
+      </label>
+      <ActionButton
+        label="Provision tenant"
+        tone="primary"
+        success="Tenant provisioned"
+        disabled={!canManage || !name.trim()}
+        disabledReason={canManage ? 'Enter a name' : 'Your role cannot provision tenants'}
+        action={() => provisionTenantAction({ name, plan, isTestMode: testMode })}
+        onDone={setCreated}
+      />
     </form>
   );
 }

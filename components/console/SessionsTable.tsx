@@ -37,7 +37,10 @@ export function SessionsTable({ sessions }: { sessions: SessionRow[] }) {
           <td className={`${td} tabular-nums`}>{s.peakParticipants}</td>
           <td className={`${td} tabular-nums`}>{s.uniqueAttendees}</td>
           <td className={td}>
-            <Link href={`/console/rooms/${s.roomId}/sessions/${s.id}`} className="text-blue-700 hover:underline dark:text-blue-300">
+            <Link
+              href={`/console/rooms/${s.roomId}/sessions/${s.id}`}
+              className="text-blue-700 hover:underline dark:text-blue-300"
+            >
               Attendance<span className="sr-only"> of the session started {fmtTime(s.startedAt)}</span>
             </Link>
           </td>

@@ -20,7 +20,11 @@ export function SignInForm({ initialError }: { initialError?: string }) {
     setError('');
     const form = new FormData(e.currentTarget);
     // next-auth fetches its CSRF token and posts it with the credentials (double-submit cookie).
-    const result = await signIn('credentials', { email: form.get('email'), password: form.get('password'), redirect: false });
+    const result = await signIn('credentials', {
+      email: form.get('email'),
+      password: form.get('password'),
+      redirect: false,
+    });
     if (result?.ok && !result.error) {
       window.location.assign('/console');
       return;
@@ -32,15 +36,32 @@ export function SignInForm({ initialError }: { initialError?: string }) {
   return (
     <form onSubmit={submit} className="space-y-4" noValidate>
       <div>
-        <label htmlFor="email" className="mb-1 block text-sm font-medium">Email</label>
+        <label htmlFor="email" className="mb-1 block text-sm font-medium">
+          Email
+        </label>
         <input id="email" name="email" type="email" autoComplete="username" required className={input} />
       </div>
       <div>
-        <label htmlFor="password" className="mb-1 block text-sm font-medium">Password</label>
-        <input id="password" name="password" type="password" autoComplete="current-password" required className={input} />
+        <label htmlFor="password" className="mb-1 block text-sm font-medium">
+          Password
+        </label>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          className={input}
+        />
       </div>
-      {error && <p role="alert" className="text-sm text-red-700 dark:text-red-300">{error}</p>}
-      <button type="submit" className={`${primaryButton} w-full`} disabled={pending}>{pending ? 'Signing in…' : 'Sign in'}</button>
+      {error && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+          {error}
+        </p>
+      )}
+      <button type="submit" className={`${primaryButton} w-full`} disabled={pending}>
+        {pending ? 'Signing in…' : 'Sign in'}
+      </button>
     </form>
   );
 }

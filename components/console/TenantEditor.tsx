@@ -4,7 +4,14 @@ import { useMemo, useState } from 'react';
 import type { ActionResult } from '@/app/console/actions';
 import { ActionButton } from '@/components/console/client';
 import { LimitsTable, LIMIT_LABELS } from '@/components/console/LimitsTable';
-import { LIMIT_NAMES, PLANS, PLAN_NAMES, resolveLimits, type EntitlementOverrides, type PlanName } from '@/lib/domain/plans';
+import {
+  LIMIT_NAMES,
+  PLANS,
+  PLAN_NAMES,
+  resolveLimits,
+  type EntitlementOverrides,
+  type PlanName,
+} from '@/lib/domain/plans';
 import { input } from '@/components/console/ui';
 
 /** Plan and entitlement overrides, with the resolved limits previewed before saving. */
@@ -17,10 +24,15 @@ export function TenantEditor({
   plan: string;
   overrides: EntitlementOverrides;
   canManage: boolean;
-  save: (input: { plan: PlanName; entitlementOverrides: EntitlementOverrides | null }) => Promise<ActionResult<unknown>>;
+  save: (input: {
+    plan: PlanName;
+    entitlementOverrides: EntitlementOverrides | null;
+  }) => Promise<ActionResult<unknown>>;
 }) {
   const [draftPlan, setDraftPlan] = useState(plan as PlanName);
-  const [draft, setDraft] = useState<Record<string, string>>(Object.fromEntries(Object.entries(overrides).map(([k, v]) => [k, String(v)])));
+  const [draft, setDraft] = useState<Record<string, string>>(
+    Object.fromEntries(Object.entries(overrides).map(([k, v]) => [k, String(v)])),
+  );
   const parsed = useMemo(() => {
     const out: EntitlementOverrides = {};
     const errors: string[] = [];
@@ -39,8 +51,17 @@ export function TenantEditor({
     <form onSubmit={(e) => e.preventDefault()} className="space-y-4" aria-label="Plan and overrides">
       <label className="block max-w-xs text-sm">
         <span className="mb-1 block font-medium">Plan</span>
-        <select className={input} value={draftPlan} onChange={(e) => setDraftPlan(e.target.value as PlanName)} disabled={!canManage}>
-          {PLAN_NAMES.map((p) => <option key={p} value={p}>{p}</option>)}
+        <select
+          className={input}
+          value={draftPlan}
+          onChange={(e) => setDraftPlan(e.target.value as PlanName)}
+          disabled={!canManage}
+        >
+          {PLAN_NAMES.map((p) => (
+            <option key={p} value={p}>
+              {p}
+            </option>
+          ))}
         </select>
       </label>
       <fieldset>
@@ -49,17 +70,41 @@ export function TenantEditor({
           {LIMIT_NAMES.map((n) => (
             <label key={n} className="text-sm">
               <span className="mb-1 block">{LIMIT_LABELS[n]}</span>
-              <input className={input} inputMode="numeric" name={n} value={draft[n] ?? ''} placeholder={String(PLANS[draftPlan][n])} disabled={!canManage}
-                onChange={(e) => setDraft((d) => ({ ...d, [n]: e.target.value }))} />
+              <input
+                className={input}
+                inputMode="numeric"
+                name={n}
+                value={draft[n] ?? ''}
+                placeholder={String(PLANS[draftPlan][n])}
+                disabled={!canManage}
+                onChange={(e) => setDraft((d) => ({ ...d, [n]: e.target.value }))}
+              />
             </label>
           ))}
         </div>
       </fieldset>
-      {parsed.errors.length > 0 && <ul role="alert" className="text-sm text-red-700 dark:text-red-300">{parsed.errors.map((e) => <li key={e}>{e}</li>)}</ul>}
+      {parsed.errors.length > 0 && (
+        <ul role="alert" className="text-sm text-red-700 dark:text-red-300">
+          {parsed.errors.map((e) => (
+            <li key={e}>{e}</li>
+          ))}
+        </ul>
+      )}
       <h3 className="text-sm font-semibold">Preview</h3>
       <LimitsTable plan={PLANS[draftPlan]} resolved={resolved} overrides={parsed.overrides} />
-      <ActionButton label="Save plan and overrides" tone="primary" success="Plan and overrides saved" disabled={!canManage || parsed.errors.length > 0}
-        disabledReason="Fix the overrides first" action={() => save({ plan: draftPlan, entitlementOverrides: Object.keys(parsed.overrides).length ? parsed.overrides : null })} />
+      <ActionButton
+        label="Save plan and overrides"
+        tone="primary"
+        success="Plan and overrides saved"
+        disabled={!canManage || parsed.errors.length > 0}
+        disabledReason="Fix the overrides first"
+        action={() =>
+          save({
+            plan: draftPlan,
+            entitlementOverrides: Object.keys(parsed.overrides).length ? parsed.overrides : null,
+          })
+        }
+      />
     </form>
   );
 }

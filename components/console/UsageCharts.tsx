@@ -18,7 +18,9 @@ function Chart({ title, children, summary }: { title: string; children: React.Re
     <Card title={title}>
       <figure>
         <div className="h-48">
-          <ResponsiveContainer width="100%" height="100%">{children}</ResponsiveContainer>
+          <ResponsiveContainer width="100%" height="100%">
+            {children}
+          </ResponsiveContainer>
         </div>
         <figcaption className="mt-2 text-xs text-slate-600 dark:text-slate-400">{summary}</figcaption>
       </figure>
@@ -32,7 +34,10 @@ export function UsageCharts({ days }: { days: UsageDay[] }) {
   const axis = { fontSize: 11 };
   return (
     <div className="grid gap-4 lg:grid-cols-2">
-      <Chart title="Participant-minutes per day" summary={`${Math.round(total('participantMinutes'))} participant-minutes in the last ${days.length} days.`}>
+      <Chart
+        title="Participant-minutes per day"
+        summary={`${Math.round(total('participantMinutes'))} participant-minutes in the last ${days.length} days.`}
+      >
         <BarChart data={days}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="day" tickFormatter={short} tick={axis} />
@@ -41,7 +46,10 @@ export function UsageCharts({ days }: { days: UsageDay[] }) {
           <Bar dataKey="participantMinutes" name="Participant-minutes" fill="#1d4ed8" />
         </BarChart>
       </Chart>
-      <Chart title="API requests per day" summary={`${total('apiRequests')} API requests in the last ${days.length} days.`}>
+      <Chart
+        title="API requests per day"
+        summary={`${total('apiRequests')} API requests in the last ${days.length} days.`}
+      >
         <BarChart data={days}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="day" tickFormatter={short} tick={axis} />
@@ -50,7 +58,10 @@ export function UsageCharts({ days }: { days: UsageDay[] }) {
           <Bar dataKey="apiRequests" name="API requests" fill="#0f766e" />
         </BarChart>
       </Chart>
-      <Chart title="Sessions per day" summary={`${total('sessions')} room sessions started in the last ${days.length} days.`}>
+      <Chart
+        title="Sessions per day"
+        summary={`${total('sessions')} room sessions started in the last ${days.length} days.`}
+      >
         <BarChart data={days}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="day" tickFormatter={short} tick={axis} />
@@ -59,8 +70,14 @@ export function UsageCharts({ days }: { days: UsageDay[] }) {
           <Bar dataKey="sessions" name="Sessions" fill="#7c3aed" />
         </BarChart>
       </Chart>
-      <Chart title="Webhook success rate"
-        summary={rated.length ? `Success rate on ${rated.length} days with finished deliveries; latest ${rated[rated.length - 1].webhookSuccessRate}%.` : 'No finished webhook deliveries yet.'}>
+      <Chart
+        title="Webhook success rate"
+        summary={
+          rated.length
+            ? `Success rate on ${rated.length} days with finished deliveries; latest ${rated[rated.length - 1].webhookSuccessRate}%.`
+            : 'No finished webhook deliveries yet.'
+        }
+      >
         <LineChart data={days}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="day" tickFormatter={short} tick={axis} />

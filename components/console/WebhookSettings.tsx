@@ -32,44 +32,94 @@ export function WebhookSettings({
   const filterError = !all && selected.size === 0 ? 'Choose at least one event, or send all events.' : '';
   const viewerNote = 'Your role can view webhooks but not change them';
 
-  const toggle = (name: string) => setSelected((s) => { const n = new Set(s); if (n.has(name)) n.delete(name); else n.add(name); return n; });
+  const toggle = (name: string) =>
+    setSelected((s) => {
+      const n = new Set(s);
+      if (n.has(name)) n.delete(name);
+      else n.add(name);
+      return n;
+    });
 
   return (
     <div className="space-y-6">
       <form onSubmit={(e) => e.preventDefault()} className="space-y-4" aria-label="Webhook endpoint">
         <div>
-          <label htmlFor="webhook-url" className="mb-1 block text-sm font-medium">Endpoint URL</label>
-          <input id="webhook-url" className={input} type="url" value={draftUrl} onChange={(e) => setDraftUrl(e.target.value)} placeholder="https://example.com/webhooks/convene"
-            aria-invalid={!!urlError} aria-describedby="webhook-url-help" disabled={!canManage} />
-          <p id="webhook-url-help" className={`mt-1 text-xs ${urlError ? 'text-red-700 dark:text-red-300' : 'text-slate-600 dark:text-slate-400'}`}>
+          <label htmlFor="webhook-url" className="mb-1 block text-sm font-medium">
+            Endpoint URL
+          </label>
+          <input
+            id="webhook-url"
+            className={input}
+            type="url"
+            value={draftUrl}
+            onChange={(e) => setDraftUrl(e.target.value)}
+            placeholder="https://example.com/webhooks/convene"
+            aria-invalid={!!urlError}
+            aria-describedby="webhook-url-help"
+            disabled={!canManage}
+          />
+          <p
+            id="webhook-url-help"
+            className={`mt-1 text-xs ${urlError ? 'text-red-700 dark:text-red-300' : 'text-slate-600 dark:text-slate-400'}`}
+          >
             {urlError || 'HTTPS on a public address. Leave empty to stop deliveries.'}
           </p>
         </div>
         <fieldset>
           <legend className="mb-1 text-sm font-medium">Events</legend>
-          <label className="flex items-center gap-2 text-sm"><input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} disabled={!canManage} /> All events</label>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} disabled={!canManage} /> All
+            events
+          </label>
           {!all && (
             <div className="mt-2 grid gap-1 sm:grid-cols-2 lg:grid-cols-3">
               {allEvents.map((name) => (
                 <label key={name} className="flex items-center gap-2 font-mono text-xs">
-                  <input type="checkbox" checked={selected.has(name)} onChange={() => toggle(name)} disabled={!canManage} /> {name}
+                  <input
+                    type="checkbox"
+                    checked={selected.has(name)}
+                    onChange={() => toggle(name)}
+                    disabled={!canManage}
+                  />{' '}
+                  {name}
                 </label>
               ))}
             </div>
           )}
           {filterError && <p className="mt-1 text-xs text-red-700 dark:text-red-300">{filterError}</p>}
         </fieldset>
-        <ActionButton label="Save endpoint" tone="primary" success="Webhook settings saved" disabled={!canManage || !!urlError || !!filterError} disabledReason={canManage ? undefined : viewerNote}
-          action={() => save({ webhookUrl: draftUrl.trim() || null, webhookEvents: all ? null : [...selected] })} />
+        <ActionButton
+          label="Save endpoint"
+          tone="primary"
+          success="Webhook settings saved"
+          disabled={!canManage || !!urlError || !!filterError}
+          disabledReason={canManage ? undefined : viewerNote}
+          action={() => save({ webhookUrl: draftUrl.trim() || null, webhookEvents: all ? null : [...selected] })}
+        />
       </form>
 
       <div className="flex flex-wrap items-center gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
-        <ActionButton label="Send test event" success="Test event queued — watch the deliveries below" action={sendTest} disabled={!canManage || !url} disabledReason={!url ? 'Save an endpoint URL first' : viewerNote} />
+        <ActionButton
+          label="Send test event"
+          success="Test event queued — watch the deliveries below"
+          action={sendTest}
+          disabled={!canManage || !url}
+          disabledReason={!url ? 'Save an endpoint URL first' : viewerNote}
+        />
         <GraceSelect id="overlap" value={overlap} onChange={setOverlap} label="Old secret keeps signing for" />
-        <ActionButton label="Rotate signing secret" confirm="Rotate the signing secret?" success="New signing secret created" disabled={!canManage} disabledReason={viewerNote}
-          action={() => rotateSecret({ overlapSeconds: overlap })} onDone={(d) => setSecret(d.webhookSecret)} />
+        <ActionButton
+          label="Rotate signing secret"
+          confirm="Rotate the signing secret?"
+          success="New signing secret created"
+          disabled={!canManage}
+          disabledReason={viewerNote}
+          action={() => rotateSecret({ overlapSeconds: overlap })}
+          onDone={(d) => setSecret(d.webhookSecret)}
+        />
       </div>
-      {secret && <RevealOnce label="Your new webhook signing secret" value={secret} onDismiss={() => setSecret(null)} />}
+      {secret && (
+        <RevealOnce label="Your new webhook signing secret" value={secret} onDismiss={() => setSecret(null)} />
+      )}
     </div>
   );
 }

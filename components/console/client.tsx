@@ -53,14 +53,24 @@ export function ActionButton<T>({
     return (
       <span role="group" aria-label={confirm} className="inline-flex items-center gap-2">
         <span className="text-sm">{confirm}</span>
-        <button type="button" className={dangerButton} onClick={run} autoFocus>Confirm</button>
-        <button type="button" className={secondaryButton} onClick={() => setConfirming(false)}>Cancel</button>
+        <button type="button" className={dangerButton} onClick={run} autoFocus>
+          Confirm
+        </button>
+        <button type="button" className={secondaryButton} onClick={() => setConfirming(false)}>
+          Cancel
+        </button>
       </span>
     );
   }
   return (
-    <button type="button" className={cls} disabled={disabled || pending} title={disabled ? disabledReason : undefined} aria-busy={pending}
-      onClick={() => (confirm ? setConfirming(true) : run())}>
+    <button
+      type="button"
+      className={cls}
+      disabled={disabled || pending}
+      title={disabled ? disabledReason : undefined}
+      aria-busy={pending}
+      onClick={() => (confirm ? setConfirming(true) : run())}
+    >
       {pending ? (pendingLabel ?? `${label}…`) : label}
     </button>
   );
@@ -70,15 +80,33 @@ export function ActionButton<T>({
 export function RevealOnce({ label, value, onDismiss }: { label: string; value: string; onDismiss: () => void }) {
   const [copied, setCopied] = useState(false);
   return (
-    <div role="alert" className="my-4 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
+    <div
+      role="alert"
+      className="my-4 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+    >
       <p className="font-medium">{label} — copy it now; it will not be shown again.</p>
       <div className="mt-2 flex flex-wrap items-center gap-2">
-        <code data-testid="revealed-secret" className="break-all rounded bg-white px-2 py-1 font-mono text-slate-900 dark:bg-slate-900 dark:text-slate-100">{value}</code>
-        <button type="button" className={secondaryButton}
-          onClick={() => navigator.clipboard?.writeText(value).then(() => setCopied(true), () => toast.error('Copy failed: select the text and copy it by hand.'))}>
+        <code
+          data-testid="revealed-secret"
+          className="break-all rounded bg-white px-2 py-1 font-mono text-slate-900 dark:bg-slate-900 dark:text-slate-100"
+        >
+          {value}
+        </code>
+        <button
+          type="button"
+          className={secondaryButton}
+          onClick={() =>
+            navigator.clipboard?.writeText(value).then(
+              () => setCopied(true),
+              () => toast.error('Copy failed: select the text and copy it by hand.'),
+            )
+          }
+        >
           {copied ? 'Copied' : 'Copy'}
         </button>
-        <button type="button" className={secondaryButton} onClick={onDismiss}>Done</button>
+        <button type="button" className={secondaryButton} onClick={onDismiss}>
+          Done
+        </button>
       </div>
     </div>
   );
@@ -91,15 +119,32 @@ export const GRACE_CHOICES = [
   { seconds: 604_800, label: '7 days' },
 ];
 
-export function GraceSelect({ id, value, onChange, label = 'Old key keeps working for' }: { id: string; value: number; onChange: (v: number) => void; label?: string }) {
+export function GraceSelect({
+  id,
+  value,
+  onChange,
+  label = 'Old key keeps working for',
+}: {
+  id: string;
+  value: number;
+  onChange: (v: number) => void;
+  label?: string;
+}) {
   return (
     <label htmlFor={id} className="inline-flex items-center gap-2 text-sm">
       {label}
-      <select id={id} value={value} onChange={(e) => onChange(Number(e.target.value))}
-        className="rounded-md border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900">
-        {GRACE_CHOICES.map((c) => <option key={c.seconds} value={c.seconds}>{c.label}</option>)}
+      <select
+        id={id}
+        value={value}
+        onChange={(e) => onChange(Number(e.target.value))}
+        className="rounded-md border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
+      >
+        {GRACE_CHOICES.map((c) => (
+          <option key={c.seconds} value={c.seconds}>
+            {c.label}
+          </option>
+        ))}
       </select>
     </label>
   );
 }
-

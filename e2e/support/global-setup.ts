@@ -17,7 +17,11 @@ export default async function globalSetup() {
   });
   const media = await startDevMediaServer({ log: (msg) => console.log(`[media] ${msg}`) });
   await mirrorSeededPresence(database.url, media);
-  const server = await startNextServer(database.url, { WEBHOOK_ALLOW_INSECURE_URLS: 'true', WEBHOOK_MAX_ATTEMPTS: '1', ...media.env() }).catch(async (err) => {
+  const server = await startNextServer(database.url, {
+    WEBHOOK_ALLOW_INSECURE_URLS: 'true',
+    WEBHOOK_MAX_ATTEMPTS: '1',
+    ...media.env(),
+  }).catch(async (err) => {
     await media.close();
     await database.drop();
     await postgres.stop();
@@ -48,7 +52,8 @@ async function mirrorSeededPresence(databaseUrl: string, media: DevMediaServer) 
     const { rows } = await client.query<{ mediaRoomName: string; mediaIdentity: string; displayName: string }>(
       `SELECT r."mediaRoomName", p."mediaIdentity", p."displayName" FROM "Participant" p JOIN "Room" r ON r.id = p."roomId" WHERE r.status = 'ACTIVE' AND p."connectionState" = 'CONNECTED'`,
     );
-    for (const row of rows) media.addParticipant(row.mediaRoomName, { identity: row.mediaIdentity, name: row.displayName });
+    for (const row of rows)
+      media.addParticipant(row.mediaRoomName, { identity: row.mediaIdentity, name: row.displayName });
   } finally {
     await client.end();
   }

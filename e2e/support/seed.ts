@@ -11,17 +11,42 @@ async function main() {
   const live = seed.liveTenant!.id;
   const other = seed.sandboxTenant!.id;
   const room = (tenantId: string, name: string, status: 'ACTIVE' | 'ENDED') =>
-    db().room.create({ data: { tenantId, name, createdByExternalId: 'e2e', slug: name.toLowerCase().replace(/\W+/g, '-'), mediaRoomName: `e2e-${tenantId}-${name}`.replace(/\W+/g, '-'), status } });
+    db().room.create({
+      data: {
+        tenantId,
+        name,
+        createdByExternalId: 'e2e',
+        slug: name.toLowerCase().replace(/\W+/g, '-'),
+        mediaRoomName: `e2e-${tenantId}-${name}`.replace(/\W+/g, '-'),
+        status,
+      },
+    });
   const standup = await room(live, 'Daily standup', 'ACTIVE');
   await room(live, 'Sales demo', 'ENDED');
   const foreign = await room(other, 'Other tenant room', 'ACTIVE');
   const now = Date.now();
   await db().participant.createMany({
     data: [
-      { roomId: standup.id, tenantId: live, externalUserId: 'u1', displayName: 'Ada', mediaIdentity: `${standup.id}-u1`, role: 'HOST', connectionState: 'CONNECTED', joinedAt: new Date(now - 600_000) },
+      {
+        roomId: standup.id,
+        tenantId: live,
+        externalUserId: 'u1',
+        displayName: 'Ada',
+        mediaIdentity: `${standup.id}-u1`,
+        role: 'HOST',
+        connectionState: 'CONNECTED',
+        joinedAt: new Date(now - 600_000),
+      },
       ...Array.from({ length: 6 }, (_, i) => ({
-        roomId: standup.id, tenantId: live, externalUserId: `past${i}`, displayName: `Guest ${i}`, mediaIdentity: `${standup.id}-past${i}`,
-        connectionState: 'DISCONNECTED' as const, joinedAt: new Date(now - (i + 1) * 86_400_000 - 1_800_000), leftAt: new Date(now - (i + 1) * 86_400_000), duration: 1800 + i * 300,
+        roomId: standup.id,
+        tenantId: live,
+        externalUserId: `past${i}`,
+        displayName: `Guest ${i}`,
+        mediaIdentity: `${standup.id}-past${i}`,
+        connectionState: 'DISCONNECTED' as const,
+        joinedAt: new Date(now - (i + 1) * 86_400_000 - 1_800_000),
+        leftAt: new Date(now - (i + 1) * 86_400_000),
+        duration: 1800 + i * 300,
       })),
     ],
   });

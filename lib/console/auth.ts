@@ -24,7 +24,10 @@ const SESSION_UPDATE_AGE_SECONDS = 15 * 60;
 const adapter = () => PrismaAdapter(db() as never);
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
 
-const credentials = z.object({ email: z.string().trim().toLowerCase().email().max(254), password: z.string().min(1).max(512) });
+const credentials = z.object({
+  email: z.string().trim().toLowerCase().email().max(254),
+  password: z.string().min(1).max(512),
+});
 
 interface SessionClaims {
   sub?: string;
@@ -45,7 +48,10 @@ export const authOptions: AuthOptions = {
       async authorize(raw, req) {
         const parsed = credentials.safeParse(raw);
         if (!parsed.success) return null;
-        if (!(await consumeSignInAttempt(parsed.data.email, clientAddress((req.headers ?? {}) as Record<string, string>)))) throw new Error('TooManyAttempts');
+        if (
+          !(await consumeSignInAttempt(parsed.data.email, clientAddress((req.headers ?? {}) as Record<string, string>)))
+        )
+          throw new Error('TooManyAttempts');
         const user = await db().user.findUnique({ where: { email: parsed.data.email } });
         const ok = await verifyPassword(parsed.data.password, user?.passwordHash);
         return ok && user ? { id: user.id, email: user.email, name: user.name } : null;
@@ -76,7 +82,13 @@ export const authOptions: AuthOptions = {
         if (found) await db().session.deleteMany({ where: { sessionToken: digest(token) } });
         return null;
       }
-      return { sub: found.user.id, sid: token, email: found.user.email, name: found.user.name, exp: Math.floor(found.session.expires.getTime() / 1000) };
+      return {
+        sub: found.user.id,
+        sid: token,
+        email: found.user.email,
+        name: found.user.name,
+        exp: Math.floor(found.session.expires.getTime() / 1000),
+      };
     },
   },
   callbacks: {

@@ -11,7 +11,13 @@ const KEY_LENGTH = 64;
 
 function scrypt(password: string, salt: Buffer, opts: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scryptCb(password.normalize('NFKC'), salt, KEY_LENGTH, { ...opts, maxmem: 128 * opts.N! * opts.r! * 2 }, (err, key) => (err ? reject(err) : resolve(key))),
+    scryptCb(
+      password.normalize('NFKC'),
+      salt,
+      KEY_LENGTH,
+      { ...opts, maxmem: 128 * opts.N! * opts.r! * 2 },
+      (err, key) => (err ? reject(err) : resolve(key)),
+    ),
   );
 }
 

@@ -37,7 +37,10 @@ export async function orNotFound<T>(load: () => Promise<T>): Promise<T> {
 }
 
 /** A list page's query string through the API's own schema; invalid filters are dropped, not fatal. */
-export function listQuery<S extends z.ZodObject>(schema: S, params: Record<string, string | string[] | undefined>): z.infer<S> {
+export function listQuery<S extends z.ZodObject>(
+  schema: S,
+  params: Record<string, string | string[] | undefined>,
+): z.infer<S> {
   const flat = Object.fromEntries(Object.entries(params).filter(([, v]) => typeof v === 'string'));
   const parsed = schema.safeParse(flat);
   return parsed.success ? parsed.data : schema.parse({});

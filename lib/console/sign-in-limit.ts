@@ -11,8 +11,16 @@ export const SIGN_IN_ATTEMPTS_PER_ACCOUNT = 10;
 export const SIGN_IN_ATTEMPTS_PER_ADDRESS = 100;
 export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 
-const perAccount = new RateLimiterMemory({ points: SIGN_IN_ATTEMPTS_PER_ACCOUNT, duration: SIGN_IN_WINDOW_SECONDS, keyPrefix: 'console-sign-in-account' });
-const perAddress = new RateLimiterMemory({ points: SIGN_IN_ATTEMPTS_PER_ADDRESS, duration: SIGN_IN_WINDOW_SECONDS, keyPrefix: 'console-sign-in-address' });
+const perAccount = new RateLimiterMemory({
+  points: SIGN_IN_ATTEMPTS_PER_ACCOUNT,
+  duration: SIGN_IN_WINDOW_SECONDS,
+  keyPrefix: 'console-sign-in-account',
+});
+const perAddress = new RateLimiterMemory({
+  points: SIGN_IN_ATTEMPTS_PER_ADDRESS,
+  duration: SIGN_IN_WINDOW_SECONDS,
+  keyPrefix: 'console-sign-in-address',
+});
 
 async function take(limiter: RateLimiterMemory, key: string): Promise<boolean> {
   try {

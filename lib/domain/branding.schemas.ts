@@ -41,7 +41,11 @@ const colour = (against: string, role: string) =>
     .transform((v) => v.toLowerCase())
     .superRefine((v, ctx) => {
       const ratio = contrastRatio(v, against);
-      if (ratio < MIN_CONTRAST) ctx.addIssue({ code: 'custom', message: `too light for ${role}: contrast ${ratio}:1 against ${against}, needs at least ${MIN_CONTRAST}:1; choose a darker colour` });
+      if (ratio < MIN_CONTRAST)
+        ctx.addIssue({
+          code: 'custom',
+          message: `too light for ${role}: contrast ${ratio}:1 against ${against}, needs at least ${MIN_CONTRAST}:1; choose a darker colour`,
+        });
     });
 
 /** https only; no quotes, brackets, backslashes or spaces, so it can sit in CSS url() and src safely. */
@@ -56,19 +60,31 @@ const httpsUrl = z
     } catch {
       url = null;
     }
-    if (!url || url.protocol !== 'https:' || !url.hostname) ctx.addIssue({ code: 'custom', message: 'must be an https:// URL' });
-    else if (/["'()\\\s<>]/.test(v)) ctx.addIssue({ code: 'custom', message: 'must not contain quotes, brackets, backslashes or spaces' });
+    if (!url || url.protocol !== 'https:' || !url.hostname)
+      ctx.addIssue({ code: 'custom', message: 'must be an https:// URL' });
+    else if (/["'()\\\s<>]/.test(v))
+      ctx.addIssue({ code: 'custom', message: 'must not contain quotes, brackets, backslashes or spaces' });
   });
 
 export const brandingFields = {
   /** Shown beside the logo and in the page title, instead of "Convene". */
-  productName: z.string().trim().min(1, 'must not be empty').max(60, 'must be at most 60 characters').nullable().describe('1–60 characters; null clears.'),
+  productName: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(60, 'must be at most 60 characters')
+    .nullable()
+    .describe('1–60 characters; null clears.'),
   /** An image shown at most 40 px high and 160 px wide. */
   logoUrl: httpsUrl.nullable().describe('https URL, no quotes, brackets or spaces; null clears.'),
   /** Buttons and highlights; white text is drawn on it. */
-  accentColor: colour(TEXT_ON_ACCENT, 'white text on it').nullable().describe('#rrggbb with at least 4.5:1 contrast against white; null clears.'),
+  accentColor: colour(TEXT_ON_ACCENT, 'white text on it')
+    .nullable()
+    .describe('#rrggbb with at least 4.5:1 contrast against white; null clears.'),
   /** The page's ground; light text is drawn on it. */
-  backgroundColor: colour(MUTED_TEXT, 'the light text on it').nullable().describe('#rrggbb with at least 4.5:1 contrast against #cbd5e1; null clears.'),
+  backgroundColor: colour(MUTED_TEXT, 'the light text on it')
+    .nullable()
+    .describe('#rrggbb with at least 4.5:1 contrast against #cbd5e1; null clears.'),
   /** Optional image over the background colour, under a dark veil so the text stays readable. */
   backgroundImageUrl: httpsUrl.nullable().describe('https URL, shown under a dark veil; null clears.'),
   /** The call UI's language when the join URL names none (before the browser's). */
@@ -107,7 +123,14 @@ export const CONVENE_BRANDING: ResolvedBranding = {
   defaultLanguage: null,
 };
 
-export const EMPTY_BRANDING: Branding = { productName: null, logoUrl: null, accentColor: null, backgroundColor: null, backgroundImageUrl: null, defaultLanguage: null };
+export const EMPTY_BRANDING: Branding = {
+  productName: null,
+  logoUrl: null,
+  accentColor: null,
+  backgroundColor: null,
+  backgroundImageUrl: null,
+  defaultLanguage: null,
+};
 const KEYS = Object.keys(EMPTY_BRANDING) as (keyof Branding)[];
 
 /** A stored branding (JSON column) read defensively: each field that no longer passes the rules reads as unset. */

@@ -1,7 +1,13 @@
 import type { Provider, Tenant } from '@/lib/generated/prisma/client';
 import { db, Prisma } from '@/lib/db';
 import { credentialsChanged } from '@/lib/runtime/credential-cache';
-import { mergeBranding, resolveBranding, storedBranding, type Branding, type BrandingInput } from '@/lib/domain/branding.schemas';
+import {
+  mergeBranding,
+  resolveBranding,
+  storedBranding,
+  type Branding,
+  type BrandingInput,
+} from '@/lib/domain/branding.schemas';
 
 /**
  * Branding of the hosted call UI: a tenant's own (PATCH /tenant/branding, or its provider's
@@ -25,14 +31,19 @@ function brandingViewOf(row: Pick<Tenant, 'branding'>, providerBranding: Brandin
 
 /** Read from the row, not the caller's (possibly cached) tenant: a GET right after a PATCH sees it. */
 export async function tenantBrandingView(tenant: Pick<Tenant, 'id'>) {
-  const row = await db().tenant.findUniqueOrThrow({ where: { id: tenant.id }, select: { branding: true, providerId: true } });
+  const row = await db().tenant.findUniqueOrThrow({
+    where: { id: tenant.id },
+    select: { branding: true, providerId: true },
+  });
   return brandingViewOf(row, await providerDefault(row.providerId));
 }
 
 /** The tenant's own branding after a PATCH: omitted fields stay, null clears. */
 export async function updateTenantBranding(tenant: Pick<Tenant, 'id'>, input: BrandingInput) {
   const updated = await db().$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<{ branding: unknown }[]>`SELECT branding FROM "Tenant" WHERE id = ${tenant.id} FOR UPDATE`;
+    const [row] = await tx.$queryRaw<
+      { branding: unknown }[]
+    >`SELECT branding FROM "Tenant" WHERE id = ${tenant.id} FOR UPDATE`;
     const next = mergeBranding(storedBranding(row?.branding), input);
     return tx.tenant.update({ where: { id: tenant.id }, data: { branding: toJson(next) } });
   });
@@ -51,7 +62,9 @@ export async function providerBrandingView(provider: Pick<Provider, 'id'>) {
 
 export async function updateProviderBranding(provider: Pick<Provider, 'id'>, input: BrandingInput) {
   return db().$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<{ defaultBranding: unknown }[]>`SELECT "defaultBranding" FROM "Provider" WHERE id = ${provider.id} FOR UPDATE`;
+    const [row] = await tx.$queryRaw<
+      { defaultBranding: unknown }[]
+    >`SELECT "defaultBranding" FROM "Provider" WHERE id = ${provider.id} FOR UPDATE`;
     const next = mergeBranding(storedBranding(row?.defaultBranding), input);
     await tx.provider.update({ where: { id: provider.id }, data: { defaultBranding: toJson(next) } });
     return next;

@@ -25,12 +25,22 @@ export function breakoutView(b: Breakout): BreakoutResponse {
   };
 }
 
-export async function createBreakout(tenant: Tenant, roomId: string, input: { name: string; createdByExternalId: string }) {
+export async function createBreakout(
+  tenant: Tenant,
+  roomId: string,
+  input: { name: string; createdByExternalId: string },
+) {
   const room = await findRoom(tenant.id, roomId);
   if (room.status === 'ENDED') throw invalidState('The room has ended.');
   await requireModerator(room.id, input.createdByExternalId);
   const breakout = await db().breakout.create({
-    data: { roomId: room.id, tenantId: tenant.id, name: input.name, mediaRoomName: newMediaRoomName(), createdByExternalId: input.createdByExternalId },
+    data: {
+      roomId: room.id,
+      tenantId: tenant.id,
+      name: input.name,
+      mediaRoomName: newMediaRoomName(),
+      createdByExternalId: input.createdByExternalId,
+    },
   });
   return breakoutView(breakout);
 }
@@ -39,7 +49,11 @@ export async function createBreakout(tenant: Tenant, roomId: string, input: { na
 export async function listBreakouts(tenant: Tenant, roomId: string, page: PageQuery) {
   await findRoom(tenant.id, roomId);
   const args = pageArgs(page, 'asc');
-  const rows = await db().breakout.findMany({ where: { roomId, tenantId: tenant.id, ...args.where }, orderBy: args.orderBy, take: args.take });
+  const rows = await db().breakout.findMany({
+    where: { roomId, tenantId: tenant.id, ...args.where },
+    orderBy: args.orderBy,
+    take: args.take,
+  });
   return toPage(rows, page, breakoutView);
 }
 
@@ -70,15 +84,24 @@ export async function closeBreakout(tenant: Tenant, roomId: string, breakoutId: 
 }
 
 /** Moves one connected participant into an open breakout (moderator action). */
-export async function moveToBreakout(tenant: Tenant, roomId: string, breakoutId: string, input: { actingExternalUserId: string; participantId: string }) {
+export async function moveToBreakout(
+  tenant: Tenant,
+  roomId: string,
+  breakoutId: string,
+  input: { actingExternalUserId: string; participantId: string },
+) {
   const room = await findRoom(tenant.id, roomId);
   await requireModerator(room.id, input.actingExternalUserId);
   const breakout = await findBreakout(tenant.id, roomId, breakoutId);
   if (breakout.status !== 'OPEN') throw invalidState('The breakout is closed.');
   const participant = await findParticipant(tenant.id, roomId, input.participantId);
-  if (participant.connectionState !== 'CONNECTED') throw invalidState(`Participant is ${participant.connectionState}; only a connected participant can be moved.`);
-  if (participant.breakoutId === breakout.id) return { participant: participantView(participant), breakout: breakoutView(breakout) };
-  const from = participant.breakoutId ? (await findBreakout(tenant.id, roomId, participant.breakoutId)).mediaRoomName : room.mediaRoomName;
+  if (participant.connectionState !== 'CONNECTED')
+    throw invalidState(`Participant is ${participant.connectionState}; only a connected participant can be moved.`);
+  if (participant.breakoutId === breakout.id)
+    return { participant: participantView(participant), breakout: breakoutView(breakout) };
+  const from = participant.breakoutId
+    ? (await findBreakout(tenant.id, roomId, participant.breakoutId)).mediaRoomName
+    : room.mediaRoomName;
   await mediaFor(tenant).moveParticipant(from, participant.mediaIdentity, breakout.mediaRoomName);
   const moved = await db().participant.update({ where: { id: participant.id }, data: { breakoutId: breakout.id } });
   return { participant: participantView(moved), breakout: breakoutView(breakout) };

@@ -6,7 +6,13 @@ import { createRoom, endRoom, findRoom, participantView, roomParticipants, roomV
 import { createParticipant, mintToken } from '@/lib/domain/participants';
 import { emitEvent } from '@/lib/events/outbox';
 import type { EventName } from '@/lib/events/catalog';
-import type { callAcceptInput, callCreateInput, callForwardInput, callListQuery, callRingInput } from '@/lib/domain/engagement.schemas';
+import type {
+  callAcceptInput,
+  callCreateInput,
+  callForwardInput,
+  callListQuery,
+  callRingInput,
+} from '@/lib/domain/engagement.schemas';
 import type { CallResponse } from '@/lib/domain/responses.schemas';
 import { iso, secondsBetween } from '@/lib/domain/time';
 import { cursorDate, decodeCursorTuple, encodeCursorTuple } from '@/lib/domain/pagination';
@@ -141,7 +147,10 @@ export async function listCalls(tenant: Tenant, query: z.infer<typeof callListQu
         return typeof priority === 'number' && date && typeof id === 'string' ? { priority, queuedAt: date, id } : null;
       })
     : undefined;
-  const skills = query.skills?.split(',').map((s) => s.trim()).filter(Boolean);
+  const skills = query.skills
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const rows = await db().call.findMany({
     where: {
       tenantId: tenant.id,
@@ -167,12 +176,21 @@ export async function listCalls(tenant: Tenant, query: z.infer<typeof callListQu
   const last = page[page.length - 1];
   return {
     data: await Promise.all(page.map(async (c) => callView(c, await queuePosition(c)))),
-    nextCursor: rows.length > query.limit && last ? encodeCursorTuple([last.priority, last.queuedAt.toISOString(), last.id]) : null,
+    nextCursor:
+      rows.length > query.limit && last
+        ? encodeCursorTuple([last.priority, last.queuedAt.toISOString(), last.id])
+        : null,
   };
 }
 
 /** A state move guarded by the current state: only one concurrent caller can make it. */
-async function transition(tx: Tx, tenantId: string, id: string, from: CallStatus[], data: Prisma.CallUpdateManyMutationInput) {
+async function transition(
+  tx: Tx,
+  tenantId: string,
+  id: string,
+  from: CallStatus[],
+  data: Prisma.CallUpdateManyMutationInput,
+) {
   const moved = await tx.call.updateMany({ where: { id, tenantId, status: { in: from } }, data });
   if (moved.count === 0) {
     const current = await findCall(tenantId, id, tx);
@@ -183,7 +201,11 @@ async function transition(tx: Tx, tenantId: string, id: string, from: CallStatus
 
 export async function ringCall(tenant: Tenant, id: string, input: z.infer<typeof callRingInput>, now = new Date()) {
   const call = await db().$transaction(async (tx) => {
-    const c = await transition(tx, tenant.id, id, WAITING, { status: 'RINGING', ringingAt: now, ringingExternalId: input.agentExternalId });
+    const c = await transition(tx, tenant.id, id, WAITING, {
+      status: 'RINGING',
+      ringingAt: now,
+      ringingExternalId: input.agentExternalId,
+    });
     await emitCall(tx, c, 'call.ringing');
     return c;
   });
@@ -204,9 +226,18 @@ export async function acceptCall(tenant: Tenant, id: string, input: z.infer<type
       acceptedByDisplayName: input.acceptedByDisplayName,
       waitDuration: secondsBetween(current.queuedAt, now),
     });
-    const room = await createRoom(tenant, { name: `Call ${current.queueName}`, createdByExternalId: input.acceptedByExternalId, maxParticipants: 2 }, { type: 'CALL', tx }, now);
+    const room = await createRoom(
+      tenant,
+      { name: `Call ${current.queueName}`, createdByExternalId: input.acceptedByExternalId, maxParticipants: 2 },
+      { type: 'CALL', tx },
+      now,
+    );
     const seat = (externalUserId: string, displayName: string, role: 'HOST' | 'ATTENDEE') =>
-      createParticipant(tx, room, externalUserId, role, { displayName, connectionState: 'PENDING', tokenIssuedAt: now });
+      createParticipant(tx, room, externalUserId, role, {
+        displayName,
+        connectionState: 'PENDING',
+        tokenIssuedAt: now,
+      });
     const caller = await seat(current.callerExternalId, current.callerDisplayName, 'ATTENDEE');
     const agent = await seat(input.acceptedByExternalId, input.acceptedByDisplayName, 'HOST');
     const call = await tx.call.update({ where: { id }, data: { roomId: room.id }, include: withRoom });
@@ -253,7 +284,13 @@ export async function missCall(tenant: Tenant, id: string, now = new Date()) {
   return closeWaiting(tenant, id, 'MISSED', 'call.missed', now);
 }
 
-async function closeWaiting(tenant: Tenant, id: string, status: 'CANCELLED' | 'MISSED', event: 'call.cancelled' | 'call.missed', now: Date) {
+async function closeWaiting(
+  tenant: Tenant,
+  id: string,
+  status: 'CANCELLED' | 'MISSED',
+  event: 'call.cancelled' | 'call.missed',
+  now: Date,
+) {
   const call = await db().$transaction(async (tx) => {
     const current = await findCall(tenant.id, id, tx);
     const c = await transition(tx, tenant.id, id, WAITING, {
@@ -271,13 +308,18 @@ async function closeWaiting(tenant: Tenant, id: string, status: 'CANCELLED' | 'M
 /** End an accepted call: its room is ended too (media room deleted first). */
 export async function endCall(tenant: Tenant, id: string, now = new Date()) {
   const current = await findCall(tenant.id, id);
-  if (current.status !== 'ACCEPTED') throw invalidState(`The call is ${current.status}; only an ACCEPTED call can be ended (cancel a waiting one).`);
+  if (current.status !== 'ACCEPTED')
+    throw invalidState(`The call is ${current.status}; only an ACCEPTED call can be ended (cancel a waiting one).`);
   if (current.roomId) {
     const room = await findRoom(tenant.id, current.roomId);
     if (room.status !== 'ENDED') await endRoom(tenant, room.id, now);
   }
   const call = await db().$transaction(async (tx) => {
-    const c = await transition(tx, tenant.id, id, ['ACCEPTED'], { status: 'ENDED', endedAt: now, callDuration: secondsBetween(current.answeredAt, now) });
+    const c = await transition(tx, tenant.id, id, ['ACCEPTED'], {
+      status: 'ENDED',
+      endedAt: now,
+      callDuration: secondsBetween(current.answeredAt, now),
+    });
     await emitCall(tx, c, 'call.ended');
     return c;
   });

@@ -33,14 +33,26 @@ function captionView(roomId: string, session: CaptionSession | null): CaptionSta
 export async function startCaptions(tenant: Tenant, input: z.infer<typeof captionsInput>) {
   const room = await findRoom(tenant.id, input.roomId);
   assertBillableMediaAllowed(tenant, 'captions', await minutesThisMonth(tenant.id, 'caption_minutes'));
-  if (room.enableE2EE) throw new ApiError('FEATURE_DISABLED', 'Captions are never available in an end-to-end encrypted room.');
-  if (!room.enableAiFeatures) throw new ApiError('FEATURE_DISABLED', 'Captions need the room to opt in to AI features (enableAiFeatures).');
+  if (room.enableE2EE)
+    throw new ApiError('FEATURE_DISABLED', 'Captions are never available in an end-to-end encrypted room.');
+  if (!room.enableAiFeatures)
+    throw new ApiError('FEATURE_DISABLED', 'Captions need the room to opt in to AI features (enableAiFeatures).');
   if (room.status === 'ENDED') throw invalidState('The room has ended.');
   const running = await db().captionSession.findFirst({ where: { roomId: room.id, status: 'ACTIVE' } });
   if (running) return captionView(room.id, running);
-  const dispatch = await mediaFor(tenant).createAgentDispatch(room.mediaRoomName, config().LIVEKIT_CAPTIONS_AGENT, JSON.stringify({ language: input.language, roomId: room.id }));
+  const dispatch = await mediaFor(tenant).createAgentDispatch(
+    room.mediaRoomName,
+    config().LIVEKIT_CAPTIONS_AGENT,
+    JSON.stringify({ language: input.language, roomId: room.id }),
+  );
   const session = await db().captionSession.create({
-    data: { tenantId: tenant.id, roomId: room.id, language: input.language, mediaDispatchId: dispatch.dispatchId, startedByExternalId: input.startedByExternalId ?? null },
+    data: {
+      tenantId: tenant.id,
+      roomId: room.id,
+      language: input.language,
+      mediaDispatchId: dispatch.dispatchId,
+      startedByExternalId: input.startedByExternalId ?? null,
+    },
   });
   return captionView(room.id, session);
 }
@@ -50,8 +62,16 @@ export async function stopCaptions(tenant: Tenant, roomId: string, now = new Dat
   const running = await db().captionSession.findFirst({ where: { roomId: room.id, status: 'ACTIVE' } });
   if (!running) throw invalidState('Captions are not running in this room.');
   if (running.mediaDispatchId) await mediaFor(tenant).deleteAgentDispatch(running.mediaDispatchId, room.mediaRoomName);
-  const stopped = await db().captionSession.update({ where: { id: running.id }, data: { status: 'STOPPED', stoppedAt: now } });
-  addUsage(tenant.id, 'caption_minutes', Math.max(1, Math.ceil((now.getTime() - running.startedAt.getTime()) / 60_000)), now);
+  const stopped = await db().captionSession.update({
+    where: { id: running.id },
+    data: { status: 'STOPPED', stoppedAt: now },
+  });
+  addUsage(
+    tenant.id,
+    'caption_minutes',
+    Math.max(1, Math.ceil((now.getTime() - running.startedAt.getTime()) / 60_000)),
+    now,
+  );
   return captionView(room.id, stopped);
 }
 

@@ -26,11 +26,20 @@ export const chatSendInput = z.strictObject({
         .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters'),
     )
     .describe(`Plain text, 1–${CHAT_MAX_LENGTH} characters after trimming. Never interpreted as HTML or markdown.`),
-  toExternalUserId: z.string().min(1).max(200).optional().describe('A direct message to one participant of the room (by your user id); omit to write to the room.'),
+  toExternalUserId: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('A direct message to one participant of the room (by your user id); omit to write to the room.'),
 });
 
 export const chatHistoryQuery = z.object({
-  cursor: z.string().max(200).optional().describe('nextCursor of a previous answer: only messages after it. Without it, the latest `limit` messages.'),
+  cursor: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('nextCursor of a previous answer: only messages after it. Without it, the latest `limit` messages.'),
   limit: z.coerce.number().int().min(1).max(200).default(100),
 });
 
@@ -40,7 +49,7 @@ export const chatExportQuery = z.object({
 
 export const chatMessageResponse = named(
   'ChatMessage',
-  'A chat message, stored by Convene and relayed live on the data channel (topic convene.chat). Plain text: render it as text, never as HTML. End-to-end encrypted rooms store no chat (403 FEATURE_DISABLED): chat stays peer-to-peer on the encrypted data channel. There is no chat.message webhook: subscribe to room.session.ended and export the session\'s chat.',
+  "A chat message, stored by Convene and relayed live on the data channel (topic convene.chat). Plain text: render it as text, never as HTML. End-to-end encrypted rooms store no chat (403 FEATURE_DISABLED): chat stays peer-to-peer on the encrypted data channel. There is no chat.message webhook: subscribe to room.session.ended and export the session's chat.",
   z.object({
     id: z.string().describe('Unique; the call UI de-duplicates on it.'),
     roomId: z.string(),
@@ -57,10 +66,13 @@ export const chatMessageResponse = named(
 
 export const chatHistoryResponse = named(
   'ChatHistory',
-  "Messages the participant may read (to the room, and its own direct messages), oldest first.",
+  'Messages the participant may read (to the room, and its own direct messages), oldest first.',
   z.object({
     data: z.array(chatMessageResponse),
-    nextCursor: z.string().nullable().describe('Pass as cursor to read what follows; null only when the room has no messages yet.'),
+    nextCursor: z
+      .string()
+      .nullable()
+      .describe('Pass as cursor to read what follows; null only when the room has no messages yet.'),
     hasMore: z.boolean().describe('More messages follow the cursor right now.'),
   }),
 );
@@ -76,4 +88,8 @@ export const chatExportResponse = named(
   }),
 );
 
-export const chatDeletedResponse = named('ChatDeleted', "How many of the room's messages were deleted.", z.object({ roomId: z.string(), deleted: z.int().nonnegative() }));
+export const chatDeletedResponse = named(
+  'ChatDeleted',
+  "How many of the room's messages were deleted.",
+  z.object({ roomId: z.string(), deleted: z.int().nonnegative() }),
+);

@@ -7,7 +7,14 @@ import type { ParticipantCredential } from '@/lib/domain/me';
 import { toCsv } from '@/lib/domain/csv';
 import { isActiveMember } from '@/lib/domain/participants';
 import { broadcast } from '@/lib/domain/live-updates';
-import { CHAT_RATE_MESSAGES, CHAT_RATE_WINDOW_SECONDS, type chatExportQuery, type chatHistoryQuery, type chatMessageResponse, type chatSendInput } from '@/lib/domain/chat.schemas';
+import {
+  CHAT_RATE_MESSAGES,
+  CHAT_RATE_WINDOW_SECONDS,
+  type chatExportQuery,
+  type chatHistoryQuery,
+  type chatMessageResponse,
+  type chatSendInput,
+} from '@/lib/domain/chat.schemas';
 import { LIVE_TOPICS } from '@/lib/live-topics';
 
 /**
@@ -58,7 +65,10 @@ function seqOf(cursor: string): number {
   return Number(m[1]);
 }
 
-export async function sendChatMessage({ tenant, room, participant }: ParticipantCredential, input: z.output<typeof chatSendInput>) {
+export async function sendChatMessage(
+  { tenant, room, participant }: ParticipantCredential,
+  input: z.output<typeof chatSendInput>,
+) {
   assertChatAllowed(room);
   if (room.status === 'ENDED') throw invalidState('The room has ended.');
   if (!isActiveMember(participant)) throw forbidden('Only a participant admitted to the room may chat.');
@@ -66,8 +76,11 @@ export async function sendChatMessage({ tenant, room, participant }: Participant
 
   let recipient = null;
   if (input.toExternalUserId !== undefined) {
-    if (input.toExternalUserId === participant.externalUserId) throw validationFailed('toExternalUserId', 'cannot be the sender');
-    recipient = await db().participant.findUnique({ where: { roomId_externalUserId: { roomId: room.id, externalUserId: input.toExternalUserId } } });
+    if (input.toExternalUserId === participant.externalUserId)
+      throw validationFailed('toExternalUserId', 'cannot be the sender');
+    recipient = await db().participant.findUnique({
+      where: { roomId_externalUserId: { roomId: room.id, externalUserId: input.toExternalUserId } },
+    });
     if (!isActiveMember(recipient)) throw notFound('Participant');
   }
 
@@ -78,11 +91,28 @@ export async function sendChatMessage({ tenant, room, participant }: Participant
     select: { createdAt: true },
   });
   if (recent.length >= CHAT_RATE_MESSAGES) {
-    const retryAfter = Math.max(1, Math.ceil((recent[recent.length - CHAT_RATE_MESSAGES].createdAt.getTime() + CHAT_RATE_WINDOW_SECONDS * 1000 - Date.now()) / 1000));
-    throw new ApiError('RATE_LIMITED', `Too many messages: at most ${CHAT_RATE_MESSAGES} per ${CHAT_RATE_WINDOW_SECONDS} s. Retry after ${retryAfter} s.`, undefined, retryAfter);
+    const retryAfter = Math.max(
+      1,
+      Math.ceil(
+        (recent[recent.length - CHAT_RATE_MESSAGES].createdAt.getTime() +
+          CHAT_RATE_WINDOW_SECONDS * 1000 -
+          Date.now()) /
+          1000,
+      ),
+    );
+    throw new ApiError(
+      'RATE_LIMITED',
+      `Too many messages: at most ${CHAT_RATE_MESSAGES} per ${CHAT_RATE_WINDOW_SECONDS} s. Retry after ${retryAfter} s.`,
+      undefined,
+      retryAfter,
+    );
   }
 
-  const session = await db().roomSession.findFirst({ where: { roomId: room.id, endedAt: null }, orderBy: { startedAt: 'desc' }, select: { id: true } });
+  const session = await db().roomSession.findFirst({
+    where: { roomId: room.id, endedAt: null },
+    orderBy: { startedAt: 'desc' },
+    select: { id: true },
+  });
   const message = await db().chatMessage.create({
     data: {
       tenantId: tenant.id,
@@ -97,19 +127,35 @@ export async function sendChatMessage({ tenant, room, participant }: Participant
     },
   });
   const view = chatMessageView(message);
-  await broadcast(tenant, room, CHAT_TOPIC, { type: 'chat.message', message: view }, recipient ? [participant.mediaIdentity, recipient.mediaIdentity] : undefined);
+  await broadcast(
+    tenant,
+    room,
+    CHAT_TOPIC,
+    { type: 'chat.message', message: view },
+    recipient ? [participant.mediaIdentity, recipient.mediaIdentity] : undefined,
+  );
   return view;
 }
 
 /** What the participant may read after the cursor (or the latest `limit`), oldest first. */
-export async function chatHistory({ room, participant }: ParticipantCredential, query: z.output<typeof chatHistoryQuery>) {
+export async function chatHistory(
+  { room, participant }: ParticipantCredential,
+  query: z.output<typeof chatHistoryQuery>,
+) {
   assertChatAllowed(room);
   if (!isActiveMember(participant)) throw forbidden('Only a participant admitted to the room may read its chat.');
   const after = query.cursor ? seqOf(query.cursor) : undefined;
-  const visible = { roomId: room.id, OR: [{ toParticipantId: null }, { senderParticipantId: participant.id }, { toParticipantId: participant.id }] };
+  const visible = {
+    roomId: room.id,
+    OR: [{ toParticipantId: null }, { senderParticipantId: participant.id }, { toParticipantId: participant.id }],
+  };
   const rows =
     after !== undefined
-      ? await db().chatMessage.findMany({ where: { ...visible, seq: { gt: after } }, orderBy: { seq: 'asc' }, take: query.limit + 1 })
+      ? await db().chatMessage.findMany({
+          where: { ...visible, seq: { gt: after } },
+          orderBy: { seq: 'asc' },
+          take: query.limit + 1,
+        })
       : (await db().chatMessage.findMany({ where: visible, orderBy: { seq: 'desc' }, take: query.limit })).reverse();
   const hasMore = after !== undefined && rows.length > query.limit;
   const page = hasMore ? rows.slice(0, query.limit) : rows;
@@ -135,7 +181,12 @@ export async function exportChat(tenant: Tenant, roomId: string, query: z.output
     orderBy: { seq: 'asc' },
     take: EXPORT_MAX,
   });
-  return { roomId, sessionId: query.sessionId ?? null, exportedAt: new Date().toISOString(), messages: messages.map(chatMessageView) };
+  return {
+    roomId,
+    sessionId: query.sessionId ?? null,
+    exportedAt: new Date().toISOString(),
+    messages: messages.map(chatMessageView),
+  };
 }
 
 export async function deleteChat(tenant: Tenant, roomId: string) {
@@ -145,21 +196,38 @@ export async function deleteChat(tenant: Tenant, roomId: string) {
 }
 
 /** Retention: messages older than RETENTION_DAYS are deleted (the lifecycle job calls this in batches). */
-export async function pruneChat(now = new Date(), retentionDays = config().RETENTION_DAYS, batch = 500): Promise<number> {
+export async function pruneChat(
+  now = new Date(),
+  retentionDays = config().RETENTION_DAYS,
+  batch = 500,
+): Promise<number> {
   const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
   let total = 0;
   for (;;) {
-    const n = await db().$executeRaw`DELETE FROM "ChatMessage" WHERE id IN (SELECT id FROM "ChatMessage" WHERE "createdAt" < ${cutoff} LIMIT ${batch})`;
+    const n = await db()
+      .$executeRaw`DELETE FROM "ChatMessage" WHERE id IN (SELECT id FROM "ChatMessage" WHERE "createdAt" < ${cutoff} LIMIT ${batch})`;
     total += n;
     if (n < batch) return total;
   }
 }
 
 /** A room's chat as CSV (console download), oldest first. */
-export async function chatCsv(tenant: Tenant, roomId: string, query: z.output<typeof chatExportQuery> = {}): Promise<string> {
+export async function chatCsv(
+  tenant: Tenant,
+  roomId: string,
+  query: z.output<typeof chatExportQuery> = {},
+): Promise<string> {
   const { messages } = await exportChat(tenant, roomId, query);
   return toCsv([
     ['id', 'createdAt', 'sessionId', 'senderExternalUserId', 'senderName', 'toExternalUserId', 'text'],
-    ...messages.map((m) => [m.id, m.createdAt, m.sessionId, m.senderExternalUserId, m.senderName, m.toExternalUserId, m.text]),
+    ...messages.map((m) => [
+      m.id,
+      m.createdAt,
+      m.sessionId,
+      m.senderExternalUserId,
+      m.senderName,
+      m.toExternalUserId,
+      m.text,
+    ]),
   ]);
 }

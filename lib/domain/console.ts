@@ -19,7 +19,8 @@ export async function createConsoleUser(
   tx: Tx,
   input: { email: string; password: string; name?: string; role: ConsoleRole; tenantId?: string; providerId?: string },
 ) {
-  if (!!input.tenantId === !!input.providerId) throw new ApiError('VALIDATION_FAILED', 'A console user belongs to one tenant or one provider.');
+  if (!!input.tenantId === !!input.providerId)
+    throw new ApiError('VALIDATION_FAILED', 'A console user belongs to one tenant or one provider.');
   return tx.user.create({
     data: {
       email: input.email.toLowerCase(),
@@ -37,7 +38,15 @@ export async function consoleActor(userId: string): Promise<ConsoleActor | null>
   const user = await db().user.findUnique({ where: { id: userId }, include: { tenant: true, provider: true } });
   if (!user) return null;
   if (user.tenant) return { kind: 'tenant', userId: user.id, email: user.email, role: user.role, tenant: user.tenant };
-  if (user.provider) return { kind: 'provider', userId: user.id, email: user.email, role: user.role, providerId: user.provider.id, providerName: user.provider.name };
+  if (user.provider)
+    return {
+      kind: 'provider',
+      userId: user.id,
+      email: user.email,
+      role: user.role,
+      providerId: user.provider.id,
+      providerName: user.provider.name,
+    };
   return null;
 }
 
@@ -47,7 +56,8 @@ export function canManage(actor: ConsoleActor): boolean {
 }
 
 export function assertCanManage(actor: ConsoleActor): void {
-  if (!canManage(actor)) throw new ApiError('FORBIDDEN', `Your role (${actor.role.toLowerCase()}) can view this but not change it.`);
+  if (!canManage(actor))
+    throw new ApiError('FORBIDDEN', `Your role (${actor.role.toLowerCase()}) can view this but not change it.`);
 }
 
 export function tenantOf(actor: ConsoleActor): Tenant {
@@ -127,5 +137,9 @@ export async function resellerTenants(providerId: string, now = new Date()) {
     : [[], []];
   const minutesBy = new Map(minutes.map((m) => [m.tenantId, Math.round(m.minutes * 10) / 10]));
   const requestsBy = new Map(requests.map((r) => [r.tenantId, r.value]));
-  return tenants.map((t) => ({ tenant: t, participantMinutes: minutesBy.get(t.id) ?? 0, apiRequests: requestsBy.get(t.id) ?? 0 }));
+  return tenants.map((t) => ({
+    tenant: t,
+    participantMinutes: minutesBy.get(t.id) ?? 0,
+    apiRequests: requestsBy.get(t.id) ?? 0,
+  }));
 }

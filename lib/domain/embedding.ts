@@ -1,5 +1,10 @@
 import { db } from '@/lib/db';
-import { CONVENE_BRANDING, resolveBranding, storedBranding, type ResolvedBranding } from '@/lib/domain/branding.schemas';
+import {
+  CONVENE_BRANDING,
+  resolveBranding,
+  storedBranding,
+  type ResolvedBranding,
+} from '@/lib/domain/branding.schemas';
 import { normaliseFrameOrigin } from '@/lib/net/origin';
 
 /**
@@ -10,14 +15,19 @@ import { normaliseFrameOrigin } from '@/lib/net/origin';
  */
 function subjectOf(token: string): string | null {
   try {
-    const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub?: unknown };
+    const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+      sub?: unknown;
+    };
     return typeof claims.sub === 'string' ? claims.sub : null;
   } catch {
     return null;
   }
 }
 
-export async function frameAncestorsFor(params: { token?: string | null; participantId?: string | null }): Promise<string[]> {
+export async function frameAncestorsFor(params: {
+  token?: string | null;
+  participantId?: string | null;
+}): Promise<string[]> {
   return (await hostedUiContext(params)).frameAncestors;
 }
 
@@ -33,10 +43,19 @@ export interface HostedUiContext {
  * origins the embedding bridge talks to) and its branding. Anything unknown reads as Convene's
  * look and no framing.
  */
-export async function hostedUiContext(params: { token?: string | null; participantId?: string | null }): Promise<HostedUiContext> {
+export async function hostedUiContext(params: {
+  token?: string | null;
+  participantId?: string | null;
+}): Promise<HostedUiContext> {
   try {
     const identity = params.token ? subjectOf(params.token) : null;
-    const select = { room: { select: { tenant: { select: { frameAncestors: true, branding: true, provider: { select: { defaultBranding: true } } } } } } } as const;
+    const select = {
+      room: {
+        select: {
+          tenant: { select: { frameAncestors: true, branding: true, provider: { select: { defaultBranding: true } } } },
+        },
+      },
+    } as const;
     const participant = identity
       ? await db().participant.findUnique({ where: { mediaIdentity: identity }, select })
       : params.participantId
@@ -46,7 +65,10 @@ export async function hostedUiContext(params: { token?: string | null; participa
     if (!tenant) return { frameAncestors: [], branding: CONVENE_BRANDING };
     return {
       frameAncestors: tenant.frameAncestors,
-      branding: resolveBranding(storedBranding(tenant.branding), tenant.provider ? storedBranding(tenant.provider.defaultBranding) : null),
+      branding: resolveBranding(
+        storedBranding(tenant.branding),
+        tenant.provider ? storedBranding(tenant.provider.defaultBranding) : null,
+      ),
     };
   } catch {
     return { frameAncestors: [], branding: CONVENE_BRANDING };

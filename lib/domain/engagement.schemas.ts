@@ -33,7 +33,11 @@ export const callListQuery = paginationQuery.extend({
 
 export const callRingInput = z.object({ agentExternalId: externalId, agentDisplayName: displayName.optional() });
 export const callAcceptInput = z.object({ acceptedByExternalId: externalId, acceptedByDisplayName: displayName });
-export const callForwardInput = z.object({ forwardedByExternalId: externalId, forwardedToExternalId: externalId, targetDisplayName: displayName.optional() });
+export const callForwardInput = z.object({
+  forwardedByExternalId: externalId,
+  forwardedToExternalId: externalId,
+  targetDisplayName: displayName.optional(),
+});
 export const callActorInput = z.object({ actorExternalId: externalId.optional() });
 
 /** Polls: 2–10 options of up to 200 characters; a question of up to 500. */
@@ -49,13 +53,20 @@ export const publicPollCreateInput = z.object(pollBody);
 export const actorInput = z.object({ actorExternalId: externalId });
 export const voteInput = z.object({
   optionIds: z.array(id).min(1).max(10),
-  voterExternalId: externalId.describe("Any user of the tenant, whether or not they joined the room: the tenant's backend vouches for them. One ballot per voter; voting again replaces it."),
+  voterExternalId: externalId.describe(
+    "Any user of the tenant, whether or not they joined the room: the tenant's backend vouches for them. One ballot per voter; voting again replaces it.",
+  ),
 });
 export const publicVoteInput = z.object({ optionIds: z.array(id).min(1).max(10) });
 export const roomScopedQuery = z.object({ roomId: id });
 export const roomPageQuery = paginationQuery.extend({ roomId: id });
 
-export const questionCreateInput = z.object({ roomId: id, text: z.string().trim().min(1).max(1000), askerExternalId: externalId, askerName: displayName.optional() });
+export const questionCreateInput = z.object({
+  roomId: id,
+  text: z.string().trim().min(1).max(1000),
+  askerExternalId: externalId,
+  askerName: displayName.optional(),
+});
 export const publicQuestionCreateInput = z.object({ text: z.string().trim().min(1).max(1000) });
 export const questionListQuery = paginationQuery.extend({
   sort: z.enum(['upvotes', 'recent']).default('upvotes'),
@@ -63,6 +74,9 @@ export const questionListQuery = paginationQuery.extend({
 });
 export const questionRoomListQuery = questionListQuery.extend({ roomId: id });
 export const upvoteInput = z.object({ voterExternalId: externalId });
-export const answerInput = z.object({ answerText: z.string().trim().min(1).max(5000), answeredByExternalId: externalId });
+export const answerInput = z.object({
+  answerText: z.string().trim().min(1).max(5000),
+  answeredByExternalId: externalId,
+});
 /** A host answering through the hosted UI: the answer text is optional (marking a question answered live). */
 export const publicAnswerInput = z.object({ answerText: z.string().trim().min(1).max(5000).optional() });

@@ -39,7 +39,10 @@ export const DEFAULT_FACTS: RoomFacts = {
 };
 
 function base64UrlDecode(part: string): string {
-  const b64 = part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '=');
+  const b64 = part
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .padEnd(Math.ceil(part.length / 4) * 4, '=');
   const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
   return new TextDecoder().decode(bytes);
 }
@@ -56,7 +59,8 @@ export function factsFromMetadata(metadata: unknown): RoomFacts {
     }
   }
   const has = typeof meta.metaVersion === 'number';
-  const bool = (k: keyof RoomFacts) => (has && typeof meta[k] === 'boolean' ? (meta[k] as boolean) : (DEFAULT_FACTS[k] as boolean));
+  const bool = (k: keyof RoomFacts) =>
+    has && typeof meta[k] === 'boolean' ? (meta[k] as boolean) : (DEFAULT_FACTS[k] as boolean);
   const str = (k: string) => (has && typeof meta[k] === 'string' ? (meta[k] as string) : null);
   return {
     metaVersion: has ? (meta.metaVersion as number) : null,

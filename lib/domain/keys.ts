@@ -61,7 +61,9 @@ export async function authenticateApiKey(raw: string | null, now = new Date()): 
   if (kind === 'prov') throw unauthenticated('A provider key is not accepted here: use a tenant API key (x-api-key).');
   if (!kind) throw unauthenticated('Malformed API key.');
   const hash = hashKey(raw);
-  const apiKey = await cachedCredential(hash, () => db().apiKey.findUnique({ where: { keyHash: hash }, include: { tenant: true } }));
+  const apiKey = await cachedCredential(hash, () =>
+    db().apiKey.findUnique({ where: { keyHash: hash }, include: { tenant: true } }),
+  );
   if (!apiKey || !constantTimeEqual(apiKey.keyHash, hash) || !isUsable(apiKey, now)) {
     throw unauthenticated('Invalid, expired or revoked API key.');
   }
@@ -82,7 +84,8 @@ export interface ProviderCredential {
 export async function authenticateProviderKey(raw: string | null, now = new Date()): Promise<ProviderCredential> {
   if (!raw) throw unauthenticated('Missing provider key: send it in the x-provider-key header.');
   const kind = keyKindOf(raw);
-  if (kind && kind !== 'prov') throw unauthenticated('A tenant API key is not accepted here: use a provider key (x-provider-key).');
+  if (kind && kind !== 'prov')
+    throw unauthenticated('A tenant API key is not accepted here: use a provider key (x-provider-key).');
   if (!kind) throw unauthenticated('Malformed provider key.');
   const hash = hashKey(raw);
   const providerKey = await db().providerKey.findUnique({ where: { keyHash: hash }, include: { provider: true } });
@@ -96,7 +99,9 @@ export async function authenticateProviderKey(raw: string | null, now = new Date
 
 export function hasPermission(key: Pick<ApiKey, 'permissions'>, needed: Permission): boolean {
   // tenant.manage implies tenant.read; *.write implies *.read.
-  const implied = needed.endsWith('.read') ? [needed, needed.replace(/\.read$/, needed === 'tenant.read' ? '.manage' : '.write')] : [needed];
+  const implied = needed.endsWith('.read')
+    ? [needed, needed.replace(/\.read$/, needed === 'tenant.read' ? '.manage' : '.write')]
+    : [needed];
   return implied.some((p) => key.permissions.includes(p));
 }
 
@@ -145,7 +150,13 @@ export function apiKeyView(key: ApiKey, now = new Date()): ApiKeyResponse {
     mode: key.mode === 'TEST' ? 'test' : 'live',
     hint: `cv_${key.mode === 'TEST' ? 'test' : 'live'}_…${key.keyHint}`,
     permissions: key.permissions as Permission[],
-    status: key.revokedAt ? 'revoked' : key.expiresAt && key.expiresAt <= now ? 'expired' : key.expiresAt ? 'expiring' : 'active',
+    status: key.revokedAt
+      ? 'revoked'
+      : key.expiresAt && key.expiresAt <= now
+        ? 'expired'
+        : key.expiresAt
+          ? 'expiring'
+          : 'active',
     expiresAt: iso(key.expiresAt),
     revokedAt: iso(key.revokedAt),
     lastUsedAt: iso(key.lastUsedAt),
@@ -156,12 +167,19 @@ export function apiKeyView(key: ApiKey, now = new Date()): ApiKeyResponse {
 /** A tenant's keys, newest first, paged (the console asks for the first 100). */
 export async function listApiKeys(tenantId: string, page: PageQuery = { limit: 100 }) {
   const args = pageArgs(page);
-  const keys = await db().apiKey.findMany({ where: { tenantId, ...args.where }, orderBy: args.orderBy, take: args.take });
+  const keys = await db().apiKey.findMany({
+    where: { tenantId, ...args.where },
+    orderBy: args.orderBy,
+    take: args.take,
+  });
   const now = new Date();
   return toPage(keys, page, (k) => apiKeyView(k, now));
 }
 
-export async function createTenantApiKey(tenant: Pick<Tenant, 'id' | 'isTestMode'>, input: { name?: string; permissions?: Permission[] }) {
+export async function createTenantApiKey(
+  tenant: Pick<Tenant, 'id' | 'isTestMode'>,
+  input: { name?: string; permissions?: Permission[] },
+) {
   const { apiKey, plainTextKey } = await db().$transaction((tx) => createApiKey(tx, tenant, input));
   return { ...apiKeyView(apiKey), plainTextKey };
 }
@@ -186,7 +204,12 @@ export async function revokeApiKey(tenantId: string, keyId: string) {
  * working for exactly gracePeriodSeconds (0 revokes it now). A key already rotated out (expiring,
  * expired or revoked) cannot be rotated again: 409 INVALID_STATE.
  */
-export async function rotateApiKey(tenant: Pick<Tenant, 'id' | 'isTestMode'>, keyId: string, gracePeriodSeconds: number, now = new Date()) {
+export async function rotateApiKey(
+  tenant: Pick<Tenant, 'id' | 'isTestMode'>,
+  keyId: string,
+  gracePeriodSeconds: number,
+  now = new Date(),
+) {
   const old = await findKey(tenant.id, keyId);
   if (old.revokedAt || old.expiresAt || old.rotatedToId) {
     throw new ApiError('INVALID_STATE', 'This key was already rotated or revoked; rotate the current key instead.');
@@ -196,9 +219,16 @@ export async function rotateApiKey(tenant: Pick<Tenant, 'id' | 'isTestMode'>, ke
     // (waiting on that lock) finds the key no longer current and changes nothing: 409.
     const claimed = await tx.apiKey.updateMany({
       where: { id: old.id, revokedAt: null, expiresAt: null, rotatedToId: null },
-      data: gracePeriodSeconds > 0 ? { expiresAt: new Date(now.getTime() + gracePeriodSeconds * 1000) } : { revokedAt: now },
+      data:
+        gracePeriodSeconds > 0
+          ? { expiresAt: new Date(now.getTime() + gracePeriodSeconds * 1000) }
+          : { revokedAt: now },
     });
-    if (claimed.count !== 1) throw new ApiError('CONFLICT', 'This key was rotated by a concurrent request; use the key that rotation returned.');
+    if (claimed.count !== 1)
+      throw new ApiError(
+        'CONFLICT',
+        'This key was rotated by a concurrent request; use the key that rotation returned.',
+      );
     const created = await createApiKey(tx, tenant, { name: old.name, permissions: old.permissions as Permission[] });
     const retired = await tx.apiKey.update({ where: { id: old.id }, data: { rotatedToId: created.apiKey.id } });
     return { ...created, previous: retired };

@@ -40,7 +40,11 @@ async function endBySystem(roomId: string, reason: string, now: Date) {
 }
 
 export async function endDueRooms(now = new Date()): Promise<number> {
-  const due = await db().room.findMany({ where: { status: { not: 'ENDED' }, autoEndAt: { lte: now } }, select: { id: true }, take: BATCH });
+  const due = await db().room.findMany({
+    where: { status: { not: 'ENDED' }, autoEndAt: { lte: now } },
+    select: { id: true },
+    take: BATCH,
+  });
   let ended = 0;
   for (const r of due) if (await endBySystem(r.id, 'autoEndAt', now)) ended++;
   return ended;
@@ -49,7 +53,15 @@ export async function endDueRooms(now = new Date()): Promise<number> {
 export async function endEmptyRooms(now = new Date()): Promise<number> {
   const candidates = await db().room.findMany({
     where: { status: 'ACTIVE', participants: { none: { connectionState: 'CONNECTED' } } },
-    include: { tenant: { select: { emptyRoomTimeoutMinutes: true } }, participants: { select: { leftAt: true }, orderBy: { leftAt: 'desc' }, take: 1, where: { leftAt: { not: null } } } },
+    include: {
+      tenant: { select: { emptyRoomTimeoutMinutes: true } },
+      participants: {
+        select: { leftAt: true },
+        orderBy: { leftAt: 'desc' },
+        take: 1,
+        where: { leftAt: { not: null } },
+      },
+    },
     take: BATCH,
   });
   let ended = 0;
@@ -80,7 +92,14 @@ export async function reconcileRooms(now = new Date()): Promise<{ ended: number;
       if (err instanceof MediaLayerError) continue; // media layer down: try again next run
       throw err;
     }
-    const gone = await db().participant.findMany({ where: { roomId: room.id, connectionState: 'CONNECTED', mediaIdentity: { notIn: [...present] }, breakoutId: null } });
+    const gone = await db().participant.findMany({
+      where: {
+        roomId: room.id,
+        connectionState: 'CONNECTED',
+        mediaIdentity: { notIn: [...present] },
+        breakoutId: null,
+      },
+    });
     for (const p of gone) {
       await db().$transaction(async (tx) => {
         await closeConnections(tx, room.id, p.id, now); // locks the room first, as the webhook path does
@@ -96,7 +115,10 @@ export async function reconcileRooms(now = new Date()): Promise<{ ended: number;
   return { ended, corrected };
 }
 
-export async function pruneRetention(now = new Date(), retentionDays = config().RETENTION_DAYS): Promise<{ attempts: number; idempotency: number }> {
+export async function pruneRetention(
+  now = new Date(),
+  retentionDays = config().RETENTION_DAYS,
+): Promise<{ attempts: number; idempotency: number }> {
   const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
   let attempts = 0;
   for (;;) {
@@ -118,7 +140,11 @@ export async function pruneRetention(now = new Date(), retentionDays = config().
 
 /** Transcripts left PENDING (their job was never queued, or the process died) are run here. */
 export async function runStaleTranscripts(now = new Date()): Promise<number> {
-  const stale = await db().transcript.findMany({ where: { status: 'PENDING', createdAt: { lt: new Date(now.getTime() - 60_000) } }, select: { id: true }, take: 10 });
+  const stale = await db().transcript.findMany({
+    where: { status: 'PENDING', createdAt: { lt: new Date(now.getTime() - 60_000) } },
+    select: { id: true },
+    take: 10,
+  });
   for (const t of stale) await runTranscript(t.id);
   return stale.length;
 }

@@ -10,11 +10,21 @@ import type { LiveTopic } from '@/lib/live-topics';
  * (or a room nobody has joined yet) is logged, never an API error.
  * Topics and their payloads: lib/live-topics.ts (a chat direct message goes to its two participants only).
  */
-export async function broadcast(tenant: Tenant, room: Room, topic: LiveTopic, payload: Record<string, unknown>, destinationIdentities?: string[]) {
+export async function broadcast(
+  tenant: Tenant,
+  room: Room,
+  topic: LiveTopic,
+  payload: Record<string, unknown>,
+  destinationIdentities?: string[],
+) {
   if (destinationIdentities && destinationIdentities.length === 0) return;
   try {
-    await mediaFor(tenant).sendData(room.mediaRoomName, payload, { topic, ...(destinationIdentities ? { destinationIdentities } : {}) });
+    await mediaFor(tenant).sendData(room.mediaRoomName, payload, {
+      topic,
+      ...(destinationIdentities ? { destinationIdentities } : {}),
+    });
   } catch (err) {
-    if (!(err instanceof MediaLayerError && err.isNotFound)) log.warn({ err: (err as Error).message, roomId: room.id, topic }, 'live update not sent');
+    if (!(err instanceof MediaLayerError && err.isNotFound))
+      log.warn({ err: (err as Error).message, roomId: room.id, topic }, 'live update not sent');
   }
 }

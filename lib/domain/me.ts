@@ -2,7 +2,14 @@ import type { z } from 'zod';
 import { db } from '@/lib/db';
 import type { Participant, Room, Tenant } from '@/lib/generated/prisma/client';
 import { participantSelfView, roomFacts } from '@/lib/domain/rooms';
-import { approveParticipant, denyParticipant, entryFor, isModeratorRole, muteAll, requireModerator } from '@/lib/domain/participants';
+import {
+  approveParticipant,
+  denyParticipant,
+  entryFor,
+  isModeratorRole,
+  muteAll,
+  requireModerator,
+} from '@/lib/domain/participants';
 import type { lockInput } from '@/lib/domain/rooms.schemas';
 
 /** Who a verified participant token speaks for: the participant as OUR database has it, its room and tenant. */
@@ -32,7 +39,10 @@ export async function muteAllAsParticipant({ tenant, room, participant }: Partic
   return muteAll(tenant, room.id, participant.externalUserId);
 }
 
-export async function lockAsParticipant({ room, participant }: ParticipantCredential, input: z.infer<typeof lockInput>) {
+export async function lockAsParticipant(
+  { room, participant }: ParticipantCredential,
+  input: z.infer<typeof lockInput>,
+) {
   await requireModerator(room.id, participant.externalUserId);
   const updated = await db().room.update({ where: { id: room.id }, data: { isLocked: input.locked } });
   return { roomId: updated.id, isLocked: updated.isLocked };
@@ -40,11 +50,28 @@ export async function lockAsParticipant({ room, participant }: ParticipantCreden
 
 export async function waitingList({ room, participant }: ParticipantCredential) {
   await requireModerator(room.id, participant.externalUserId);
-  const waiting = await db().participant.findMany({ where: { roomId: room.id, connectionState: 'WAITING' }, orderBy: { updatedAt: 'asc' }, take: 100 });
-  return { data: waiting.map((p) => ({ id: p.id, displayName: p.displayName, avatarUrl: p.avatarUrl, role: p.role, waitingSince: p.updatedAt.toISOString() })), nextCursor: null };
+  const waiting = await db().participant.findMany({
+    where: { roomId: room.id, connectionState: 'WAITING' },
+    orderBy: { updatedAt: 'asc' },
+    take: 100,
+  });
+  return {
+    data: waiting.map((p) => ({
+      id: p.id,
+      displayName: p.displayName,
+      avatarUrl: p.avatarUrl,
+      role: p.role,
+      waitingSince: p.updatedAt.toISOString(),
+    })),
+    nextCursor: null,
+  };
 }
 
-export async function admitAsParticipant({ tenant, room, participant }: ParticipantCredential, participantId: string, admit: boolean) {
+export async function admitAsParticipant(
+  { tenant, room, participant }: ParticipantCredential,
+  participantId: string,
+  admit: boolean,
+) {
   return admit
     ? approveParticipant(tenant, room.id, participantId, participant.externalUserId)
     : denyParticipant(tenant, room.id, participantId, participant.externalUserId);

@@ -19,14 +19,25 @@ import { isMediaJwtAlgorithm } from '@/lib/media/jwt';
  * relayed to the owning tenant as our own events. Track-level events are acknowledged and
  * ignored. Each media event id is processed once (duplicates from the media layer are no-ops).
  */
-const HANDLED = new Set(['room_started', 'room_finished', 'participant_joined', 'participant_left', 'egress_started', 'egress_ended', 'ingress_started', 'ingress_ended']);
+const HANDLED = new Set([
+  'room_started',
+  'room_finished',
+  'participant_joined',
+  'participant_left',
+  'egress_started',
+  'egress_ended',
+  'ingress_started',
+  'ingress_ended',
+]);
 
 /** The signing key is the JWT's issuer: the platform's media project, or a tenant's own. */
 async function verifierFor(authorization: string | null): Promise<MediaLayer> {
   const payload = authorization?.split('.')[1];
   let issuer: string | undefined;
   try {
-    issuer = payload ? (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { iss?: string }).iss : undefined;
+    issuer = payload
+      ? (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { iss?: string }).iss
+      : undefined;
   } catch {
     issuer = undefined;
   }
@@ -49,7 +60,9 @@ export async function receiveMediaWebhook(rawBody: string, authorization: string
   const followUps: FollowUp[] = [];
   const handled = await db().$transaction(async (tx) => {
     try {
-      await tx.mediaWebhookReceipt.create({ data: { id: event.id || `${event.event}:${event.createdAt?.getTime()}`, event: event.event } });
+      await tx.mediaWebhookReceipt.create({
+        data: { id: event.id || `${event.event}:${event.createdAt?.getTime()}`, event: event.event },
+      });
     } catch (err) {
       if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') return false; // duplicate delivery
       throw err;
@@ -57,7 +70,10 @@ export async function receiveMediaWebhook(rawBody: string, authorization: string
     await apply(tx, event, followUps);
     return true;
   });
-  for (const followUp of followUps) await followUp().catch((err) => log.warn({ err: (err as Error).message }, 'follow-up failed; the lifecycle sweep retries it'));
+  for (const followUp of followUps)
+    await followUp().catch((err) =>
+      log.warn({ err: (err as Error).message }, 'follow-up failed; the lifecycle sweep retries it'),
+    );
   if (handled) currentRunner()?.wake();
   if (handled && event.event === 'room_started' && event.room) await autoRecord(event.room.name);
   return { received: true, handled };
@@ -76,8 +92,16 @@ async function apply(tx: Tx, event: MediaWebhookEvent, followUps: FollowUp[]) {
     case 'room_started': {
       if (room.status === 'ENDED') return;
       await onRoomStarted(tx, room, at);
-      const started = await tx.room.update({ where: { id: room.id }, data: { status: 'ACTIVE', startedAt: room.startedAt ?? at, mediaSid: event.room?.sid ?? room.mediaSid } });
-      await emitEvent(tx, room.tenantId, 'room.started', { roomId: room.id, mediaRoomName: room.mediaRoomName, status: 'ACTIVE', startedAt: started.startedAt!.toISOString() });
+      const started = await tx.room.update({
+        where: { id: room.id },
+        data: { status: 'ACTIVE', startedAt: room.startedAt ?? at, mediaSid: event.room?.sid ?? room.mediaSid },
+      });
+      await emitEvent(tx, room.tenantId, 'room.started', {
+        roomId: room.id,
+        mediaRoomName: room.mediaRoomName,
+        status: 'ACTIVE',
+        startedAt: started.startedAt!.toISOString(),
+      });
       return;
     }
     case 'room_finished':
@@ -104,20 +128,44 @@ async function apply(tx: Tx, event: MediaWebhookEvent, followUps: FollowUp[]) {
         where: { id: participant.id },
         data: connected
           ? joined
-            ? { connectionState: 'CONNECTED', joinedAt, leftAt: null, mediaSid: event.participant?.sid ?? participant.mediaSid, duration }
+            ? {
+                connectionState: 'CONNECTED',
+                joinedAt,
+                leftAt: null,
+                mediaSid: event.participant?.sid ?? participant.mediaSid,
+                duration,
+              }
             : { duration } // another connection of theirs is still open (a reconnect): state unchanged
           : joined
             ? { duration }
-            : { connectionState: participant.connectionState === 'REMOVED' ? 'REMOVED' : 'DISCONNECTED', leftAt: at, duration },
+            : {
+                connectionState: participant.connectionState === 'REMOVED' ? 'REMOVED' : 'DISCONNECTED',
+                leftAt: at,
+                duration,
+              },
       });
       const active = await tx.participant.count({ where: { roomId: room.id, connectionState: 'CONNECTED' } });
       await tx.room.update({
         where: { id: room.id },
-        data: { activeParticipants: active, ...(joined && room.status === 'WAITING' ? { status: 'ACTIVE', startedAt: room.startedAt ?? at } : {}) },
+        data: {
+          activeParticipants: active,
+          ...(joined && room.status === 'WAITING' ? { status: 'ACTIVE', startedAt: room.startedAt ?? at } : {}),
+        },
       });
-      const who = { roomId: room.id, participantId: updated.id, externalUserId: updated.externalUserId, role: updated.role };
-      if (joined) await emitEvent(tx, room.tenantId, 'participant.joined', { ...who, joinedAt: joinedAt.toISOString() });
-      else await emitEvent(tx, room.tenantId, 'participant.left', { ...who, leftAt: at.toISOString(), duration: updated.duration ?? 0 });
+      const who = {
+        roomId: room.id,
+        participantId: updated.id,
+        externalUserId: updated.externalUserId,
+        role: updated.role,
+      };
+      if (joined)
+        await emitEvent(tx, room.tenantId, 'participant.joined', { ...who, joinedAt: joinedAt.toISOString() });
+      else
+        await emitEvent(tx, room.tenantId, 'participant.left', {
+          ...who,
+          leftAt: at.toISOString(),
+          duration: updated.duration ?? 0,
+        });
       return;
     }
     case 'egress_started':
@@ -137,7 +185,8 @@ async function apply(tx: Tx, event: MediaWebhookEvent, followUps: FollowUp[]) {
     }
     case 'ingress_started':
     case 'ingress_ended':
-      if (event.ingress?.ingressId) await onIngressState(tx, event.ingress.ingressId, event.event === 'ingress_started');
+      if (event.ingress?.ingressId)
+        await onIngressState(tx, event.ingress.ingressId, event.event === 'ingress_started');
       await emitEvent(tx, room.tenantId, event.event === 'ingress_started' ? 'ingress.started' : 'ingress.ended', {
         roomId: room.id,
         ingressId: event.ingress?.ingressId ?? null,
@@ -153,7 +202,9 @@ async function autoRecord(mediaRoomName: string) {
   if (!room?.autoRecord) return;
   try {
     await assertCanRecord(room.tenant, room);
-    const running = await db().recording.findFirst({ where: { roomId: room.id, status: { in: ['STARTING', 'ACTIVE', 'STOPPING'] } } });
+    const running = await db().recording.findFirst({
+      where: { roomId: room.id, status: { in: ['STARTING', 'ACTIVE', 'STOPPING'] } },
+    });
     if (!running) await beginRecording(room.tenant, room, { createdByExternalId: 'autoRecord' });
   } catch (err) {
     log.warn({ roomId: room.id, err: (err as Error).message }, 'autoRecord did not start');

@@ -14,7 +14,16 @@ export const recordingListQuery = paginationQuery.extend({ roomId: id.optional()
 
 export const streamStartInput = z.object({
   roomId: id,
-  urls: z.array(z.string().trim().max(2048).regex(/^rtmps?:\/\/[^\s/]+\/\S+$/, 'must be an rtmp:// or rtmps:// URL with a stream key')).min(1).max(5),
+  urls: z
+    .array(
+      z
+        .string()
+        .trim()
+        .max(2048)
+        .regex(/^rtmps?:\/\/[^\s/]+\/\S+$/, 'must be an rtmp:// or rtmps:// URL with a stream key'),
+    )
+    .min(1)
+    .max(5),
   layout: z.enum(['grid', 'speaker', 'single-speaker']).optional(),
   createdByExternalId: externalId.optional(),
 });
@@ -32,7 +41,11 @@ export const ingressCreateInput = z.object({
 export const captionsInput = z.object({
   roomId: id,
   /** BCP 47 language of the speech, e.g. en, de, pt-BR. */
-  language: z.string().trim().regex(/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/, 'must be a language tag such as en or pt-BR').default('en'),
+  language: z
+    .string()
+    .trim()
+    .regex(/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/, 'must be a language tag such as en or pt-BR')
+    .default('en'),
   startedByExternalId: externalId.optional(),
 });
 export const captionsStopInput = z.object({ roomId: id });

@@ -12,7 +12,11 @@ export function mediaFor(tenant: Pick<Tenant, 'mediaUrl' | 'mediaApiKey' | 'medi
     const cacheKey = `${tenant.mediaUrl}|${tenant.mediaApiKey}|${tenant.mediaApiSecretEncrypted}`;
     let layer = tenantLayers.get(cacheKey);
     if (!layer) {
-      layer = getMediaLayer({ url: tenant.mediaUrl, apiKey: tenant.mediaApiKey, apiSecret: decryptSecret(tenant.mediaApiSecretEncrypted) });
+      layer = getMediaLayer({
+        url: tenant.mediaUrl,
+        apiKey: tenant.mediaApiKey,
+        apiSecret: decryptSecret(tenant.mediaApiSecretEncrypted),
+      });
       if (tenantLayers.size >= 1_000) tenantLayers.clear();
       tenantLayers.set(cacheKey, layer);
     }

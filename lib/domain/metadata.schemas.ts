@@ -26,7 +26,11 @@ export const metadataObject = z
   .record(z.string().max(200), z.unknown())
   .superRefine((value, ctx) => {
     const { depth, keys } = measure(value);
-    if (depth > MAX_METADATA_DEPTH) ctx.addIssue({ code: 'custom', message: `nested deeper than ${MAX_METADATA_DEPTH} levels` });
-    if (keys > MAX_METADATA_KEYS) ctx.addIssue({ code: 'custom', message: `more than ${MAX_METADATA_KEYS} keys in all` });
+    if (depth > MAX_METADATA_DEPTH)
+      ctx.addIssue({ code: 'custom', message: `nested deeper than ${MAX_METADATA_DEPTH} levels` });
+    if (keys > MAX_METADATA_KEYS)
+      ctx.addIssue({ code: 'custom', message: `more than ${MAX_METADATA_KEYS} keys in all` });
   })
-  .describe(`Any JSON object: at most ${MAX_METADATA_DEPTH} levels deep and ${MAX_METADATA_KEYS} keys in all (keys up to 200 characters).`);
+  .describe(
+    `Any JSON object: at most ${MAX_METADATA_DEPTH} levels deep and ${MAX_METADATA_KEYS} keys in all (keys up to 200 characters).`,
+  );

@@ -7,7 +7,8 @@ import { metrics } from '@/lib/metrics';
 export async function metricsExposition(givenToken: string): Promise<{ text: string; contentType: string }> {
   const token = config().METRICS_TOKEN;
   if (!token) throw new ApiError('NOT_FOUND', 'Metrics are not enabled (set METRICS_TOKEN).');
-  if (!constantTimeEqual(givenToken, token)) throw new ApiError('UNAUTHENTICATED', 'Send the metrics token as Authorization: Bearer <METRICS_TOKEN>.');
+  if (!constantTimeEqual(givenToken, token))
+    throw new ApiError('UNAUTHENTICATED', 'Send the metrics token as Authorization: Bearer <METRICS_TOKEN>.');
   const registry = metrics().registry;
   return { text: await registry.metrics(), contentType: registry.contentType };
 }

@@ -33,7 +33,8 @@ export function decodeCursorTuple<T>(cursor: string, parse: (values: unknown[]) 
     values = null;
   }
   // Every string in a cursor is one we wrote: short, and storable (no NUL, no lone surrogate).
-  const ours = Array.isArray(values) && values.every((v) => typeof v !== 'string' || (v.length <= 200 && isStorableText(v)));
+  const ours =
+    Array.isArray(values) && values.every((v) => typeof v !== 'string' || (v.length <= 200 && isStorableText(v)));
   const position = ours ? parse(values as unknown[]) : null;
   if (position === null) throw validationFailed('cursor', 'not a cursor returned by this API');
   return position;
@@ -66,7 +67,12 @@ export function pageArgs(page: PageQuery, direction: 'desc' | 'asc' = 'desc') {
   const beyond = direction === 'desc' ? 'lt' : 'gt';
   return {
     where: after
-      ? { OR: [{ createdAt: { [beyond]: after.createdAt } }, { createdAt: after.createdAt, id: { [beyond]: after.id } }] }
+      ? {
+          OR: [
+            { createdAt: { [beyond]: after.createdAt } },
+            { createdAt: after.createdAt, id: { [beyond]: after.id } },
+          ],
+        }
       : {},
     orderBy: [{ createdAt: direction }, { id: direction }],
     take: page.limit + 1,

@@ -8,7 +8,16 @@ import { pageArgs, toPage } from '@/lib/domain/pagination';
 import { resolveLimits } from '@/lib/domain/plans';
 import { mediaFor } from '@/lib/domain/media';
 import { emitEvent } from '@/lib/events/outbox';
-import { findRoom, newRowId, participantSelfView, participantView, reopenRoomIn, roomFacts, roomFromJson, roomViewWithParticipants } from '@/lib/domain/rooms';
+import {
+  findRoom,
+  newRowId,
+  participantSelfView,
+  participantView,
+  reopenRoomIn,
+  roomFacts,
+  roomFromJson,
+  roomViewWithParticipants,
+} from '@/lib/domain/rooms';
 import type { JoinInput, ParticipantUpdateInput, participantListQuery } from '@/lib/domain/rooms.schemas';
 import { MediaLayerError, type ParticipantGrants, type PublishSource } from '@/lib/media';
 import type { Language } from '@/lib/i18n/languages';
@@ -66,7 +75,13 @@ export function tokenMetadata(participant: Participant, room: Room): string {
   });
 }
 
-export async function mintToken(tenant: Tenant, room: Room, participant: Participant, ttlSeconds = DEFAULT_TOKEN_TTL_SECONDS, lang?: Language) {
+export async function mintToken(
+  tenant: Tenant,
+  room: Room,
+  participant: Participant,
+  ttlSeconds = DEFAULT_TOKEN_TTL_SECONDS,
+  lang?: Language,
+) {
   const media = mediaFor(tenant);
   const token = await media.mintParticipantToken({
     identity: participant.mediaIdentity,
@@ -105,7 +120,9 @@ async function assertSeatAvailable(tx: Tx, tenant: Tenant, room: Room, excludeId
 
 async function lockRoom(tx: Tx, tenantId: string, roomId: string): Promise<Room> {
   // The locked row itself (one round trip): the column names are the model's field names.
-  const [room] = await tx.$queryRaw<Room[]>`SELECT * FROM "Room" WHERE id = ${roomId} AND "tenantId" = ${tenantId} FOR UPDATE`;
+  const [room] = await tx.$queryRaw<
+    Room[]
+  >`SELECT * FROM "Room" WHERE id = ${roomId} AND "tenantId" = ${tenantId} FOR UPDATE`;
   if (!room) throw notFound('Room');
   return room;
 }
@@ -119,12 +136,27 @@ async function lockRoom(tx: Tx, tenantId: string, roomId: string): Promise<Room>
  */
 async function lockRoomForJoin(tx: Tx, tenantId: string, roomId: string, externalUserId: string, now: Date) {
   const room = await lockRoom(tx, tenantId, roomId);
-  const [row] = await tx.$queryRaw<{ existingId: string | null; existingState: ConnectionState | null; existingApproved: boolean | null; existingRole: ParticipantRole | null; seatsTaken: number }[]>`
+  const [row] = await tx.$queryRaw<
+    {
+      existingId: string | null;
+      existingState: ConnectionState | null;
+      existingApproved: boolean | null;
+      existingRole: ParticipantRole | null;
+      seatsTaken: number;
+    }[]
+  >`
     SELECT e.id AS "existingId", e."connectionState"::text AS "existingState", e."isApproved" AS "existingApproved", e.role::text AS "existingRole",
       (SELECT count(*)::int FROM "Participant" p
         WHERE p."roomId" = ${room.id} AND p."externalUserId" <> ${externalUserId} AND ${holdsSeatSql(now)}) AS "seatsTaken"
     FROM (SELECT 1) AS one LEFT JOIN "Participant" e ON e."roomId" = ${room.id} AND e."externalUserId" = ${externalUserId}`;
-  const existing = row.existingId ? { id: row.existingId, connectionState: row.existingState!, isApproved: row.existingApproved!, role: row.existingRole! } : null;
+  const existing = row.existingId
+    ? {
+        id: row.existingId,
+        connectionState: row.existingState!,
+        isApproved: row.existingApproved!,
+        role: row.existingRole!,
+      }
+    : null;
   return { room, existing, seatsTaken: row.seatsTaken };
 }
 
@@ -150,7 +182,9 @@ export type Entry = 'open' | 'locked' | 'full' | 'ended' | 'removed' | 'denied';
 export async function entryFor(tenant: Tenant, room: Room, participant: Participant, now = new Date()): Promise<Entry> {
   if (isTurnedAway(participant)) return participant.connectionState === 'REMOVED' ? 'removed' : 'denied';
   if (room.status === 'ENDED') return 'ended';
-  const [{ held }] = await db().$queryRaw<{ held: boolean }[]>`SELECT EXISTS (SELECT 1 FROM "Participant" p WHERE p.id = ${participant.id} AND ${holdsSeatSql(now)}) AS held`;
+  const [{ held }] = await db().$queryRaw<
+    { held: boolean }[]
+  >`SELECT EXISTS (SELECT 1 FROM "Participant" p WHERE p.id = ${participant.id} AND ${holdsSeatSql(now)}) AS held`;
   if (held) return 'open';
   if (room.isLocked && !isModeratorRole(participant.role)) return 'locked';
   return (await seatsTaken(db(), room.id, participant.id, now)) >= seatCap(tenant, room) ? 'full' : 'open';
@@ -194,7 +228,10 @@ async function fastJoin(tenant: Tenant, roomId: string, input: JoinInput, now: D
   if (input.avatarUrl !== undefined) profile.avatarUrl = input.avatarUrl;
   if (input.externalRole !== undefined) profile.externalRole = input.externalRole;
   if (input.externalMetadata !== undefined) profile.externalMetadata = input.externalMetadata;
-  const planCap = Math.min(resolveLimits(tenant.plan, tenant.entitlementOverrides).maxParticipantsPerRoom, 2_147_483_647);
+  const planCap = Math.min(
+    resolveLimits(tenant.plan, tenant.entitlementOverrides).maxParticipantsPerRoom,
+    2_147_483_647,
+  );
   const { rows } = await sql().query<{ r: FastJoin }>(
     `SELECT convene_join($1, $2, $3, $4::"ParticipantRole", $5, $6::timestamptz AT TIME ZONE 'UTC', $7::timestamptz AT TIME ZONE 'UTC', $8, $9, $10, $11, $12::jsonb, $13::jsonb) AS r`,
     [
@@ -229,13 +266,21 @@ export async function joinRoom(tenant: Tenant, roomId: string, input: JoinInput,
       const room = roomFromJson(fast.room);
       const participant = participantFromJson(fast.participant);
       const credentials = await mintToken(tenant, room, participant, input.ttlSeconds, input.lang);
-      return { ...credentials, waitingForApproval: false, participant: participantView(participant), room: await roomViewWithParticipants(room) };
+      return {
+        ...credentials,
+        waitingForApproval: false,
+        participant: participantView(participant),
+        room: await roomViewWithParticipants(room),
+      };
     }
     case 'not_found':
       throw notFound('Room');
     case 'too_early': {
       const room = roomFromJson(fast.room);
-      throw new ApiError('TOO_EARLY', `This room opens for joining at ${new Date(room.scheduledAt!.getTime() - tenant.joinWindowMinutes * 60_000).toISOString()}.`);
+      throw new ApiError(
+        'TOO_EARLY',
+        `This room opens for joining at ${new Date(room.scheduledAt!.getTime() - tenant.joinWindowMinutes * 60_000).toISOString()}.`,
+      );
     }
     case 'locked':
       throw new ApiError('ROOM_LOCKED', 'The room is locked.');
@@ -270,7 +315,9 @@ async function joinRoomInTransaction(tenant: Tenant, roomId: string, input: Join
       role: input.role,
       ...(input.avatarUrl !== undefined ? { avatarUrl: input.avatarUrl } : {}),
       ...(input.externalRole !== undefined ? { externalRole: input.externalRole } : {}),
-      ...(input.externalMetadata !== undefined ? { externalMetadata: (input.externalMetadata as Prisma.InputJsonValue | null) ?? Prisma.DbNull } : {}),
+      ...(input.externalMetadata !== undefined
+        ? { externalMetadata: (input.externalMetadata as Prisma.InputJsonValue | null) ?? Prisma.DbNull }
+        : {}),
     };
     const mustWait = room.enableWaitingRoom && !privileged && !(existing?.isApproved ?? false);
     if (mustWait) {
@@ -281,9 +328,18 @@ async function joinRoomInTransaction(tenant: Tenant, roomId: string, input: Join
         ? await tx.participant.update({ where: { id: existing.id }, data: { ...profile, ...parked } })
         : await createParticipant(tx, room, input.externalUserId, input.role, { ...profile, ...parked });
       if (firstPark) {
-        await emitEvent(tx, tenant.id, 'participant.waiting', { roomId: room.id, participantId: participant.id, externalUserId: participant.externalUserId });
+        await emitEvent(tx, tenant.id, 'participant.waiting', {
+          roomId: room.id,
+          participantId: participant.id,
+          externalUserId: participant.externalUserId,
+        });
       }
-      return { room, participant, waiting: true as const, admission: admissionUrl(room.id, participant.id, secret, input.lang) };
+      return {
+        room,
+        participant,
+        waiting: true as const,
+        admission: admissionUrl(room.id, participant.id, secret, input.lang),
+      };
     }
 
     assertSeatFree(tenant, room, locked.seatsTaken);
@@ -314,7 +370,12 @@ async function joinRoomInTransaction(tenant: Tenant, roomId: string, input: Join
     };
   }
   const credentials = await mintToken(tenant, outcome.room, outcome.participant, input.ttlSeconds, input.lang);
-  return { ...credentials, waitingForApproval: false, participant: participantView(outcome.participant), room: await roomViewWithParticipants(outcome.room) };
+  return {
+    ...credentials,
+    waitingForApproval: false,
+    participant: participantView(outcome.participant),
+    room: await roomViewWithParticipants(outcome.room),
+  };
 }
 
 /** A new participant row: the role's default permissions and a random media identity (never the user's own id). */
@@ -323,10 +384,21 @@ export function createParticipant(
   room: Pick<Room, 'id' | 'tenantId'>,
   externalUserId: string,
   role: ParticipantRole,
-  data: Omit<Prisma.ParticipantUncheckedCreateInput, 'roomId' | 'tenantId' | 'externalUserId' | 'role' | 'mediaIdentity'>,
+  data: Omit<
+    Prisma.ParticipantUncheckedCreateInput,
+    'roomId' | 'tenantId' | 'externalUserId' | 'role' | 'mediaIdentity'
+  >,
 ) {
   return tx.participant.create({
-    data: { ...defaultPermissions(role), ...data, roomId: room.id, tenantId: room.tenantId, externalUserId, role, mediaIdentity: `p_${randomBase62(20)}` },
+    data: {
+      ...defaultPermissions(role),
+      ...data,
+      roomId: room.id,
+      tenantId: room.tenantId,
+      externalUserId,
+      role,
+      mediaIdentity: `p_${randomBase62(20)}`,
+    },
   });
 }
 
@@ -355,7 +427,13 @@ export async function requireModerator(roomId: string, externalUserId: string, t
   return actor;
 }
 
-export async function approveParticipant(tenant: Tenant, roomId: string, participantId: string, actingExternalUserId: string, now = new Date()) {
+export async function approveParticipant(
+  tenant: Tenant,
+  roomId: string,
+  participantId: string,
+  actingExternalUserId: string,
+  now = new Date(),
+) {
   const participant = await db().$transaction(async (tx) => {
     const room = await lockRoom(tx, tenant.id, roomId);
     await requireModerator(room.id, actingExternalUserId, tx);
@@ -370,14 +448,22 @@ export async function approveParticipant(tenant: Tenant, roomId: string, partici
   return participantView(participant);
 }
 
-export async function denyParticipant(tenant: Tenant, roomId: string, participantId: string, actingExternalUserId: string) {
+export async function denyParticipant(
+  tenant: Tenant,
+  roomId: string,
+  participantId: string,
+  actingExternalUserId: string,
+) {
   const participant = await db().$transaction(async (tx) => {
     const room = await lockRoom(tx, tenant.id, roomId);
     await requireModerator(room.id, actingExternalUserId, tx);
     const p = await findParticipant(tenant.id, room.id, participantId, tx);
     if (p.connectionState !== 'WAITING') throw invalidState(`Participant is ${p.connectionState}, not WAITING.`);
     // The admission secret stays valid for reading: the waiting page learns it was refused (it grants nothing else).
-    return tx.participant.update({ where: { id: p.id }, data: { isApproved: false, approvedBy: actingExternalUserId, connectionState: 'DENIED' } });
+    return tx.participant.update({
+      where: { id: p.id },
+      data: { isApproved: false, approvedBy: actingExternalUserId, connectionState: 'DENIED' },
+    });
   });
   return participantView(participant);
 }
@@ -386,20 +472,35 @@ export async function denyParticipant(tenant: Tenant, roomId: string, participan
  * The admission poll. Authorised by the tenant key or by the participant's own admission secret
  * (what the hosted waiting page holds). Returns a fresh token once approved.
  */
-export async function admissionStatus(tenant: Tenant | null, roomId: string, participantId: string, admissionSecret: string | null) {
+export async function admissionStatus(
+  tenant: Tenant | null,
+  roomId: string,
+  participantId: string,
+  admissionSecret: string | null,
+) {
   const participant = await db().participant.findFirst({
     where: { id: participantId, roomId, ...(tenant ? { tenantId: tenant.id } : {}) },
     include: { room: { include: { tenant: true } } },
   });
   if (!participant) throw notFound('Participant');
   if (!tenant) {
-    const valid = !!admissionSecret && !!participant.admissionSecretHash && constantTimeEqual(sha256Hex(admissionSecret), participant.admissionSecretHash);
+    const valid =
+      !!admissionSecret &&
+      !!participant.admissionSecretHash &&
+      constantTimeEqual(sha256Hex(admissionSecret), participant.admissionSecretHash);
     if (!valid) throw notFound('Participant'); // never confirm the id exists to a wrong secret
   }
   const { room, ...rest } = participant;
   // The waiting page (admission secret) never reads the tenant's externalMetadata.
   const view = (tenant ? participantView : participantSelfView)(rest as Participant);
-  const status = participant.connectionState === 'WAITING' ? 'waiting' : participant.connectionState === 'DENIED' ? 'denied' : participant.isApproved ? 'approved' : 'waiting';
+  const status =
+    participant.connectionState === 'WAITING'
+      ? 'waiting'
+      : participant.connectionState === 'DENIED'
+        ? 'denied'
+        : participant.isApproved
+          ? 'approved'
+          : 'waiting';
   if (status !== 'approved') return { status, token: null, mediaUrl: null, joinUrl: null, participant: view };
   const credentials = await mintToken(room.tenant, room, rest as Participant);
   return { status, ...credentials, participant: view };
@@ -414,7 +515,12 @@ export async function listParticipants(tenant: Tenant, roomId: string, query: z.
   await findRoom(tenant.id, roomId);
   const page = pageArgs(query);
   const rows = await db().participant.findMany({
-    where: { roomId, tenantId: tenant.id, ...(query.connectionState ? { connectionState: query.connectionState } : {}), ...page.where },
+    where: {
+      roomId,
+      tenantId: tenant.id,
+      ...(query.connectionState ? { connectionState: query.connectionState } : {}),
+      ...page.where,
+    },
     orderBy: page.orderBy,
     take: page.take,
   });
@@ -425,7 +531,12 @@ export async function listParticipants(tenant: Tenant, roomId: string, query: z.
  * Role and permission changes. A connected participant's new grants and metadata are pushed to
  * the media layer first; if that fails nothing is written.
  */
-export async function updateParticipant(tenant: Tenant, roomId: string, participantId: string, input: ParticipantUpdateInput) {
+export async function updateParticipant(
+  tenant: Tenant,
+  roomId: string,
+  participantId: string,
+  input: ParticipantUpdateInput,
+) {
   const room = await findRoom(tenant.id, roomId);
   const current = await findParticipant(tenant.id, roomId, participantId);
   const next: Participant = { ...current, ...input };
@@ -446,7 +557,10 @@ export async function removeParticipant(tenant: Tenant, roomId: string, particip
   // PENDING too: a browser may have connected before the media layer's participant_joined reached us.
   if (participant.connectionState === 'CONNECTED' || participant.connectionState === 'PENDING') {
     try {
-      await mediaFor(tenant).removeParticipant(participant.breakoutId ? await breakoutMediaRoom(participant.breakoutId, room) : room.mediaRoomName, participant.mediaIdentity);
+      await mediaFor(tenant).removeParticipant(
+        participant.breakoutId ? await breakoutMediaRoom(participant.breakoutId, room) : room.mediaRoomName,
+        participant.mediaIdentity,
+      );
     } catch (err) {
       // Not there is fine; for one we never saw connect, an unreachable media layer is no reason to refuse.
       if (!isMediaNotFound(err) && participant.connectionState === 'CONNECTED') throw err;
@@ -455,7 +569,12 @@ export async function removeParticipant(tenant: Tenant, roomId: string, particip
   const now = new Date();
   const updated = await db().participant.update({
     where: { id: participant.id },
-    data: { connectionState: 'REMOVED', isApproved: false, admissionSecretHash: null, ...(participant.connectionState === 'CONNECTED' ? { leftAt: now } : {}) },
+    data: {
+      connectionState: 'REMOVED',
+      isApproved: false,
+      admissionSecretHash: null,
+      ...(participant.connectionState === 'CONNECTED' ? { leftAt: now } : {}),
+    },
   });
   return participantView(updated);
 }
@@ -464,10 +583,16 @@ export async function removeParticipant(tenant: Tenant, roomId: string, particip
 export async function muteAll(tenant: Tenant, roomId: string, actingExternalUserId: string) {
   const room = await findRoom(tenant.id, roomId);
   await requireModerator(room.id, actingExternalUserId);
-  const moderators = await db().participant.findMany({ where: { roomId: room.id, role: { in: MODERATOR_ROLES } }, select: { mediaIdentity: true } });
+  const moderators = await db().participant.findMany({
+    where: { roomId: room.id, role: { in: MODERATOR_ROLES } },
+    select: { mediaIdentity: true },
+  });
   let mutedTracks = 0;
   try {
-    mutedTracks = await mediaFor(tenant).muteAllAudio(room.mediaRoomName, new Set(moderators.map((m) => m.mediaIdentity)));
+    mutedTracks = await mediaFor(tenant).muteAllAudio(
+      room.mediaRoomName,
+      new Set(moderators.map((m) => m.mediaIdentity)),
+    );
   } catch (err) {
     if (!isMediaNotFound(err)) throw err; // nobody has connected yet: nothing to mute
   }

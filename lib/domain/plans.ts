@@ -62,10 +62,12 @@ export const planName = z.enum(PLAN_NAMES);
 
 /** Overrides: any subset of the limits, each a non-negative integer. */
 export const entitlementOverrides = z
-  .object(Object.fromEntries(LIMIT_NAMES.map((n) => [n, z.number().int().min(0).max(1_000_000_000)])) as Record<
-    LimitName,
-    z.ZodNumber
-  >)
+  .object(
+    Object.fromEntries(LIMIT_NAMES.map((n) => [n, z.number().int().min(0).max(1_000_000_000)])) as Record<
+      LimitName,
+      z.ZodNumber
+    >,
+  )
   .partial()
   .strict();
 export type EntitlementOverrides = z.infer<typeof entitlementOverrides>;

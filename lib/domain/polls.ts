@@ -28,8 +28,12 @@ export function pollView(poll: PollWithOptions): PollResponse {
     isAnonymous: poll.isAnonymous,
     allowMultiple: poll.allowMultiple,
     totalVotes: poll.totalVotes,
-    options: [...poll.options].sort((a, b) => a.order - b.order).map((o) => ({ id: o.id, text: o.text, order: o.order, count: o.count })),
-    ...(poll.isAnonymous || !poll.votes ? {} : { votes: poll.votes.map((v) => ({ optionId: v.optionId, voterExternalId: v.voterExternalId })) }),
+    options: [...poll.options]
+      .sort((a, b) => a.order - b.order)
+      .map((o) => ({ id: o.id, text: o.text, order: o.order, count: o.count })),
+    ...(poll.isAnonymous || !poll.votes
+      ? {}
+      : { votes: poll.votes.map((v) => ({ optionId: v.optionId, voterExternalId: v.voterExternalId })) }),
     createdByExternalId: poll.createdByExternalId,
     createdAt: poll.createdAt.toISOString(),
     openedAt: iso(poll.openedAt),
@@ -40,7 +44,10 @@ export function pollView(poll: PollWithOptions): PollResponse {
 const withOptions = { options: true, votes: { orderBy: { createdAt: 'asc' as const } } };
 
 async function findPoll(tenantId: string, id: string, tx: Tx = db(), roomId?: string) {
-  const poll = await tx.poll.findFirst({ where: { id, tenantId, ...(roomId ? { roomId } : {}) }, include: withOptions });
+  const poll = await tx.poll.findFirst({
+    where: { id, tenantId, ...(roomId ? { roomId } : {}) },
+    include: withOptions,
+  });
   if (!poll) throw notFound('Poll');
   return poll;
 }
@@ -51,12 +58,28 @@ async function announce(tenant: Tenant, roomId: string, poll: PollWithOptions) {
   // is for moderators only, so it goes to the room's hosts and moderators alone.
   const moderators =
     poll.status === 'DRAFT'
-      ? (await db().participant.findMany({ where: { roomId, role: { in: ['HOST', 'MODERATOR'] } }, select: { mediaIdentity: true } })).map((p) => p.mediaIdentity)
+      ? (
+          await db().participant.findMany({
+            where: { roomId, role: { in: ['HOST', 'MODERATOR'] } },
+            select: { mediaIdentity: true },
+          })
+        ).map((p) => p.mediaIdentity)
       : undefined;
-  await broadcast(tenant, room, 'convene.polls', { type: 'poll.updated', poll: pollView({ ...poll, votes: undefined }) }, moderators);
+  await broadcast(
+    tenant,
+    room,
+    'convene.polls',
+    { type: 'poll.updated', poll: pollView({ ...poll, votes: undefined }) },
+    moderators,
+  );
 }
 
-export async function createPoll(tenant: Tenant, room: Room, creatorExternalId: string, input: z.infer<typeof publicPollCreateInput>) {
+export async function createPoll(
+  tenant: Tenant,
+  room: Room,
+  creatorExternalId: string,
+  input: z.infer<typeof publicPollCreateInput>,
+) {
   if (room.status === 'ENDED') throw invalidState('The room has ended.');
   await requireModerator(room.id, creatorExternalId);
   const now = new Date();
@@ -78,7 +101,12 @@ export async function createPoll(tenant: Tenant, room: Room, creatorExternalId: 
   return pollView(poll);
 }
 
-export async function createPollForRoom(tenant: Tenant, roomId: string, creatorExternalId: string, input: z.infer<typeof publicPollCreateInput>) {
+export async function createPollForRoom(
+  tenant: Tenant,
+  roomId: string,
+  creatorExternalId: string,
+  input: z.infer<typeof publicPollCreateInput>,
+) {
   return createPoll(tenant, await findRoom(tenant.id, roomId), creatorExternalId, input);
 }
 
@@ -87,7 +115,12 @@ export async function listPolls(tenant: Tenant, roomId: string, page: PageQuery,
   await findRoom(tenant.id, roomId);
   const args = pageArgs(page);
   const polls = await db().poll.findMany({
-    where: { roomId, tenantId: tenant.id, ...(includeDrafts ? {} : { status: { not: 'DRAFT' as const } }), ...args.where },
+    where: {
+      roomId,
+      tenantId: tenant.id,
+      ...(includeDrafts ? {} : { status: { not: 'DRAFT' as const } }),
+      ...args.where,
+    },
     include: withOptions,
     orderBy: args.orderBy,
     take: args.take,
@@ -104,7 +137,13 @@ export async function getPoll(tenant: Tenant, id: string, roomId?: string) {
   return pollView(await findPoll(tenant.id, id, db(), roomId));
 }
 
-export async function setPollStatus(tenant: Tenant, id: string, actorExternalId: string, to: 'OPEN' | 'CLOSED', roomId?: string) {
+export async function setPollStatus(
+  tenant: Tenant,
+  id: string,
+  actorExternalId: string,
+  to: 'OPEN' | 'CLOSED',
+  roomId?: string,
+) {
   const poll = await findPoll(tenant.id, id, db(), roomId);
   await requireModerator(poll.roomId, actorExternalId);
   const from = to === 'OPEN' ? ['DRAFT'] : ['DRAFT', 'OPEN'];
@@ -113,7 +152,8 @@ export async function setPollStatus(tenant: Tenant, id: string, actorExternalId:
     where: { id: poll.id, status: { in: from as Poll['status'][] } },
     data: to === 'OPEN' ? { status: 'OPEN', openedAt: now } : { status: 'CLOSED', closedAt: now },
   });
-  if (moved.count === 0) throw invalidState(`The poll is ${poll.status}; it cannot be ${to === 'OPEN' ? 'opened' : 'closed'}.`);
+  if (moved.count === 0)
+    throw invalidState(`The poll is ${poll.status}; it cannot be ${to === 'OPEN' ? 'opened' : 'closed'}.`);
   const updated = await findPoll(tenant.id, id);
   await announce(tenant, updated.roomId, updated);
   return pollView(updated);
@@ -129,7 +169,9 @@ export async function setPollStatus(tenant: Tenant, id: string, actorExternalId:
  */
 export async function vote(tenant: Tenant, id: string, voterExternalId: string, optionIds: string[], roomId?: string) {
   const poll = await db().$transaction(async (tx) => {
-    const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Poll" WHERE id = ${id} AND "tenantId" = ${tenant.id} FOR UPDATE`;
+    const locked = await tx.$queryRaw<
+      { id: string }[]
+    >`SELECT id FROM "Poll" WHERE id = ${id} AND "tenantId" = ${tenant.id} FOR UPDATE`;
     if (locked.length === 0) throw notFound('Poll');
     const p = await findPoll(tenant.id, id, tx, roomId);
     if (p.status !== 'OPEN') throw invalidState(`The poll is ${p.status}; votes are accepted only while it is OPEN.`);
@@ -139,14 +181,18 @@ export async function vote(tenant: Tenant, id: string, voterExternalId: string, 
     if (unknown.length) throw validationFailed('optionIds', `unknown option ${unknown.join(', ')}`);
     if (!p.allowMultiple && unique.length > 1) throw validationFailed('optionIds', 'this poll allows one option');
     if (roomId) {
-      const voter = await tx.participant.findUnique({ where: { roomId_externalUserId: { roomId: p.roomId, externalUserId: voterExternalId } } });
+      const voter = await tx.participant.findUnique({
+        where: { roomId_externalUserId: { roomId: p.roomId, externalUserId: voterExternalId } },
+      });
       if (!isActiveMember(voter)) throw forbidden('The voter is not a participant of this room.');
     }
     const previous = p.votes.filter((v) => v.voterExternalId === voterExternalId);
-    for (const v of previous) await tx.pollOption.update({ where: { id: v.optionId }, data: { count: { decrement: 1 } } });
+    for (const v of previous)
+      await tx.pollOption.update({ where: { id: v.optionId }, data: { count: { decrement: 1 } } });
     await tx.pollVote.deleteMany({ where: { pollId: p.id, voterExternalId } });
     await tx.pollVote.createMany({ data: unique.map((optionId) => ({ pollId: p.id, optionId, voterExternalId })) });
-    for (const optionId of unique) await tx.pollOption.update({ where: { id: optionId }, data: { count: { increment: 1 } } });
+    for (const optionId of unique)
+      await tx.pollOption.update({ where: { id: optionId }, data: { count: { increment: 1 } } });
     if (previous.length === 0) await tx.poll.update({ where: { id: p.id }, data: { totalVotes: { increment: 1 } } });
     return findPoll(tenant.id, id, tx);
   });

@@ -18,7 +18,10 @@ export async function findOwnedTenant(providerId: string, tenantId: string) {
 }
 
 /** Provisioning returns the first API key and the webhook secret, once. */
-export async function provisionOwnedTenant(provider: Pick<Provider, 'id'>, input: z.infer<typeof provisionTenantInput>) {
+export async function provisionOwnedTenant(
+  provider: Pick<Provider, 'id'>,
+  input: z.infer<typeof provisionTenantInput>,
+) {
   const webhookUrl = await validateWebhookUrl(input.webhookUrl);
   const created = await db().$transaction((tx) =>
     provisionTenant(tx, {
@@ -55,7 +58,11 @@ export async function getOwnedTenant(provider: Pick<Provider, 'id'>, tenantId: s
 }
 
 /** Plan and entitlementOverrides set the quotas (null clears the overrides); status suspends or reactivates. */
-export async function updateOwnedTenant(provider: Pick<Provider, 'id'>, tenantId: string, input: z.infer<typeof updateTenantInput>) {
+export async function updateOwnedTenant(
+  provider: Pick<Provider, 'id'>,
+  tenantId: string,
+  input: z.infer<typeof updateTenantInput>,
+) {
   const tenant = await findOwnedTenant(provider.id, tenantId);
   const { entitlementOverrides, branding, ...rest } = input;
   const brandingJson = brandingUpdate(tenant.branding, branding);

@@ -50,17 +50,31 @@ async function findQuestion(tenantId: string, id: string, roomId?: string) {
   return q;
 }
 
-export async function askQuestion(tenant: Tenant, room: Room, input: { text: string; askerExternalId: string; askerName?: string }) {
+export async function askQuestion(
+  tenant: Tenant,
+  room: Room,
+  input: { text: string; askerExternalId: string; askerName?: string },
+) {
   if (room.status === 'ENDED') throw invalidState('The room has ended.');
   const asker = await requireParticipant(room.id, input.askerExternalId);
   const q = await db().question.create({
-    data: { roomId: room.id, tenantId: tenant.id, text: input.text, askerExternalId: input.askerExternalId, askerName: input.askerName ?? asker.displayName },
+    data: {
+      roomId: room.id,
+      tenantId: tenant.id,
+      text: input.text,
+      askerExternalId: input.askerExternalId,
+      askerName: input.askerName ?? asker.displayName,
+    },
   });
   await announce(tenant, q);
   return questionView(q);
 }
 
-export async function askQuestionInRoom(tenant: Tenant, roomId: string, input: { text: string; askerExternalId: string; askerName?: string }) {
+export async function askQuestionInRoom(
+  tenant: Tenant,
+  roomId: string,
+  input: { text: string; askerExternalId: string; askerName?: string },
+) {
   return askQuestion(tenant, await findRoom(tenant.id, roomId), input);
 }
 
@@ -68,12 +82,20 @@ export async function askQuestionInRoom(tenant: Tenant, roomId: string, input: {
  * A room's questions, paged like every list (?limit=, ?cursor=). sort=recent: newest first;
  * sort=upvotes: most upvoted first, then oldest first; its cursor carries the upvote count too.
  */
-export async function listQuestions(tenant: Tenant, roomId: string, query: PageQuery & { sort: 'upvotes' | 'recent'; status?: Question['status'] }) {
+export async function listQuestions(
+  tenant: Tenant,
+  roomId: string,
+  query: PageQuery & { sort: 'upvotes' | 'recent'; status?: Question['status'] },
+) {
   await findRoom(tenant.id, roomId);
   const base = { roomId, tenantId: tenant.id, ...(query.status ? { status: query.status } : {}) };
   if (query.sort === 'recent') {
     const args = pageArgs(query);
-    const rows = await db().question.findMany({ where: { ...base, ...args.where }, orderBy: args.orderBy, take: args.take });
+    const rows = await db().question.findMany({
+      where: { ...base, ...args.where },
+      orderBy: args.orderBy,
+      take: args.take,
+    });
     return toPage(rows, query, questionView);
   }
   const after = query.cursor ? decodeUpvoteCursor(query.cursor) : undefined;
@@ -98,15 +120,32 @@ export async function listQuestions(tenant: Tenant, roomId: string, query: PageQ
   const last = visible[visible.length - 1];
   return {
     data: visible.map(questionView),
-    nextCursor: hasMore ? Buffer.from(JSON.stringify(['u', last.upvoteCount, last.createdAt.toISOString(), last.id])).toString('base64url') : null,
+    nextCursor: hasMore
+      ? Buffer.from(JSON.stringify(['u', last.upvoteCount, last.createdAt.toISOString(), last.id])).toString(
+          'base64url',
+        )
+      : null,
   };
 }
 
 function decodeUpvoteCursor(cursor: string) {
   try {
-    const [tag, upvoteCount, createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, number, string, string];
+    const [tag, upvoteCount, createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [
+      string,
+      number,
+      string,
+      string,
+    ];
     const date = new Date(createdAt);
-    if (tag !== 'u' || !Number.isSafeInteger(upvoteCount) || typeof id !== 'string' || id.length > 200 || id.includes('\u0000') || Number.isNaN(date.getTime())) throw new Error('bad cursor');
+    if (
+      tag !== 'u' ||
+      !Number.isSafeInteger(upvoteCount) ||
+      typeof id !== 'string' ||
+      id.length > 200 ||
+      id.includes('\u0000') ||
+      Number.isNaN(date.getTime())
+    )
+      throw new Error('bad cursor');
     return { upvoteCount, createdAt: date, id };
   } catch {
     throw validationFailed('cursor', 'not a cursor returned by this API');
@@ -123,8 +162,13 @@ export async function upvoteQuestion(tenant: Tenant, id: string, voterExternalId
   await requireParticipant(q.roomId, voterExternalId);
   const updated = await db().$transaction(async (tx) => {
     // The unique (question, voter) pair makes a second upvote a no-op, also under concurrency.
-    const inserted = await tx.questionUpvote.createMany({ data: [{ questionId: q.id, voterExternalId }], skipDuplicates: true });
-    return inserted.count ? tx.question.update({ where: { id: q.id }, data: { upvoteCount: { increment: 1 } } }) : tx.question.findUniqueOrThrow({ where: { id: q.id } });
+    const inserted = await tx.questionUpvote.createMany({
+      data: [{ questionId: q.id, voterExternalId }],
+      skipDuplicates: true,
+    });
+    return inserted.count
+      ? tx.question.update({ where: { id: q.id }, data: { upvoteCount: { increment: 1 } } })
+      : tx.question.findUniqueOrThrow({ where: { id: q.id } });
   });
   await announce(tenant, updated);
   return questionView(updated);
@@ -135,12 +179,22 @@ export async function upvoteQuestion(tenant: Tenant, id: string, voterExternalId
  * roomId (participant token), a question of another room is 404. answerText may be omitted
  * ("answered live").
  */
-export async function answerQuestion(tenant: Tenant, id: string, input: { answerText?: string | null; answeredByExternalId: string }, roomId?: string) {
+export async function answerQuestion(
+  tenant: Tenant,
+  id: string,
+  input: { answerText?: string | null; answeredByExternalId: string },
+  roomId?: string,
+) {
   const q = await findQuestion(tenant.id, id, roomId);
   await requireModerator(q.roomId, input.answeredByExternalId);
   const moved = await db().question.updateMany({
     where: { id: q.id, status: 'OPEN' },
-    data: { status: 'ANSWERED', answerText: input.answerText ?? null, answeredByExternalId: input.answeredByExternalId, answeredAt: new Date() },
+    data: {
+      status: 'ANSWERED',
+      answerText: input.answerText ?? null,
+      answeredByExternalId: input.answeredByExternalId,
+      answeredAt: new Date(),
+    },
   });
   if (moved.count === 0) throw invalidState(`The question is ${q.status}; only OPEN questions can be answered.`);
   const updated = await findQuestion(tenant.id, id);

@@ -41,9 +41,14 @@ export function recordingView(r: Recording): RecordingResponse {
 export async function assertCanRecord(tenant: Tenant, room: Room) {
   const used = await minutesThisMonth(tenant.id, 'recording_minutes');
   assertBillableMediaAllowed(tenant, 'recording', used);
-  if (!room.enableRecording) throw new ApiError('FEATURE_DISABLED', 'Recording is not enabled for this room (enableRecording).');
+  if (!room.enableRecording)
+    throw new ApiError('FEATURE_DISABLED', 'Recording is not enabled for this room (enableRecording).');
   // Egress composes what it receives; with end-to-end encryption it receives only ciphertext.
-  if (room.enableE2EE) throw new ApiError('FEATURE_DISABLED', 'End-to-end encrypted rooms cannot be recorded: the media layer cannot decrypt them.');
+  if (room.enableE2EE)
+    throw new ApiError(
+      'FEATURE_DISABLED',
+      'End-to-end encrypted rooms cannot be recorded: the media layer cannot decrypt them.',
+    );
   if (room.status === 'ENDED') throw invalidState('The room has ended.');
 }
 
@@ -56,19 +61,37 @@ export async function minutesThisMonth(tenantId: string, metric: string, now = n
 export async function startRecording(tenant: Tenant, roomId: string, input: z.infer<typeof recordingStartInput>) {
   const room = await findRoom(tenant.id, roomId);
   await assertCanRecord(tenant, room);
-  const running = await db().recording.findFirst({ where: { roomId: room.id, status: { in: ['STARTING', 'ACTIVE', 'STOPPING'] } } });
+  const running = await db().recording.findFirst({
+    where: { roomId: room.id, status: { in: ['STARTING', 'ACTIVE', 'STOPPING'] } },
+  });
   if (running) throw new ApiError('CONFLICT', `The room is already being recorded (${running.id}).`);
   return recordingView(await beginRecording(tenant, room, input));
 }
 
 /** Media layer first, then the row: a media failure leaves nothing behind. */
-export async function beginRecording(tenant: Tenant, room: Room, input: { createdByExternalId?: string; layout?: string; audioOnly?: boolean }) {
+export async function beginRecording(
+  tenant: Tenant,
+  room: Room,
+  input: { createdByExternalId?: string; layout?: string; audioOnly?: boolean },
+) {
   const key = `recordings/${tenant.id}/${room.id}/${Date.now().toString(36)}.${input.audioOnly ? 'ogg' : 'mp4'}`;
   const store = storage();
   await store.ensure?.(key);
-  const egress = await mediaFor(tenant).startRoomCompositeEgress(room.mediaRoomName, { file: { filepath: store.egressFilepath(key), s3: store.egressS3?.() } }, { layout: input.layout, encodingPreset: room.recordingPreset, audioOnly: input.audioOnly });
+  const egress = await mediaFor(tenant).startRoomCompositeEgress(
+    room.mediaRoomName,
+    { file: { filepath: store.egressFilepath(key), s3: store.egressS3?.() } },
+    { layout: input.layout, encodingPreset: room.recordingPreset, audioOnly: input.audioOnly },
+  );
   return db().recording.create({
-    data: { tenantId: tenant.id, roomId: room.id, mediaEgressId: egress.egressId, status: 'STARTING', storageKey: key, preset: room.recordingPreset, createdByExternalId: input.createdByExternalId ?? null },
+    data: {
+      tenantId: tenant.id,
+      roomId: room.id,
+      mediaEgressId: egress.egressId,
+      status: 'STARTING',
+      storageKey: key,
+      preset: room.recordingPreset,
+      createdByExternalId: input.createdByExternalId ?? null,
+    },
   });
 }
 
@@ -87,7 +110,10 @@ export async function stopRecording(tenant: Tenant, id: string) {
 
 export async function stopRoomRecording(tenant: Tenant, roomId: string) {
   await findRoom(tenant.id, roomId);
-  const r = await db().recording.findFirst({ where: { tenantId: tenant.id, roomId, status: { in: ['STARTING', 'ACTIVE'] } }, orderBy: { createdAt: 'desc' } });
+  const r = await db().recording.findFirst({
+    where: { tenantId: tenant.id, roomId, status: { in: ['STARTING', 'ACTIVE'] } },
+    orderBy: { createdAt: 'desc' },
+  });
   if (!r) throw invalidState('The room is not being recorded.');
   return stopRecording(tenant, r.id);
 }
@@ -99,7 +125,11 @@ export async function getRecording(tenant: Tenant, id: string) {
 export async function listRecordings(tenant: Tenant, query: z.infer<typeof recordingListQuery>) {
   if (query.roomId) await findRoom(tenant.id, query.roomId);
   const page = pageArgs(query);
-  const rows = await db().recording.findMany({ where: { tenantId: tenant.id, ...(query.roomId ? { roomId: query.roomId } : {}), ...page.where }, orderBy: page.orderBy, take: page.take });
+  const rows = await db().recording.findMany({
+    where: { tenantId: tenant.id, ...(query.roomId ? { roomId: query.roomId } : {}), ...page.where },
+    orderBy: page.orderBy,
+    take: page.take,
+  });
   return toPage(rows, query, recordingView);
 }
 
@@ -114,7 +144,8 @@ export interface RecordingFile {
 /** The file of a recording (authenticated with the tenant key); only COMPLETED recordings have one. */
 export async function recordingFile(tenant: Tenant, id: string): Promise<RecordingFile> {
   const r = await findRecording(tenant.id, id);
-  if (r.status !== 'COMPLETED') throw invalidState(`The recording is ${r.status}; only a COMPLETED recording can be downloaded.`);
+  if (r.status !== 'COMPLETED')
+    throw invalidState(`The recording is ${r.status}; only a COMPLETED recording can be downloaded.`);
   const stat = await storage().stat(r.storageKey);
   if (!stat) throw notFound('Recording file');
   return {
@@ -138,7 +169,14 @@ export async function deleteRecording(tenant: Tenant, id: string) {
  * egress.started / egress.ended for a recording (called from the media webhook handler).
  * Returns null when the egress is not a recording, else the transcript to run (if any).
  */
-export async function onRecordingEgress(tx: Tx, egressId: string, ended: boolean, egressStatus: string, error: string, at: Date): Promise<{ transcriptId: string | null } | null> {
+export async function onRecordingEgress(
+  tx: Tx,
+  egressId: string,
+  ended: boolean,
+  egressStatus: string,
+  error: string,
+  at: Date,
+): Promise<{ transcriptId: string | null } | null> {
   const r = await tx.recording.findUnique({ where: { mediaEgressId: egressId } });
   if (!r) return null;
   if (!ended) {
@@ -149,13 +187,27 @@ export async function onRecordingEgress(tx: Tx, egressId: string, ended: boolean
   const file = egressStatus === 'EGRESS_COMPLETE' ? await storage().stat(r.storageKey) : null;
   const duration = secondsBetween(r.startedAt, at);
   if (file && file.size > 0) {
-    await tx.recording.update({ where: { id: r.id }, data: { status: 'COMPLETED', endedAt: at, sizeBytes: BigInt(file.size), duration, error: null } });
-    await emitEvent(tx, r.tenantId, 'recording.completed', { recordingId: r.id, roomId: r.roomId, sizeBytes: file.size, duration });
+    await tx.recording.update({
+      where: { id: r.id },
+      data: { status: 'COMPLETED', endedAt: at, sizeBytes: BigInt(file.size), duration, error: null },
+    });
+    await emitEvent(tx, r.tenantId, 'recording.completed', {
+      recordingId: r.id,
+      roomId: r.roomId,
+      sizeBytes: file.size,
+      duration,
+    });
     if (duration) addUsage(r.tenantId, 'recording_minutes', Math.ceil(duration / 60), at);
     return { transcriptId: await queueTranscriptIfWanted(tx, r) };
   } else {
-    const reason = egressStatus !== 'EGRESS_COMPLETE' ? error || `egress ended ${egressStatus}` : 'the recording file is missing or empty in storage';
-    await tx.recording.update({ where: { id: r.id }, data: { status: 'FAILED', endedAt: at, duration, error: reason } });
+    const reason =
+      egressStatus !== 'EGRESS_COMPLETE'
+        ? error || `egress ended ${egressStatus}`
+        : 'the recording file is missing or empty in storage';
+    await tx.recording.update({
+      where: { id: r.id },
+      data: { status: 'FAILED', endedAt: at, duration, error: reason },
+    });
     await emitEvent(tx, r.tenantId, 'recording.failed', { recordingId: r.id, roomId: r.roomId, error: reason });
   }
   return { transcriptId: null };

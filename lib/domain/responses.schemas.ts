@@ -88,7 +88,9 @@ export const roomResponse = named(
     enableE2EE: z.boolean(),
     enableAiFeatures: z.boolean(),
     allowPublicJoin: z.boolean(),
-    recordingPreset: recordingPreset.describe(`The egress encoding preset recordings of this room use (default ${DEFAULT_RECORDING_PRESET}).`),
+    recordingPreset: recordingPreset.describe(
+      `The egress encoding preset recordings of this room use (default ${DEFAULT_RECORDING_PRESET}).`,
+    ),
     isLocked: z.boolean(),
     autoRecord: z.boolean(),
     status: z.enum(['WAITING', 'ACTIVE', 'ENDED']),
@@ -108,7 +110,9 @@ export const roomResponse = named(
     updatedAt: timestamp,
     participants: z
       .array(participantResponse)
-      .describe('Who is in the room or on their way in (PENDING, WAITING, CONNECTED; not those who left, were removed or denied), in join order, at most 50. GET /rooms/{id}/participants pages through every participant.'),
+      .describe(
+        'Who is in the room or on their way in (PENDING, WAITING, CONNECTED; not those who left, were removed or denied), in join order, at most 50. GET /rooms/{id}/participants pages through every participant.',
+      ),
   }),
 );
 export type RoomResponse = z.output<typeof roomResponse>;
@@ -180,7 +184,11 @@ export const admissionResponse = named(
 );
 export type AdmissionResponse = z.output<typeof admissionResponse>;
 
-export const muteAllResponse = named('MuteAllResult', 'How many audio tracks were muted.', z.object({ roomId: z.string(), mutedTracks: z.int() }));
+export const muteAllResponse = named(
+  'MuteAllResult',
+  'How many audio tracks were muted.',
+  z.object({ roomId: z.string(), mutedTracks: z.int() }),
+);
 
 export const breakoutResponse = named(
   'Breakout',
@@ -198,7 +206,11 @@ export const breakoutResponse = named(
 );
 export type BreakoutResponse = z.output<typeof breakoutResponse>;
 export const breakoutPage = page('BreakoutPage', breakoutResponse, 'breakouts (oldest first, unpaginated)');
-export const breakoutMoveResponse = named('BreakoutMove', 'The moved participant and its breakout.', z.object({ participant: participantResponse, breakout: breakoutResponse }));
+export const breakoutMoveResponse = named(
+  'BreakoutMove',
+  'The moved participant and its breakout.',
+  z.object({ participant: participantResponse, breakout: breakoutResponse }),
+);
 
 // ───────────────────────────── participant token (/me) ─────────────────────────────
 
@@ -211,16 +223,32 @@ export const meResponse = named(
     isModerator: z.boolean(),
     entry: z
       .enum(['open', 'locked', 'full', 'ended', 'removed', 'denied'])
-      .describe('Whether this participant can go in now: open (they hold a seat, or one is free); locked (the room is locked and they hold no seat; hosts and moderators excepted); full (no seat is free and they hold none); ended; removed (a host or the API removed them); denied (refused from the waiting room). Removed and denied participants can read this and nothing else with their token.'),
+      .describe(
+        'Whether this participant can go in now: open (they hold a seat, or one is free); locked (the room is locked and they hold no seat; hosts and moderators excepted); full (no seat is free and they hold none); ended; removed (a host or the API removed them); denied (refused from the waiting room). Removed and denied participants can read this and nothing else with their token.',
+      ),
   }),
 );
-export const roomLockResponse = named('RoomLock', 'The room’s lock state.', z.object({ roomId: z.string(), isLocked: z.boolean() }));
+export const roomLockResponse = named(
+  'RoomLock',
+  'The room’s lock state.',
+  z.object({ roomId: z.string(), isLocked: z.boolean() }),
+);
 export const waitingParticipantResponse = named(
   'WaitingParticipant',
   'A participant parked in the waiting room.',
-  z.object({ id: z.string(), displayName: z.string(), avatarUrl: z.string().nullable(), role, waitingSince: timestamp }),
+  z.object({
+    id: z.string(),
+    displayName: z.string(),
+    avatarUrl: z.string().nullable(),
+    role,
+    waitingSince: timestamp,
+  }),
 );
-export const waitingPage = page('WaitingParticipantPage', waitingParticipantResponse, 'waiting participants (longest waiting first, up to 100)');
+export const waitingPage = page(
+  'WaitingParticipantPage',
+  waitingParticipantResponse,
+  'waiting participants (longest waiting first, up to 100)',
+);
 
 // ───────────────────────────── tenants, keys, usage ─────────────────────────────
 
@@ -246,8 +274,14 @@ const brandingShape = {
   logoUrl: z.string().nullable().describe('https URL of the logo (shown at most 40 px high, 160 px wide).'),
   accentColor: z.string().nullable().describe('#rrggbb; buttons and highlights, with white text on it.'),
   backgroundColor: z.string().nullable().describe('#rrggbb; the page ground, with light text on it.'),
-  backgroundImageUrl: z.string().nullable().describe('https URL of an image over the background colour, under a dark veil.'),
-  defaultLanguage: z.enum(LANGUAGES).nullable().describe('The call UI language when the join URL names none (before the browser’s).'),
+  backgroundImageUrl: z
+    .string()
+    .nullable()
+    .describe('https URL of an image over the background colour, under a dark veil.'),
+  defaultLanguage: z
+    .enum(LANGUAGES)
+    .nullable()
+    .describe('The call UI language when the join URL names none (before the browser’s).'),
 };
 
 export const brandingResponse = named(
@@ -516,7 +550,11 @@ export const recordingResponse = named(
 );
 export type RecordingResponse = z.output<typeof recordingResponse>;
 export const recordingPage = page('RecordingPage', recordingResponse, 'recordings');
-export const deletedResponse = named('Deleted', 'The id of what was deleted.', z.object({ id: z.string(), deleted: z.literal(true) }));
+export const deletedResponse = named(
+  'Deleted',
+  'The id of what was deleted.',
+  z.object({ id: z.string(), deleted: z.literal(true) }),
+);
 
 export const transcriptResponse = named(
   'Transcript',
@@ -528,7 +566,9 @@ export const transcriptResponse = named(
     status: z.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED']),
     language: z.string().nullable(),
     text: z.string().nullable(),
-    segments: z.array(z.looseObject({ start: z.number(), end: z.number(), text: z.string(), speaker: z.string().optional() })).nullable(),
+    segments: z
+      .array(z.looseObject({ start: z.number(), end: z.number(), text: z.string(), speaker: z.string().optional() }))
+      .nullable(),
     provider: z.string().nullable(),
     error: z.string().nullable(),
     createdAt: timestamp,
@@ -595,4 +635,8 @@ export type CaptionStatusResponse = z.output<typeof captionStatusResponse>;
 
 // ───────────────────────────── operations ─────────────────────────────
 
-export const healthResponse = named('Health', 'Liveness and readiness.', z.object({ status: z.literal('ok'), database: z.literal('ok'), time: timestamp }));
+export const healthResponse = named(
+  'Health',
+  'Liveness and readiness.',
+  z.object({ status: z.literal('ok'), database: z.literal('ok'), time: timestamp }),
+);

@@ -35,7 +35,9 @@ const roomSettings = {
   enableE2EE: z.boolean(),
   enableAiFeatures: z.boolean(),
   allowPublicJoin: z.boolean(),
-  recordingPreset: recordingPreset.describe(`The egress encoding preset for this room's recordings (default ${DEFAULT_RECORDING_PRESET}).`),
+  recordingPreset: recordingPreset.describe(
+    `The egress encoding preset for this room's recordings (default ${DEFAULT_RECORDING_PRESET}).`,
+  ),
   autoRecord: z.boolean(),
   scheduledAt: timestamp.nullable(),
   autoEndAt: timestamp.nullable(),
@@ -51,7 +53,10 @@ export const roomCreateInput = z
     type: z.enum(['INSTANT', 'SCHEDULED']).optional(),
     ...roomSettings,
   })
-  .partial({ ...Object.fromEntries(Object.keys(roomSettings).map((k) => [k, true])) } as Record<keyof typeof roomSettings, true>);
+  .partial({ ...Object.fromEntries(Object.keys(roomSettings).map((k) => [k, true])) } as Record<
+    keyof typeof roomSettings,
+    true
+  >);
 export type RoomCreateInput = z.infer<typeof roomCreateInput>;
 
 export const roomUpdateInput = z
@@ -72,13 +77,22 @@ export const joinInput = z.object({
   externalUserId: externalId,
   displayName: z.string().trim().min(1).max(100),
   role: role.default('ATTENDEE'),
-  avatarUrl: z.url({ protocol: /^https?$/ }).max(2048).nullable().optional(),
+  avatarUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .nullable()
+    .optional(),
   externalRole: z.string().trim().min(1).max(100).nullable().optional(),
   externalMetadata: metadata.optional(),
   /** Token lifetime; default 6 h. */
   ttlSeconds: z.number().int().min(60).max(86_400).optional(),
   /** The hosted call UI's language, carried as `lang` on the join (or waiting) URL. */
-  lang: z.enum(LANGUAGES).optional().describe('The hosted call UI language (en, de, es, fr), added to joinUrl (or admissionUrl) as `lang`; else the tenant default, then the browser.'),
+  lang: z
+    .enum(LANGUAGES)
+    .optional()
+    .describe(
+      'The hosted call UI language (en, de, es, fr), added to joinUrl (or admissionUrl) as `lang`; else the tenant default, then the browser.',
+    ),
 });
 export type JoinInput = z.infer<typeof joinInput>;
 
@@ -105,6 +119,9 @@ export const breakoutCreateInput = z.object({
   name: z.string().trim().min(1).max(100),
   createdByExternalId: externalId,
 });
-export const breakoutMoveInput = z.object({ actingExternalUserId: externalId, participantId: z.string().min(1).max(64) });
+export const breakoutMoveInput = z.object({
+  actingExternalUserId: externalId,
+  participantId: z.string().min(1).max(64),
+});
 
 export const lockInput = z.object({ locked: z.boolean() });

@@ -8,7 +8,13 @@ import { resolveLimits } from '@/lib/domain/plans';
 import { mediaFor } from '@/lib/domain/media';
 import { emitEvent } from '@/lib/events/outbox';
 import { endSession } from '@/lib/domain/sessions';
-import { DEFAULT_RECORDING_PRESET, type RecordingPreset, type RoomCreateInput, type RoomUpdateInput, type roomListQuery } from '@/lib/domain/rooms.schemas';
+import {
+  DEFAULT_RECORDING_PRESET,
+  type RecordingPreset,
+  type RoomCreateInput,
+  type RoomUpdateInput,
+  type roomListQuery,
+} from '@/lib/domain/rooms.schemas';
 import type { z } from 'zod';
 import type { ParticipantResponse, RoomResponse } from '@/lib/domain/responses.schemas';
 import { iso, secondsBetween } from '@/lib/domain/time';
@@ -61,7 +67,10 @@ export const roomParticipants = {
 
 /** A Room response for a room whose participants were not loaded with it. */
 export async function roomViewWithParticipants(room: Room, tx: Tx = db()): Promise<RoomResponse> {
-  return roomView(room, await tx.participant.findMany({ ...roomParticipants, where: { roomId: room.id, ...roomParticipants.where } }));
+  return roomView(
+    room,
+    await tx.participant.findMany({ ...roomParticipants, where: { roomId: room.id, ...roomParticipants.where } }),
+  );
 }
 
 /**
@@ -156,7 +165,8 @@ export function newMediaRoomName(): string {
 
 function checkSchedule(scheduledAt: Date | null | undefined, autoEndAt: Date | null | undefined, now: Date) {
   if (autoEndAt && autoEndAt <= now) throw validationFailed('autoEndAt', 'must be in the future');
-  if (autoEndAt && scheduledAt && autoEndAt <= scheduledAt) throw validationFailed('autoEndAt', 'must be after scheduledAt');
+  if (autoEndAt && scheduledAt && autoEndAt <= scheduledAt)
+    throw validationFailed('autoEndAt', 'must be after scheduledAt');
 }
 
 let idCounter = 0;
@@ -167,7 +177,10 @@ let idCounter = 0;
  */
 export function newRowId(): string {
   idCounter = (idCounter + 1) % 1_679_616;
-  const random = BigInt(`0x${randomBytes(8).toString('hex')}`).toString(36).padStart(12, '0').slice(-12);
+  const random = BigInt(`0x${randomBytes(8).toString('hex')}`)
+    .toString(36)
+    .padStart(12, '0')
+    .slice(-12);
   return `c${Date.now().toString(36).padStart(8, '0')}${idCounter.toString(36).padStart(4, '0')}${random}`;
 }
 
@@ -183,7 +196,10 @@ export function roomFromJson(row: Record<string, unknown>): Room {
 export async function assertRoomCapacityWithinPlan(tenant: Tenant, maxParticipants: number) {
   const limit = resolveLimits(tenant.plan, tenant.entitlementOverrides).maxParticipantsPerRoom;
   if (maxParticipants > limit) {
-    throw new ApiError('PLAN_LIMIT_REACHED', `maxParticipants ${maxParticipants} exceeds your plan's ${limit} participants per room.`);
+    throw new ApiError(
+      'PLAN_LIMIT_REACHED',
+      `maxParticipants ${maxParticipants} exceeds your plan's ${limit} participants per room.`,
+    );
   }
 }
 
@@ -193,7 +209,12 @@ export async function assertRoomCapacityWithinPlan(tenant: Tenant, maxParticipan
  * trigger on Room) is locked for that statement, checked against the plan's concurrent-room
  * limit, and the room inserted. Concurrent creations cannot race past the limit.
  */
-export async function createRoom(tenant: Tenant, input: RoomCreateInput, opts: { type?: Room['type']; tx?: Tx } = {}, now = new Date()) {
+export async function createRoom(
+  tenant: Tenant,
+  input: RoomCreateInput,
+  opts: { type?: Room['type']; tx?: Tx } = {},
+  now = new Date(),
+) {
   const limits = resolveLimits(tenant.plan, tenant.entitlementOverrides);
   const maxParticipants = input.maxParticipants ?? Math.min(DEFAULT_MAX_PARTICIPANTS, limits.maxParticipantsPerRoom);
   await assertRoomCapacityWithinPlan(tenant, maxParticipants);
@@ -247,7 +268,10 @@ export async function createRoom(tenant: Tenant, input: RoomCreateInput, opts: {
     ? (await opts.tx.$queryRawUnsafe<{ r: CreatedRoom }[]>(text, tenant.id, limit, JSON.stringify(row)))[0].r
     : (await sql().query<{ r: CreatedRoom }>(text, [tenant.id, limit, JSON.stringify(row)])).rows[0].r;
   if (result.outcome === 'limit') {
-    throw new ApiError('PLAN_LIMIT_REACHED', `Your plan allows ${limits.concurrentLiveRooms} open rooms at once; end a room first.`);
+    throw new ApiError(
+      'PLAN_LIMIT_REACHED',
+      `Your plan allows ${limits.concurrentLiveRooms} open rooms at once; end a room first.`,
+    );
   }
   return roomFromJson(result.room);
 }
@@ -292,11 +316,20 @@ export async function updateRoom(tenant: Tenant, roomId: string, input: RoomUpda
   checkSchedule(input.scheduledAt === undefined ? room.scheduledAt : input.scheduledAt, input.autoEndAt, now);
   const e2ee = input.enableE2EE ?? room.enableE2EE;
   const ai = input.enableAiFeatures ?? room.enableAiFeatures;
-  if (e2ee && ai) throw validationFailed(input.enableAiFeatures ? 'enableAiFeatures' : 'enableE2EE', 'enableAiFeatures cannot be combined with enableE2EE');
+  if (e2ee && ai)
+    throw validationFailed(
+      input.enableAiFeatures ? 'enableAiFeatures' : 'enableE2EE',
+      'enableAiFeatures cannot be combined with enableE2EE',
+    );
   const { externalMetadata, ...rest } = input;
   const updated = await db().room.update({
     where: { id: room.id },
-    data: { ...rest, ...(externalMetadata !== undefined ? { externalMetadata: (externalMetadata as Prisma.InputJsonValue | null) ?? Prisma.DbNull } : {}) },
+    data: {
+      ...rest,
+      ...(externalMetadata !== undefined
+        ? { externalMetadata: (externalMetadata as Prisma.InputJsonValue | null) ?? Prisma.DbNull }
+        : {}),
+    },
   });
   return roomViewWithParticipants(updated);
 }
@@ -321,13 +354,20 @@ export async function finishRoom(roomId: string, now = new Date(), tx?: Tx): Pro
     if (!locked || locked.status === 'ENDED') return null;
     const room = await t.room.findUniqueOrThrow({ where: { id: roomId } });
     const duration = secondsBetween(room.startedAt, now);
-    const ended = await t.room.update({ where: { id: roomId }, data: { status: 'ENDED', endedAt: now, duration, activeParticipants: 0 } });
+    const ended = await t.room.update({
+      where: { id: roomId },
+      data: { status: 'ENDED', endedAt: now, duration, activeParticipants: 0 },
+    });
     await endSession(t, room, now);
     const connected = await t.participant.findMany({ where: { roomId, connectionState: 'CONNECTED' } });
     for (const p of connected) {
       await t.participant.update({
         where: { id: p.id },
-        data: { connectionState: 'DISCONNECTED', leftAt: now, duration: (p.duration ?? 0) + (secondsBetween(p.joinedAt, now) ?? 0) },
+        data: {
+          connectionState: 'DISCONNECTED',
+          leftAt: now,
+          duration: (p.duration ?? 0) + (secondsBetween(p.joinedAt, now) ?? 0),
+        },
       });
     }
     await emitEvent(t, room.tenantId, 'room.finished', {
@@ -347,7 +387,14 @@ export async function finishRoom(roomId: string, now = new Date(), tx?: Tx): Pro
 export async function reopenRoomIn(tx: Tx, room: Room): Promise<Room> {
   return tx.room.update({
     where: { id: room.id },
-    data: { status: 'WAITING', reopenCount: { increment: 1 }, endedAt: null, startedAt: null, duration: null, activeParticipants: 0 },
+    data: {
+      status: 'WAITING',
+      reopenCount: { increment: 1 },
+      endedAt: null,
+      startedAt: null,
+      duration: null,
+      activeParticipants: 0,
+    },
   });
 }
 
@@ -355,7 +402,8 @@ export async function reopenRoom(tenant: Tenant, roomId: string) {
   return db().$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM "Room" WHERE id = ${roomId} AND "tenantId" = ${tenant.id} FOR UPDATE`;
     const room = await findRoom(tenant.id, roomId, tx);
-    if (room.status !== 'ENDED') throw new ApiError('INVALID_STATE', `Room is ${room.status}; only an ENDED room can be reopened.`);
+    if (room.status !== 'ENDED')
+      throw new ApiError('INVALID_STATE', `Room is ${room.status}; only an ENDED room can be reopened.`);
     return roomViewWithParticipants(await reopenRoomIn(tx, room), tx);
   });
 }

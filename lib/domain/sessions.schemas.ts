@@ -39,7 +39,11 @@ export const sessionResponse = named(
     uniqueAttendees: seconds.describe('Distinct participants (external users) who connected.'),
   }),
 );
-export const sessionPage = named('RoomSessionPage', 'A page of sessions, most recently started first.', z.object({ data: z.array(sessionResponse), nextCursor: z.string().nullable() }));
+export const sessionPage = named(
+  'RoomSessionPage',
+  'A page of sessions, most recently started first.',
+  z.object({ data: z.array(sessionResponse), nextCursor: z.string().nullable() }),
+);
 
 export const intervalResponse = z.object({
   joinedAt: timestamp,

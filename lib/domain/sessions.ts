@@ -5,7 +5,12 @@ import { decodeCursor, encodeCursor, type PageQuery } from '@/lib/domain/paginat
 import type { Participant, Room, RoomSession, SessionConnection, Tenant } from '@/lib/generated/prisma/client';
 import type { z } from 'zod';
 import { toCsv } from '@/lib/domain/csv';
-import type { attendanceResponse, presenceRoomResponse, sessionResponse, sessionWithAttendanceResponse } from '@/lib/domain/sessions.schemas';
+import type {
+  attendanceResponse,
+  presenceRoomResponse,
+  sessionResponse,
+  sessionWithAttendanceResponse,
+} from '@/lib/domain/sessions.schemas';
 
 /**
  * Room sessions and attendance, filled from the media layer's room and participant webhooks.
@@ -42,7 +47,10 @@ async function sessionAt(tx: Tx, room: Room, t: Date): Promise<RoomSession | nul
     orderBy: { startedAt: 'desc' },
   });
   if (closed) return closed;
-  const open = await tx.roomSession.findFirst({ where: { roomId: room.id, endedAt: null }, orderBy: { startedAt: 'desc' } });
+  const open = await tx.roomSession.findFirst({
+    where: { roomId: room.id, endedAt: null },
+    orderBy: { startedAt: 'desc' },
+  });
   if (open) {
     if (t < open.startedAt) return tx.roomSession.update({ where: { id: open.id }, data: { startedAt: t } });
     return open;
@@ -71,15 +79,26 @@ export interface ConnectionEvent {
  * participant_joined / participant_left. Returns whether the participant is connected now (has an
  * open connection in an open session) once the event is applied.
  */
-export async function onConnection(tx: Tx, room: Room, participant: Participant, e: ConnectionEvent): Promise<{ connected: boolean }> {
+export async function onConnection(
+  tx: Tx,
+  room: Room,
+  participant: Participant,
+  e: ConnectionEvent,
+): Promise<{ connected: boolean }> {
   await lockRoom(tx, room.id);
   const joinedAt = e.kind === 'joined' ? (e.joinedAt ?? e.at) : e.joinedAt;
   let existing: SessionConnection | null = null;
   let key = e.sid ? `sid:${e.sid}` : joinedAt ? `joined:${joinedAt.getTime()}` : null;
-  if (key) existing = await tx.sessionConnection.findUnique({ where: { participantId_connectionKey: { participantId: participant.id, connectionKey: key } } });
+  if (key)
+    existing = await tx.sessionConnection.findUnique({
+      where: { participantId_connectionKey: { participantId: participant.id, connectionKey: key } },
+    });
   else {
     // A left with neither sid nor join time: it closes the participant's latest open connection.
-    existing = await tx.sessionConnection.findFirst({ where: { participantId: participant.id, leftAt: null }, orderBy: { joinedAt: 'desc' } });
+    existing = await tx.sessionConnection.findFirst({
+      where: { participantId: participant.id, leftAt: null },
+      orderBy: { joinedAt: 'desc' },
+    });
     key = existing?.connectionKey ?? `left:${e.at.getTime()}`;
   }
 
@@ -109,7 +128,8 @@ export async function onConnection(tx: Tx, room: Room, participant: Participant,
     if (e.kind === 'left') {
       // A first left closes; a left reported after the room's end closed it corrects it to the earlier time.
       if (!existing.leftAt) Object.assign(data, { leftAt: e.at, closedBy: LEFT });
-      else if (existing.closedBy === ROOM_ENDED && e.at < existing.leftAt) Object.assign(data, { leftAt: e.at, closedBy: LEFT });
+      else if (existing.closedBy === ROOM_ENDED && e.at < existing.leftAt)
+        Object.assign(data, { leftAt: e.at, closedBy: LEFT });
     }
     if (Object.keys(data).length > 0) {
       await tx.sessionConnection.update({ where: { id: existing.id }, data });
@@ -121,14 +141,19 @@ export async function onConnection(tx: Tx, room: Room, participant: Participant,
 }
 
 export async function isConnected(tx: Tx, participantId: string): Promise<boolean> {
-  const open = await tx.sessionConnection.count({ where: { participantId, joinedAt: { not: null }, leftAt: null, session: { endedAt: null } } });
+  const open = await tx.sessionConnection.count({
+    where: { participantId, joinedAt: { not: null }, leftAt: null, session: { endedAt: null } },
+  });
   return open > 0;
 }
 
 /** Connected seconds of a participant over all its sessions (overlapping connections counted once). */
 export async function connectedSeconds(tx: Tx, participantId: string, now: Date): Promise<number> {
   const rows = await tx.sessionConnection.findMany({ where: { participantId, joinedAt: { not: null } } });
-  return unionSeconds(rows.map((r) => ({ joinedAt: r.joinedAt!, leftAt: r.leftAt })), now);
+  return unionSeconds(
+    rows.map((r) => ({ joinedAt: r.joinedAt!, leftAt: r.leftAt })),
+    now,
+  );
 }
 
 /**
@@ -139,7 +164,8 @@ export async function connectedSeconds(tx: Tx, participantId: string, now: Date)
 export async function closeConnections(tx: Tx, roomId: string, participantId: string, at: Date) {
   await lockRoom(tx, roomId);
   const open = await tx.sessionConnection.findMany({ where: { participantId, leftAt: null } });
-  for (const c of open) await tx.sessionConnection.update({ where: { id: c.id }, data: { leftAt: at, closedBy: LEFT } });
+  for (const c of open)
+    await tx.sessionConnection.update({ where: { id: c.id }, data: { leftAt: at, closedBy: LEFT } });
   for (const sessionId of new Set(open.map((c) => c.sessionId))) await refreshSummary(tx, sessionId);
 }
 
@@ -151,7 +177,10 @@ export async function endSession(tx: Tx, room: Room, now: Date) {
   const open = await tx.roomSession.findMany({ where: { roomId: room.id, endedAt: null } });
   for (const session of open) {
     const endedAt = now < session.startedAt ? session.startedAt : now;
-    await tx.sessionConnection.updateMany({ where: { sessionId: session.id, leftAt: null }, data: { leftAt: endedAt, closedBy: ROOM_ENDED } });
+    await tx.sessionConnection.updateMany({
+      where: { sessionId: session.id, leftAt: null },
+      data: { leftAt: endedAt, closedBy: ROOM_ENDED },
+    });
     const duration = Math.round((endedAt.getTime() - session.startedAt.getTime()) / 1000);
     await tx.roomSession.update({ where: { id: session.id }, data: { endedAt, duration } });
     const summary = await refreshSummary(tx, session.id);
@@ -168,9 +197,14 @@ export async function endSession(tx: Tx, room: Room, now: Date) {
 }
 
 async function refreshSummary(tx: Tx, sessionId: string) {
-  const rows = await tx.sessionConnection.findMany({ where: { sessionId, joinedAt: { not: null } }, select: { participantId: true, joinedAt: true, leftAt: true } });
+  const rows = await tx.sessionConnection.findMany({
+    where: { sessionId, joinedAt: { not: null } },
+    select: { participantId: true, joinedAt: true, leftAt: true },
+  });
   const summary = {
-    peakParticipants: peak(rows.map((r) => ({ participantId: r.participantId, joinedAt: r.joinedAt!, leftAt: r.leftAt }))),
+    peakParticipants: peak(
+      rows.map((r) => ({ participantId: r.participantId, joinedAt: r.joinedAt!, leftAt: r.leftAt })),
+    ),
     uniqueAttendees: new Set(rows.map((r) => r.participantId)).size,
   };
   await tx.roomSession.update({ where: { id: sessionId }, data: summary });
@@ -241,7 +275,12 @@ const notFound = (what: string) => new ApiError('NOT_FOUND', `${what} not found.
 async function sessionPage(where: object, page: PageQuery) {
   const after = page.cursor ? decodeCursor(page.cursor) : undefined;
   const rows = await db().roomSession.findMany({
-    where: { ...where, ...(after ? { OR: [{ startedAt: { lt: after.createdAt } }, { startedAt: after.createdAt, id: { lt: after.id } }] } : {}) },
+    where: {
+      ...where,
+      ...(after
+        ? { OR: [{ startedAt: { lt: after.createdAt } }, { startedAt: after.createdAt, id: { lt: after.id } }] }
+        : {}),
+    },
     orderBy: [{ startedAt: 'desc' }, { id: 'desc' }],
     take: page.limit + 1,
   });
@@ -249,7 +288,10 @@ async function sessionPage(where: object, page: PageQuery) {
   const visible = hasMore ? rows.slice(0, page.limit) : rows;
   const last = visible[visible.length - 1];
   const now = new Date();
-  return { data: visible.map((s) => sessionView(s, now)), nextCursor: hasMore && last ? encodeCursor({ createdAt: last.startedAt, id: last.id }) : null };
+  return {
+    data: visible.map((s) => sessionView(s, now)),
+    nextCursor: hasMore && last ? encodeCursor({ createdAt: last.startedAt, id: last.id }) : null,
+  };
 }
 
 export async function listRoomSessions(tenant: Tenant, roomId: string, page: PageQuery) {
@@ -259,9 +301,14 @@ export async function listRoomSessions(tenant: Tenant, roomId: string, page: Pag
 }
 
 /** Sessions across the tenant that overlap [from, to): started before `to` and not ended before `from`. */
-export async function listSessions(tenant: Tenant, query: PageQuery & { from?: Date; to?: Date; roomId?: string; status?: 'LIVE' | 'ENDED' }) {
+export async function listSessions(
+  tenant: Tenant,
+  query: PageQuery & { from?: Date; to?: Date; roomId?: string; status?: 'LIVE' | 'ENDED' },
+) {
   if (query.from && query.to && query.from >= query.to) {
-    throw new ApiError('VALIDATION_FAILED', 'from must be before to.', [{ field: 'from', message: 'must be before to' }]);
+    throw new ApiError('VALIDATION_FAILED', 'from must be before to.', [
+      { field: 'from', message: 'must be before to' },
+    ]);
   }
   return sessionPage(
     {
@@ -277,8 +324,14 @@ export async function listSessions(tenant: Tenant, query: PageQuery & { from?: D
   );
 }
 
-export async function getSession(tenant: Tenant, sessionId: string): Promise<z.input<typeof sessionWithAttendanceResponse>> {
-  const session = await db().roomSession.findFirst({ where: { id: sessionId, tenantId: tenant.id }, include: { connections: true } });
+export async function getSession(
+  tenant: Tenant,
+  sessionId: string,
+): Promise<z.input<typeof sessionWithAttendanceResponse>> {
+  const session = await db().roomSession.findFirst({
+    where: { id: sessionId, tenantId: tenant.id },
+    include: { connections: true },
+  });
   if (!session) throw notFound('Session');
   const now = new Date();
   return { ...sessionView(session, now), attendance: await attendance(session.connections, session.endedAt ?? now) };
@@ -311,7 +364,9 @@ async function attendance(connections: SessionConnection[], until: Date): Promis
       })),
     };
   });
-  return rows.sort((a, b) => a.firstJoinedAt.localeCompare(b.firstJoinedAt) || a.externalUserId.localeCompare(b.externalUserId));
+  return rows.sort(
+    (a, b) => a.firstJoinedAt.localeCompare(b.firstJoinedAt) || a.externalUserId.localeCompare(b.externalUserId),
+  );
 }
 
 // ───────────────────────────── presence ─────────────────────────────
@@ -320,17 +375,33 @@ type PresenceRoom = z.input<typeof presenceRoomResponse>;
 
 async function presenceOf(tenantId: string, roomIds: string[] | null): Promise<Map<string, PresenceRoom>> {
   const open = await db().sessionConnection.findMany({
-    where: { tenantId, joinedAt: { not: null }, leftAt: null, session: { endedAt: null }, ...(roomIds ? { roomId: { in: roomIds } } : {}) },
+    where: {
+      tenantId,
+      joinedAt: { not: null },
+      leftAt: null,
+      session: { endedAt: null },
+      ...(roomIds ? { roomId: { in: roomIds } } : {}),
+    },
     orderBy: { joinedAt: 'asc' },
   });
-  const participants = new Map((await db().participant.findMany({ where: { id: { in: [...new Set(open.map((c) => c.participantId))] } } })).map((p) => [p.id, p]));
+  const participants = new Map(
+    (await db().participant.findMany({ where: { id: { in: [...new Set(open.map((c) => c.participantId))] } } })).map(
+      (p) => [p.id, p],
+    ),
+  );
   const rooms = new Map<string, PresenceRoom>();
   for (const c of open) {
     const p = participants.get(c.participantId);
     if (!p) continue;
     const room = rooms.get(c.roomId) ?? { roomId: c.roomId, sessionId: c.sessionId, participants: [] };
     if (!room.participants.some((x) => x.participantId === p.id)) {
-      room.participants.push({ participantId: p.id, externalUserId: p.externalUserId, displayName: p.displayName, role: p.role, connectedSince: c.joinedAt!.toISOString() });
+      room.participants.push({
+        participantId: p.id,
+        externalUserId: p.externalUserId,
+        displayName: p.displayName,
+        role: p.role,
+        connectedSince: c.joinedAt!.toISOString(),
+      });
     }
     rooms.set(c.roomId, room);
   }
@@ -341,8 +412,14 @@ async function presenceOf(tenantId: string, roomIds: string[] | null): Promise<M
 export async function roomPresence(tenant: Tenant, roomId: string): Promise<PresenceRoom> {
   const room = await db().room.findFirst({ where: { id: roomId, tenantId: tenant.id }, select: { id: true } });
   if (!room) throw notFound('Room');
-  const session = await db().roomSession.findFirst({ where: { roomId, endedAt: null }, orderBy: { startedAt: 'desc' }, select: { id: true } });
-  return (await presenceOf(tenant.id, [roomId])).get(roomId) ?? { roomId, sessionId: session?.id ?? null, participants: [] };
+  const session = await db().roomSession.findFirst({
+    where: { roomId, endedAt: null },
+    orderBy: { startedAt: 'desc' },
+    select: { id: true },
+  });
+  return (
+    (await presenceOf(tenant.id, [roomId])).get(roomId) ?? { roomId, sessionId: session?.id ?? null, participants: [] }
+  );
 }
 
 /** Who is connected now across the tenant: rooms with anyone connected, most recently started session first. */
@@ -353,14 +430,19 @@ export async function tenantPresence(tenant: Tenant, page: PageQuery) {
       tenantId: tenant.id,
       endedAt: null,
       connections: { some: { joinedAt: { not: null }, leftAt: null } },
-      ...(after ? { OR: [{ startedAt: { lt: after.createdAt } }, { startedAt: after.createdAt, id: { lt: after.id } }] } : {}),
+      ...(after
+        ? { OR: [{ startedAt: { lt: after.createdAt } }, { startedAt: after.createdAt, id: { lt: after.id } }] }
+        : {}),
     },
     orderBy: [{ startedAt: 'desc' }, { id: 'desc' }],
     take: page.limit + 1,
   });
   const hasMore = sessions.length > page.limit;
   const visible = hasMore ? sessions.slice(0, page.limit) : sessions;
-  const byRoom = await presenceOf(tenant.id, visible.map((s) => s.roomId));
+  const byRoom = await presenceOf(
+    tenant.id,
+    visible.map((s) => s.roomId),
+  );
   const last = visible[visible.length - 1];
   return {
     data: visible.map((s) => byRoom.get(s.roomId)).filter((r): r is PresenceRoom => !!r),
@@ -371,7 +453,10 @@ export async function tenantPresence(tenant: Tenant, page: PageQuery) {
 /** Sessions started per UTC day over the last `days` days (console overview). */
 export async function sessionsPerDay(tenantId: string, days = 14, now = new Date()) {
   const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
-  const rows = await db().roomSession.findMany({ where: { tenantId, startedAt: { gte: since } }, select: { startedAt: true } });
+  const rows = await db().roomSession.findMany({
+    where: { tenantId, startedAt: { gte: since } },
+    select: { startedAt: true },
+  });
   const counts = new Map<string, number>();
   for (let i = 0; i < days; i++) counts.set(new Date(since.getTime() + i * 86_400_000).toISOString().slice(0, 10), 0);
   for (const r of rows) {
@@ -385,7 +470,17 @@ export async function sessionsPerDay(tenantId: string, days = 14, now = new Date
 export async function attendanceCsv(tenant: Tenant, sessionId: string): Promise<string> {
   const session = await getSession(tenant, sessionId);
   return toCsv([
-    ['sessionId', 'roomId', 'externalUserId', 'displayName', 'role', 'firstJoinedAt', 'lastLeftAt', 'totalSeconds', 'intervals'],
+    [
+      'sessionId',
+      'roomId',
+      'externalUserId',
+      'displayName',
+      'role',
+      'firstJoinedAt',
+      'lastLeftAt',
+      'totalSeconds',
+      'intervals',
+    ],
     ...session.attendance.map((a) => [
       session.id,
       session.roomId,

@@ -41,11 +41,26 @@ export function streamView(s: Stream): StreamResponse {
 export async function startStream(tenant: Tenant, input: z.infer<typeof streamStartInput>) {
   const room = await findRoom(tenant.id, input.roomId);
   assertBillableMediaAllowed(tenant, 'streaming', await minutesThisMonth(tenant.id, 'streaming_minutes'));
-  if (room.enableE2EE) throw new ApiError('FEATURE_DISABLED', 'End-to-end encrypted rooms cannot be streamed: the media layer cannot decrypt them.');
+  if (room.enableE2EE)
+    throw new ApiError(
+      'FEATURE_DISABLED',
+      'End-to-end encrypted rooms cannot be streamed: the media layer cannot decrypt them.',
+    );
   if (room.status === 'ENDED') throw invalidState('The room has ended.');
-  const egress = await mediaFor(tenant).startRoomCompositeEgress(room.mediaRoomName, { streamUrls: input.urls }, { layout: input.layout });
+  const egress = await mediaFor(tenant).startRoomCompositeEgress(
+    room.mediaRoomName,
+    { streamUrls: input.urls },
+    { layout: input.layout },
+  );
   const stream = await db().stream.create({
-    data: { tenantId: tenant.id, roomId: room.id, mediaEgressId: egress.egressId, status: 'STARTING', destinations: input.urls.map(maskStreamUrl), createdByExternalId: input.createdByExternalId ?? null },
+    data: {
+      tenantId: tenant.id,
+      roomId: room.id,
+      mediaEgressId: egress.egressId,
+      status: 'STARTING',
+      destinations: input.urls.map(maskStreamUrl),
+      createdByExternalId: input.createdByExternalId ?? null,
+    },
   });
   return streamView(stream);
 }
@@ -67,7 +82,14 @@ export async function stopStream(tenant: Tenant, id: string) {
   return streamView(await db().stream.update({ where: { id: s.id }, data: { status: 'STOPPING' } }));
 }
 
-export async function onStreamEgress(tx: Tx, egressId: string, ended: boolean, egressStatus: string, error: string, at: Date) {
+export async function onStreamEgress(
+  tx: Tx,
+  egressId: string,
+  ended: boolean,
+  egressStatus: string,
+  error: string,
+  at: Date,
+) {
   const s = await tx.stream.findUnique({ where: { mediaEgressId: egressId } });
   if (!s) return false;
   if (!ended) {
@@ -76,7 +98,10 @@ export async function onStreamEgress(tx: Tx, egressId: string, ended: boolean, e
   }
   const duration = secondsBetween(s.startedAt, at);
   const ok = egressStatus === 'EGRESS_COMPLETE';
-  await tx.stream.update({ where: { id: s.id }, data: { status: ok ? 'COMPLETED' : 'FAILED', endedAt: at, duration, error: ok ? null : error || egressStatus } });
+  await tx.stream.update({
+    where: { id: s.id },
+    data: { status: ok ? 'COMPLETED' : 'FAILED', endedAt: at, duration, error: ok ? null : error || egressStatus },
+  });
   if (duration) addUsage(s.tenantId, 'streaming_minutes', Math.ceil(duration / 60), at);
   return true;
 }

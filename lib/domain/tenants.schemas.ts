@@ -13,7 +13,11 @@ const origin = z
   .transform((value, ctx) => {
     const normalised = normaliseFrameOrigin(value);
     if (normalised) return normalised;
-    ctx.addIssue({ code: 'custom', message: 'must be an origin such as https://app.example.com or https://*.example.com (scheme, host and optional port only)' });
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'must be an origin such as https://app.example.com or https://*.example.com (scheme, host and optional port only)',
+    });
     return z.NEVER;
   });
 

@@ -70,7 +70,10 @@ export async function provisionTenant(tx: Tx, input: ProvisionTenantInput) {
       branding: input.branding ?? undefined,
     },
   });
-  const { apiKey, plainTextKey } = await createApiKey(tx, tenant, { name: 'Default key', permissions: input.keyPermissions });
+  const { apiKey, plainTextKey } = await createApiKey(tx, tenant, {
+    name: 'Default key',
+    permissions: input.keyPermissions,
+  });
   return { tenant, apiKey, plainTextKey, webhookSecret };
 }
 
@@ -95,10 +98,16 @@ const FEATURE_LIMIT: Record<BillableFeature, keyof ReturnType<typeof resolveLimi
  */
 export function assertBillableMediaAllowed(tenant: Tenant, feature: BillableFeature, usedMinutesThisMonth = 0) {
   if (tenant.isTestMode) {
-    throw new ApiError('TEST_MODE_MEDIA_DISABLED', `Test-mode tenants cannot use ${feature}: it is billable media. Use a live tenant.`);
+    throw new ApiError(
+      'TEST_MODE_MEDIA_DISABLED',
+      `Test-mode tenants cannot use ${feature}: it is billable media. Use a live tenant.`,
+    );
   }
   const limit = resolveLimits(tenant.plan, tenant.entitlementOverrides)[FEATURE_LIMIT[feature]];
   if (usedMinutesThisMonth >= limit) {
-    throw new ApiError('PLAN_LIMIT_REACHED', `Your plan's ${FEATURE_LIMIT[feature]} (${limit}) is used up for this month.`);
+    throw new ApiError(
+      'PLAN_LIMIT_REACHED',
+      `Your plan's ${FEATURE_LIMIT[feature]} (${limit}) is used up for this month.`,
+    );
   }
 }

@@ -31,15 +31,23 @@ export function transcriptView(t: Transcript): TranscriptResponse {
 }
 
 /** Called in the transaction that completes a recording; returns the transcript to run, if any. */
-export async function queueTranscriptIfWanted(tx: Tx, recording: { id: string; tenantId: string; roomId: string }): Promise<string | null> {
+export async function queueTranscriptIfWanted(
+  tx: Tx,
+  recording: { id: string; tenantId: string; roomId: string },
+): Promise<string | null> {
   const room = await tx.room.findUniqueOrThrow({ where: { id: recording.roomId }, include: { tenant: true } });
   if (!room.enableAiFeatures || room.enableE2EE || room.tenant.isTestMode || !speechToText()) return null;
-  const t = await tx.transcript.create({ data: { tenantId: recording.tenantId, recordingId: recording.id, roomId: recording.roomId, status: 'PENDING' } });
+  const t = await tx.transcript.create({
+    data: { tenantId: recording.tenantId, recordingId: recording.id, roomId: recording.roomId, status: 'PENDING' },
+  });
   return t.id;
 }
 
 export async function runTranscript(transcriptId: string): Promise<void> {
-  const claimed = await db().transcript.updateMany({ where: { id: transcriptId, status: 'PENDING' }, data: { status: 'PROCESSING' } });
+  const claimed = await db().transcript.updateMany({
+    where: { id: transcriptId, status: 'PENDING' },
+    data: { status: 'PROCESSING' },
+  });
   if (claimed.count === 0) return; // already taken by another worker
   const t = await db().transcript.findUniqueOrThrow({ where: { id: transcriptId }, include: { recording: true } });
   const stt = speechToText();
@@ -47,14 +55,29 @@ export async function runTranscript(transcriptId: string): Promise<void> {
     if (!stt) throw new Error('no speech-to-text provider is configured');
     const stream = await storage().read(t.recording.storageKey);
     const audio = Buffer.from(await new Response(stream).arrayBuffer());
-    const result = await stt.transcribe(audio, { contentType: t.recording.storageKey.endsWith('.ogg') ? 'audio/ogg' : 'video/mp4', language: t.language });
+    const result = await stt.transcribe(audio, {
+      contentType: t.recording.storageKey.endsWith('.ogg') ? 'audio/ogg' : 'video/mp4',
+      language: t.language,
+    });
     await db().$transaction(async (tx) => {
-      await tx.transcript.update({ where: { id: t.id }, data: { status: 'COMPLETED', text: result.text, segments: result.segments as object[], provider: stt.name, completedAt: new Date() } });
+      await tx.transcript.update({
+        where: { id: t.id },
+        data: {
+          status: 'COMPLETED',
+          text: result.text,
+          segments: result.segments as object[],
+          provider: stt.name,
+          completedAt: new Date(),
+        },
+      });
       await emitEvent(tx, t.tenantId, 'transcript.ready', { transcriptId: t.id, recordingId: t.recordingId });
     });
   } catch (err) {
     log.warn({ transcriptId, err: (err as Error).message }, 'transcript failed');
-    await db().transcript.update({ where: { id: t.id }, data: { status: 'FAILED', error: (err as Error).message.slice(0, 500) } });
+    await db().transcript.update({
+      where: { id: t.id },
+      data: { status: 'FAILED', error: (err as Error).message.slice(0, 500) },
+    });
   }
 }
 

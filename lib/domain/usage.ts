@@ -6,9 +6,17 @@ import { processState } from '@/lib/runtime/process-state';
  * (one upsert per tenant and metric every few seconds) so counting costs no query per request.
  * A crash loses at most one flush interval of request counts; minutes are derived from rows.
  */
-export type UsageMetric = 'api_requests' | 'participant_minutes' | 'recording_minutes' | 'streaming_minutes' | 'caption_minutes';
+export type UsageMetric =
+  | 'api_requests'
+  | 'participant_minutes'
+  | 'recording_minutes'
+  | 'streaming_minutes'
+  | 'caption_minutes';
 
-const usage = processState('usage', () => ({ pending: new Map<string, number>(), timer: undefined as NodeJS.Timeout | undefined }));
+const usage = processState('usage', () => ({
+  pending: new Map<string, number>(),
+  timer: undefined as NodeJS.Timeout | undefined,
+}));
 const FLUSH_INTERVAL_MS = 5_000;
 
 function utcDay(at: Date): string {
@@ -72,7 +80,14 @@ export async function tenantUsage(tenantId: string, range: { from?: string; to?:
   const days = new Map<string, UsageDay>();
   for (let t = from.getTime(); t <= to.getTime() && days.size < 366; t += 86_400_000) {
     const day = utcDay(new Date(t));
-    days.set(day, { day, apiRequests: 0, participantMinutes: 0, recordingMinutes: 0, streamingMinutes: 0, captionMinutes: 0 });
+    days.set(day, {
+      day,
+      apiRequests: 0,
+      participantMinutes: 0,
+      recordingMinutes: 0,
+      streamingMinutes: 0,
+      captionMinutes: 0,
+    });
   }
   const counters = await db().usageCounter.findMany({ where: { tenantId, day: { gte: from, lte: to } } });
   for (const c of counters) {

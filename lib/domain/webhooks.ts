@@ -44,7 +44,8 @@ export async function updateWebhookSettings(tenant: Tenant, input: z.infer<typeo
 export async function rotateWebhookSecret(tenantId: string, overlapSeconds: number, now = new Date()) {
   const secret = generateWebhookSecret();
   const tenant = await db().tenant.findUniqueOrThrow({ where: { id: tenantId } });
-  const previousExpiresAt = overlapSeconds > 0 && tenant.webhookSecretEncrypted ? new Date(now.getTime() + overlapSeconds * 1000) : null;
+  const previousExpiresAt =
+    overlapSeconds > 0 && tenant.webhookSecretEncrypted ? new Date(now.getTime() + overlapSeconds * 1000) : null;
   await db().tenant.update({
     where: { id: tenantId },
     data: {
@@ -60,8 +61,11 @@ export async function rotateWebhookSecret(tenantId: string, overlapSeconds: numb
 /** A synthetic signed event through the real queue, signer and retry pipeline; ignores the filter. */
 export async function sendTestEvent(tenant: Tenant, eventName: EventName) {
   const fresh = await db().tenant.findUniqueOrThrow({ where: { id: tenant.id } });
-  if (!fresh.webhookUrl) throw invalidState('No webhook URL is configured: set one with PATCH /api/v1/tenant/webhook first.');
-  const { event, delivery } = await db().$transaction((tx) => emitEvent(tx, tenant.id, eventName, TEST_EVENT_DATA, { force: true }));
+  if (!fresh.webhookUrl)
+    throw invalidState('No webhook URL is configured: set one with PATCH /api/v1/tenant/webhook first.');
+  const { event, delivery } = await db().$transaction((tx) =>
+    emitEvent(tx, tenant.id, eventName, TEST_EVENT_DATA, { force: true }),
+  );
   currentRunner()?.wake();
   return { eventId: event.id, deliveryId: delivery!.id, event: eventName, status: 'pending' as const };
 }
@@ -127,7 +131,9 @@ export async function listDeliveries(tenant: Tenant, query: z.infer<typeof deliv
 }
 
 export async function getDelivery(tenant: Tenant, id: string) {
-  const delivery = await inOneSnapshot((tx) => tx.webhookDelivery.findFirst({ where: { id, tenantId: tenant.id }, include: { attempts: true } }));
+  const delivery = await inOneSnapshot((tx) =>
+    tx.webhookDelivery.findFirst({ where: { id, tenantId: tenant.id }, include: { attempts: true } }),
+  );
   if (!delivery) throw notFound('Delivery');
   return deliveryView(delivery);
 }
@@ -142,12 +148,23 @@ export async function replayDelivery(tenant: Tenant, id: string) {
   const fresh = await db().tenant.findUniqueOrThrow({ where: { id: tenant.id } });
   if (!fresh.webhookUrl) throw invalidState('No webhook URL is configured.');
   if (original.status === 'PENDING' || original.status === 'RETRYING') {
-    throw new ApiError('INVALID_STATE', 'This delivery is still being attempted; replay it once it has been delivered or has failed.');
+    throw new ApiError(
+      'INVALID_STATE',
+      'This delivery is still being attempted; replay it once it has been delivered or has failed.',
+    );
   }
   const replay = await db().$transaction(async (tx) => {
     await tx.webhookDelivery.update({ where: { id: original.id }, data: { replayCount: { increment: 1 } } });
     return tx.webhookDelivery.create({
-      data: { tenantId: tenant.id, eventId: original.eventId, eventName: original.eventName, url: fresh.webhookUrl!, status: 'PENDING', nextAttemptAt: new Date(), replayOfId: original.id },
+      data: {
+        tenantId: tenant.id,
+        eventId: original.eventId,
+        eventName: original.eventName,
+        url: fresh.webhookUrl!,
+        status: 'PENDING',
+        nextAttemptAt: new Date(),
+        replayOfId: original.id,
+      },
       include: { attempts: true },
     });
   });

@@ -31,12 +31,26 @@ export interface EmbedEvents {
 export type EmbedEventName = keyof EmbedEvents;
 export type LeftReason = 'left' | 'removed' | 'ended' | 'refused';
 
-export type EmbedCommand = { command: 'leave' } | { command: 'toggle-microphone' } | { command: 'toggle-camera' } | { command: 'set-display-name'; displayName: string };
+export type EmbedCommand =
+  | { command: 'leave' }
+  | { command: 'toggle-microphone' }
+  | { command: 'toggle-camera' }
+  | { command: 'set-display-name'; displayName: string };
 export type EmbedCommandName = EmbedCommand['command'];
-export const COMMANDS: readonly EmbedCommandName[] = ['leave', 'toggle-microphone', 'toggle-camera', 'set-display-name'];
+export const COMMANDS: readonly EmbedCommandName[] = [
+  'leave',
+  'toggle-microphone',
+  'toggle-camera',
+  'set-display-name',
+];
 
 /** The error screens that mean "out of the meeting": a `left` event, not an `error`. */
-export const LEFT_REASONS: Record<string, LeftReason> = { left: 'left', removed: 'removed', ended: 'ended', denied: 'refused' };
+export const LEFT_REASONS: Record<string, LeftReason> = {
+  left: 'left',
+  removed: 'removed',
+  ended: 'ended',
+  denied: 'refused',
+};
 
 /**
  * Whether an origin is in a frame-ancestors allowlist: exact (scheme, host and port), or a
@@ -53,7 +67,11 @@ export function originAllowed(origin: string, allowlist: readonly string[]): boo
   return allowlist.some((entry) => {
     const wild = /^(https?):\/\/\*\.([^/:]+)(:\d+)?$/.exec(entry);
     if (!wild) return entry === origin;
-    return url.protocol === `${wild[1]}:` && url.hostname.endsWith(`.${wild[2]}`) && (wild[3] ?? '') === (url.port ? `:${url.port}` : '');
+    return (
+      url.protocol === `${wild[1]}:` &&
+      url.hostname.endsWith(`.${wild[2]}`) &&
+      (wild[3] ?? '') === (url.port ? `:${url.port}` : '')
+    );
   });
 }
 
@@ -62,7 +80,12 @@ export function originAllowed(origin: string, allowlist: readonly string[]): boo
  * (location.ancestorOrigins, Chromium and Safari), else the referrer's origin (Firefox); null when
  * not framed or not allowed, and then nothing is ever posted.
  */
-export function allowedParentOrigin(opts: { framed: boolean; ancestorOrigin: string | null; referrer: string | null; allowlist: readonly string[] }): string | null {
+export function allowedParentOrigin(opts: {
+  framed: boolean;
+  ancestorOrigin: string | null;
+  referrer: string | null;
+  allowlist: readonly string[];
+}): string | null {
   if (!opts.framed) return null;
   let origin = opts.ancestorOrigin;
   if (!origin && opts.referrer) {
@@ -89,7 +112,9 @@ export function parseCommand(data: unknown): EmbedCommand | { command: string; i
       return { command: 'toggle-camera' };
     case 'set-display-name': {
       const name = typeof msg.displayName === 'string' ? msg.displayName.trim() : '';
-      return name && name.length <= 100 ? { command: 'set-display-name', displayName: name } : { command: msg.command, invalid: true };
+      return name && name.length <= 100
+        ? { command: 'set-display-name', displayName: name }
+        : { command: msg.command, invalid: true };
     }
     default:
       return { command: msg.command.slice(0, 50), invalid: true };

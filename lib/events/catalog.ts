@@ -56,7 +56,10 @@ const participantFields = {
 const egressData = z.object({
   roomId,
   egressId: z.string().nullable().describe('The media-layer egress id.'),
-  status: z.string().nullable().describe('The media-layer egress status as reported (e.g. EGRESS_ACTIVE, EGRESS_COMPLETE).'),
+  status: z
+    .string()
+    .nullable()
+    .describe('The media-layer egress status as reported (e.g. EGRESS_ACTIVE, EGRESS_COMPLETE).'),
 });
 const ingressData = z.object({
   roomId,
@@ -79,7 +82,10 @@ const callData = z.object({
 
 /** The data of webhook.test, also sent under any other name by POST /api/v1/webhooks/test {event}. */
 export const testEventData = z.object({ test: z.literal(true), message: z.string() });
-export const TEST_EVENT_DATA: z.output<typeof testEventData> = { test: true, message: 'This is a test event from Convene.' };
+export const TEST_EVENT_DATA: z.output<typeof testEventData> = {
+  test: true,
+  message: 'This is a test event from Convene.',
+};
 
 export const EVENT_DATA = {
   'room.started': z
@@ -105,18 +111,29 @@ export const EVENT_DATA = {
       peakParticipants: z.int().nonnegative().describe('Most participants connected at once.'),
       uniqueAttendees: z.int().nonnegative().describe('Distinct participants who connected.'),
     })
-    .describe('A room session ended (the room ended): its summary. Sent with room.finished, once per session; attendance may still be corrected by late media webhooks, so read GET /api/v1/sessions/{id} for the final record.'),
+    .describe(
+      'A room session ended (the room ended): its summary. Sent with room.finished, once per session; attendance may still be corrected by late media webhooks, so read GET /api/v1/sessions/{id} for the final record.',
+    ),
   'participant.joined': z
     .object({ ...participantFields, role: z.enum(ParticipantRole), joinedAt: timestamp })
     .describe('A participant connected to the media room.'),
   'participant.left': z
-    .object({ ...participantFields, role: z.enum(ParticipantRole), leftAt: timestamp, duration: seconds.describe('Seconds connected, summed over sessions.') })
+    .object({
+      ...participantFields,
+      role: z.enum(ParticipantRole),
+      leftAt: timestamp,
+      duration: seconds.describe('Seconds connected, summed over sessions.'),
+    })
     .describe('A participant disconnected from the media room.'),
   'participant.waiting': z
     .object(participantFields)
-    .describe('A participant was parked in the waiting room (first park only); approve with POST /api/v1/rooms/{id}/participants/{participantId}/approve.'),
+    .describe(
+      'A participant was parked in the waiting room (first park only); approve with POST /api/v1/rooms/{id}/participants/{participantId}/approve.',
+    ),
   'egress.started': egressData.describe('A media-layer egress (recording or stream) of the room started.'),
-  'egress.ended': egressData.describe('A media-layer egress of the room stopped; it says only that egress stopped (see recording.completed).'),
+  'egress.ended': egressData.describe(
+    'A media-layer egress of the room stopped; it says only that egress stopped (see recording.completed).',
+  ),
   'ingress.started': ingressData.describe('A media-layer ingress into the room started.'),
   'ingress.ended': ingressData.describe('A media-layer ingress into the room ended.'),
   'recording.completed': z
@@ -155,7 +172,10 @@ export type EventData<N extends EventName> = AllOf<z.output<(typeof EVENT_DATA)[
 export function eventEnvelope<N extends EventName>(name: N) {
   return z.object({
     version: z.literal(2),
-    id: z.string().regex(/^evt_/).describe('The event id; equals x-webhook-id, the same on every retry and replay: dedupe on it.'),
+    id: z
+      .string()
+      .regex(/^evt_/)
+      .describe('The event id; equals x-webhook-id, the same on every retry and replay: dedupe on it.'),
     event: z.literal(name),
     occurredAt: timestamp.describe('When it happened; equals x-webhook-timestamp.'),
     data: EVENT_DATA[name],

@@ -12,20 +12,37 @@ export const RESPONSE_BODY_LIMIT = 4096;
 
 /** Envelope v2, serialised once so the signed bytes are the sent bytes. */
 export function envelopeBody(event: Pick<Event, 'id' | 'name' | 'occurredAt' | 'data'>): string {
-  return JSON.stringify({ version: 2, id: event.id, event: event.name, occurredAt: event.occurredAt.toISOString(), data: event.data });
+  return JSON.stringify({
+    version: 2,
+    id: event.id,
+    event: event.name,
+    occurredAt: event.occurredAt.toISOString(),
+    data: event.data,
+  });
 }
 
 /** The secrets that sign right now: the current one, and the previous one during a rotation overlap. */
-export function activeSecrets(tenant: Pick<Tenant, 'webhookSecretEncrypted' | 'webhookSecretPreviousEncrypted' | 'webhookSecretPreviousExpiresAt'>, now = new Date()): string[] {
+export function activeSecrets(
+  tenant: Pick<Tenant, 'webhookSecretEncrypted' | 'webhookSecretPreviousEncrypted' | 'webhookSecretPreviousExpiresAt'>,
+  now = new Date(),
+): string[] {
   const secrets: string[] = [];
   if (tenant.webhookSecretEncrypted) secrets.push(decryptSecret(tenant.webhookSecretEncrypted));
-  if (tenant.webhookSecretPreviousEncrypted && tenant.webhookSecretPreviousExpiresAt && tenant.webhookSecretPreviousExpiresAt > now) {
+  if (
+    tenant.webhookSecretPreviousEncrypted &&
+    tenant.webhookSecretPreviousExpiresAt &&
+    tenant.webhookSecretPreviousExpiresAt > now
+  ) {
     secrets.push(decryptSecret(tenant.webhookSecretPreviousEncrypted));
   }
   return secrets;
 }
 
-export function deliveryHeaders(event: Pick<Event, 'id' | 'name' | 'occurredAt'>, body: string, secrets: string[]): Record<string, string> {
+export function deliveryHeaders(
+  event: Pick<Event, 'id' | 'name' | 'occurredAt'>,
+  body: string,
+  secrets: string[],
+): Record<string, string> {
   const timestamp = event.occurredAt.toISOString();
   return {
     'content-type': 'application/json',
@@ -56,14 +73,22 @@ export async function attemptDelivery(deliveryId: string, attempt: number): Prom
   // One round trip for everything the attempt needs (this is the hot path of the pipeline).
   const [delivery] = await db().$queryRaw<
     (Pick<WebhookDelivery, 'id' | 'status' | 'attemptCount' | 'url'> &
-      Pick<Tenant, 'webhookSecretEncrypted' | 'webhookSecretPreviousEncrypted' | 'webhookSecretPreviousExpiresAt'> & { event: Pick<Event, 'id' | 'name' | 'occurredAt' | 'data'> })[]
+      Pick<Tenant, 'webhookSecretEncrypted' | 'webhookSecretPreviousEncrypted' | 'webhookSecretPreviousExpiresAt'> & {
+        event: Pick<Event, 'id' | 'name' | 'occurredAt' | 'data'>;
+      })[]
   >`
     SELECT d.id, d.status::text AS status, d."attemptCount", d.url,
            t."webhookSecretEncrypted", t."webhookSecretPreviousEncrypted", t."webhookSecretPreviousExpiresAt",
            json_build_object('id', e.id, 'name', e.name, 'occurredAt', e."occurredAt", 'data', e.data) AS event
     FROM "WebhookDelivery" d JOIN "Event" e ON e.id = d."eventId" JOIN "Tenant" t ON t.id = d."tenantId"
     WHERE d.id = ${deliveryId}`;
-  if (!delivery || delivery.status === 'DELIVERED' || delivery.status === 'FAILED' || delivery.attemptCount !== attempt - 1) return 'skipped';
+  if (
+    !delivery ||
+    delivery.status === 'DELIVERED' ||
+    delivery.status === 'FAILED' ||
+    delivery.attemptCount !== attempt - 1
+  )
+    return 'skipped';
   const event = { ...delivery.event, occurredAt: new Date(delivery.event.occurredAt) };
 
   const body = envelopeBody(event);

@@ -46,7 +46,10 @@ export async function requestInngestDelivery(delivery: { id: string; tenantId: s
 }
 
 /** The room lifecycle (auto-end, empty rooms, reconciliation, retention) as an Inngest cron. */
-export const roomLifecycle = inngest.createFunction({ id: 'room-lifecycle', triggers: [{ cron: '* * * * *' }] }, async () => {
-  const { runLifecycle } = await import('@/lib/domain/lifecycle');
-  return runLifecycle();
-});
+export const roomLifecycle = inngest.createFunction(
+  { id: 'room-lifecycle', triggers: [{ cron: '* * * * *' }] },
+  async () => {
+    const { runLifecycle } = await import('@/lib/domain/lifecycle');
+    return runLifecycle();
+  },
+);

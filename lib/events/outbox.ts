@@ -15,14 +15,32 @@ export function newEventId(): string {
  * `data` is typed by the event's schema in the catalogue (EVENT_DATA), which the API reference
  * documents: checked at compile time only, never at run time.
  */
-export function emitEvent<N extends EventName>(tx: Tx, tenantId: string, name: N, data: EventData<N>, opts?: { occurredAt?: Date }): Promise<Emitted>;
+export function emitEvent<N extends EventName>(
+  tx: Tx,
+  tenantId: string,
+  name: N,
+  data: EventData<N>,
+  opts?: { occurredAt?: Date },
+): Promise<Emitted>;
 /**
  * A synthetic event (`force: true`: POST /api/v1/webhooks/test, test and benchmark tooling): it
  * bypasses the subscription filter and its data is not the named event's (the test endpoint sends
  * TEST_EVENT_DATA under any name).
  */
-export function emitEvent(tx: Tx, tenantId: string, name: EventName, data: Record<string, unknown>, opts: { occurredAt?: Date; force: true }): Promise<Emitted>;
-export function emitEvent(tx: Tx, tenantId: string, name: EventName, data: object, opts: { occurredAt?: Date; force?: boolean } = {}): Promise<Emitted> {
+export function emitEvent(
+  tx: Tx,
+  tenantId: string,
+  name: EventName,
+  data: Record<string, unknown>,
+  opts: { occurredAt?: Date; force: true },
+): Promise<Emitted>;
+export function emitEvent(
+  tx: Tx,
+  tenantId: string,
+  name: EventName,
+  data: object,
+  opts: { occurredAt?: Date; force?: boolean } = {},
+): Promise<Emitted> {
   return writeEvent(tx, tenantId, name, data, opts.occurredAt ?? new Date(), opts.force ?? false);
 }
 
@@ -30,13 +48,23 @@ type Emitted = Awaited<ReturnType<typeof writeEvent>>;
 
 async function writeEvent(tx: Tx, tenantId: string, name: EventName, data: object, occurredAt: Date, force: boolean) {
   const event = await tx.event.create({ data: { id: newEventId(), tenantId, name, data, occurredAt } });
-  const tenant = await tx.tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { webhookUrl: true, webhookEvents: true } });
+  const tenant = await tx.tenant.findUniqueOrThrow({
+    where: { id: tenantId },
+    select: { webhookUrl: true, webhookEvents: true },
+  });
   const filter = tenant.webhookEvents as string[] | null;
   const subscribed = force || !filter || filter.includes(name);
   const delivery =
     tenant.webhookUrl && subscribed
       ? await tx.webhookDelivery.create({
-          data: { tenantId, eventId: event.id, eventName: name, url: tenant.webhookUrl, status: 'PENDING', nextAttemptAt: occurredAt },
+          data: {
+            tenantId,
+            eventId: event.id,
+            eventName: name,
+            url: tenant.webhookUrl,
+            status: 'PENDING',
+            nextAttemptAt: occurredAt,
+          },
         })
       : null;
   return { event, delivery };

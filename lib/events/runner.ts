@@ -52,10 +52,15 @@ export function currentRunner(): DeliveryRunner | undefined {
  * at most its free slots, so the cost follows tenants and leases, not the backlog: one tenant's
  * 100,000 queued events neither slow the query down nor push another tenant's event back.
  */
-export async function leaseDueDeliveries(limit = DISPATCH_BATCH, leaseMs = 2 * config().WEBHOOK_TIMEOUT_MS + 5_000): Promise<LeasedDelivery[]> {
+export async function leaseDueDeliveries(
+  limit = DISPATCH_BATCH,
+  leaseMs = 2 * config().WEBHOOK_TIMEOUT_MS + 5_000,
+): Promise<LeasedDelivery[]> {
   const c = config();
   return db().$transaction(async (tx) => {
-    const [{ locked }] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(${DISPATCHER_LOCK}) AS locked`;
+    const [{ locked }] = await tx.$queryRaw<
+      { locked: boolean }[]
+    >`SELECT pg_try_advisory_xact_lock(${DISPATCHER_LOCK}) AS locked`;
     if (!locked) return [];
     // After the lock, in a new snapshot: the in-flight counts include every lease committed before.
     return tx.$queryRaw<LeasedDelivery[]>`
@@ -97,7 +102,10 @@ export async function leaseDueDeliveries(limit = DISPATCH_BATCH, leaseMs = 2 * c
 /** Inngest mode: the dispatcher hands each leased delivery to one Inngest run, which owns all its retries. */
 export async function startInngestDispatcher(): Promise<DeliveryRunner> {
   const c = config();
-  const scheduleMs = c.WEBHOOK_BACKOFF_BASE_MS * (2 ** c.WEBHOOK_MAX_ATTEMPTS - 1) + c.WEBHOOK_MAX_ATTEMPTS * c.WEBHOOK_TIMEOUT_MS + 60_000;
+  const scheduleMs =
+    c.WEBHOOK_BACKOFF_BASE_MS * (2 ** c.WEBHOOK_MAX_ATTEMPTS - 1) +
+    c.WEBHOOK_MAX_ATTEMPTS * c.WEBHOOK_TIMEOUT_MS +
+    60_000;
   return startLoop(async () => {
     for (const d of await leaseDueDeliveries(DISPATCH_BATCH, scheduleMs)) await requestInngestDelivery(d);
   });
@@ -121,7 +129,9 @@ function startLoop(dispatch: () => Promise<void>, onStop: () => Promise<void> = 
       // Ticks run after every attempt under load; the depth gauge needs a count once a second.
       if (Date.now() - depthMeasuredAt >= 1000) {
         depthMeasuredAt = Date.now();
-        const [{ depth }] = await db().$queryRaw<{ depth: number }[]>`SELECT count(*)::int AS depth FROM "WebhookDelivery" WHERE status IN ('PENDING', 'RETRYING')`;
+        const [{ depth }] = await db().$queryRaw<
+          { depth: number }[]
+        >`SELECT count(*)::int AS depth FROM "WebhookDelivery" WHERE status IN ('PENDING', 'RETRYING')`;
         metrics().queueDepth.set(depth);
       }
     } catch (err) {
@@ -179,7 +189,8 @@ export async function startDeliveryRunner(): Promise<DeliveryRunner> {
         const attempt: Promise<void> = attemptDelivery(d.id, d.attemptCount + 1)
           .then(
             () => undefined,
-            (err: unknown) => log.error({ err, deliveryId: d.id }, 'webhook attempt failed; its lease brings the delivery back'),
+            (err: unknown) =>
+              log.error({ err, deliveryId: d.id }, 'webhook attempt failed; its lease brings the delivery back'),
           )
           .finally(() => {
             inFlight.delete(attempt);

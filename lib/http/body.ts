@@ -50,11 +50,12 @@ export const MAX_JSON_DEPTH = 32;
 /** A JSON body holds at most this many values in all (object members and array elements); beyond, 400. */
 export const MAX_JSON_NODES = 10_000;
 
-
 const unstorable = (field: string, where: 'body' | 'query') =>
-  new ApiError('VALIDATION_FAILED', `Invalid ${where}: ${field}: contains a NUL character or an unpaired UTF-16 surrogate`, [
-    { field, message: 'contains a NUL character or an unpaired UTF-16 surrogate' },
-  ]);
+  new ApiError(
+    'VALIDATION_FAILED',
+    `Invalid ${where}: ${field}: contains a NUL character or an unpaired UTF-16 surrogate`,
+    [{ field, message: 'contains a NUL character or an unpaired UTF-16 surrogate' }],
+  );
 
 /**
  * Walks a parsed body once, without recursion: every string and key must be storable, nesting
@@ -71,14 +72,18 @@ export function assertStorableJson(value: unknown): void {
     }
     if (v === null || typeof v !== 'object') continue;
     if (depth > MAX_JSON_DEPTH) {
-      throw new ApiError('VALIDATION_FAILED', `Invalid body: ${path || 'body'}: nested deeper than ${MAX_JSON_DEPTH} levels`, [
-        { field: path || 'body', message: `nested deeper than ${MAX_JSON_DEPTH} levels` },
-      ]);
+      throw new ApiError(
+        'VALIDATION_FAILED',
+        `Invalid body: ${path || 'body'}: nested deeper than ${MAX_JSON_DEPTH} levels`,
+        [{ field: path || 'body', message: `nested deeper than ${MAX_JSON_DEPTH} levels` }],
+      );
     }
     const entries: [string, unknown][] = Array.isArray(v) ? v.map((item, i) => [String(i), item]) : Object.entries(v);
     nodes += entries.length;
     if (nodes > MAX_JSON_NODES) {
-      throw new ApiError('VALIDATION_FAILED', `Invalid body: more than ${MAX_JSON_NODES} values`, [{ field: 'body', message: `more than ${MAX_JSON_NODES} values` }]);
+      throw new ApiError('VALIDATION_FAILED', `Invalid body: more than ${MAX_JSON_NODES} values`, [
+        { field: 'body', message: `more than ${MAX_JSON_NODES} values` },
+      ]);
     }
     for (const [key, item] of entries) {
       const childPath = path ? `${path}.${key}` : key;
@@ -113,7 +118,10 @@ export const MAX_ID_LENGTH = 128;
 export function assertPathIds(params: Record<string, string | string[]>): void {
   for (const value of Object.values(params)) {
     for (const v of Array.isArray(value) ? value : [value]) {
-      if (typeof v === 'string' && (v.length > MAX_ID_LENGTH || !isStorableText(v) || /[\u0000-\u001f\u007f]/.test(v))) {
+      if (
+        typeof v === 'string' &&
+        (v.length > MAX_ID_LENGTH || !isStorableText(v) || /[\u0000-\u001f\u007f]/.test(v))
+      ) {
         throw new ApiError('NOT_FOUND', 'Resource not found.');
       }
     }

@@ -1,5 +1,10 @@
 /** A file the domain hands over (stream + metadata) as a private attachment response. */
-export function attachmentResponse(file: { body: ReadableStream<Uint8Array>; contentType: string; size: number; filename: string }): Response {
+export function attachmentResponse(file: {
+  body: ReadableStream<Uint8Array>;
+  contentType: string;
+  size: number;
+  filename: string;
+}): Response {
   return new Response(file.body, {
     headers: {
       'content-type': file.contentType,

@@ -73,7 +73,11 @@ export function canonicalBody(rawBody: string): string {
     if (depth > 64) throw new Error('too deep');
     if (Array.isArray(v)) return v.map((x) => sort(x, depth + 1));
     if (v && typeof v === 'object') {
-      return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k], depth + 1)]));
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((k) => [k, sort((v as Record<string, unknown>)[k], depth + 1)]),
+      );
     }
     return v;
   };
@@ -86,8 +90,13 @@ export function canonicalBody(rawBody: string): string {
 
 export async function completeIdempotencyKey(claim: IdempotencyClaim, status: number, body: string): Promise<void> {
   if (status >= 500) {
-    await db().idempotencyRecord.delete({ where: { id: claim.recordId } }).catch(() => undefined);
+    await db()
+      .idempotencyRecord.delete({ where: { id: claim.recordId } })
+      .catch(() => undefined);
     return;
   }
-  await db().idempotencyRecord.update({ where: { id: claim.recordId }, data: { responseStatus: status, responseBody: body } });
+  await db().idempotencyRecord.update({
+    where: { id: claim.recordId },
+    data: { responseStatus: status, responseBody: body },
+  });
 }

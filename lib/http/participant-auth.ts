@@ -13,13 +13,19 @@ const refused = (message = 'Invalid or expired participant token.') => new ApiEr
  * match the participant row; the participant's role comes from OUR database, never from
  * the token's self-editable metadata.
  */
-export async function authenticateParticipant(header: string | null, { evenIfRefused = false } = {}): Promise<ParticipantCredential> {
+export async function authenticateParticipant(
+  header: string | null,
+  { evenIfRefused = false } = {},
+): Promise<ParticipantCredential> {
   const token = /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1];
   if (!token) throw refused('Missing participant token: send Authorization: Bearer <token>.');
   // The identity (sub) picks the tenant whose media credentials must have signed the token.
   const identity = unverifiedSubject(token);
   if (!identity) throw refused();
-  const participant = await db().participant.findUnique({ where: { mediaIdentity: identity }, include: { room: { include: { tenant: true } } } });
+  const participant = await db().participant.findUnique({
+    where: { mediaIdentity: identity },
+    include: { room: { include: { tenant: true } } },
+  });
   if (!participant) throw refused();
   const { room, ...rest } = participant;
   const { tenant, ...roomOnly } = room;
@@ -33,7 +39,12 @@ export async function authenticateParticipant(header: string | null, { evenIfRef
   if (verified.identity !== participant.mediaIdentity || verified.roomName !== room.mediaRoomName) throw refused();
   if (tenant.status === 'SUSPENDED') throw new ApiError('TENANT_SUSPENDED', 'This tenant is suspended.');
   if (!evenIfRefused && isTurnedAway(participant)) {
-    throw new ApiError('FORBIDDEN', participant.connectionState === 'REMOVED' ? 'This participant was removed from the room.' : 'This participant was refused entry to the room.');
+    throw new ApiError(
+      'FORBIDDEN',
+      participant.connectionState === 'REMOVED'
+        ? 'This participant was removed from the room.'
+        : 'This participant was refused entry to the room.',
+    );
   }
   return { participant: rest as Participant, room: roomOnly as Room, tenant };
 }

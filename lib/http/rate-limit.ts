@@ -16,7 +16,10 @@ export const PARTICIPANT_REQUESTS_PER_SECOND = 10;
 export const PUBLIC_REQUESTS_PER_ADDRESS_PER_SECOND = 10;
 
 // Once per process: every route and server action spends from the same per-key budget.
-const store = processState('rateLimits', () => ({ limiters: new Map<number, RateLimiterAbstract>(), redis: undefined as Redis | undefined }));
+const store = processState('rateLimits', () => ({
+  limiters: new Map<number, RateLimiterAbstract>(),
+  redis: undefined as Redis | undefined,
+}));
 
 function limiterFor(points: number): RateLimiterAbstract {
   let limiter = store.limiters.get(points);
@@ -57,8 +60,15 @@ export async function consumeRateLimit(credentialKey: string, perSecond: number)
     const retryAfter = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
     const ctx = requestContext();
     if (ctx) ctx.responseHeaders['retry-after'] = String(retryAfter);
-    const who = credentialKey.startsWith('participant:') ? 'this participant token' : credentialKey.startsWith('address:') ? 'this address' : 'this key';
-    throw new ApiError('RATE_LIMITED', `Too many requests: ${who} allows ${perSecond} per second. Retry after ${retryAfter} s.`);
+    const who = credentialKey.startsWith('participant:')
+      ? 'this participant token'
+      : credentialKey.startsWith('address:')
+        ? 'this address'
+        : 'this key';
+    throw new ApiError(
+      'RATE_LIMITED',
+      `Too many requests: ${who} allows ${perSecond} per second. Retry after ${retryAfter} s.`,
+    );
   }
 }
 

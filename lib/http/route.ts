@@ -4,9 +4,20 @@ import { ApiError, type ErrorEnvelope } from '@/lib/errors';
 import { newRequestId, runWithContext, requestContext, type RequestContext } from '@/lib/http/context';
 import { readRawBody, parseJsonBody, validate, queryObject, assertPathIds } from '@/lib/http/body';
 import { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyClaim } from '@/lib/http/idempotency';
-import { consumeRateLimit, PARTICIPANT_REQUESTS_PER_SECOND, PROVIDER_REQUESTS_PER_SECOND, PUBLIC_REQUESTS_PER_ADDRESS_PER_SECOND } from '@/lib/http/rate-limit';
+import {
+  consumeRateLimit,
+  PARTICIPANT_REQUESTS_PER_SECOND,
+  PROVIDER_REQUESTS_PER_SECOND,
+  PUBLIC_REQUESTS_PER_ADDRESS_PER_SECOND,
+} from '@/lib/http/rate-limit';
 import { clientAddress } from '@/lib/net/client-address';
-import { authenticateApiKey, authenticateProviderKey, hasPermission, type TenantCredential, type ProviderCredential } from '@/lib/domain/keys';
+import {
+  authenticateApiKey,
+  authenticateProviderKey,
+  hasPermission,
+  type TenantCredential,
+  type ProviderCredential,
+} from '@/lib/domain/keys';
 import type { ParticipantCredential } from '@/lib/domain/me';
 import { resolveLimits } from '@/lib/domain/plans';
 import type { Permission } from '@/lib/domain/permissions';
@@ -109,7 +120,10 @@ export function route<
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
   R extends z.ZodType | undefined = undefined,
->(opts: RouteOptions<A, B, Q, R>, handler: (ctx: HandlerContext<A, B, Q>) => Promise<NoInfer<Result<R>>>): RouteHandler {
+>(
+  opts: RouteOptions<A, B, Q, R>,
+  handler: (ctx: HandlerContext<A, B, Q>) => Promise<NoInfer<Result<R>>>,
+): RouteHandler {
   const handle = async (req: Request, segment: Segment) => {
     const started = performance.now();
     const url = new URL(req.url);
@@ -131,7 +145,12 @@ export function route<
 
         const idempotencyKey = req.headers.get('idempotency-key');
         if (req.method === 'POST' && idempotencyKey !== null && credential) {
-          const scope = 'apiKey' in credential ? credential.apiKey.id : 'providerKey' in credential ? credential.provider.id : `participant:${credential.participant.id}`;
+          const scope =
+            'apiKey' in credential
+              ? credential.apiKey.id
+              : 'providerKey' in credential
+                ? credential.provider.id
+                : `participant:${credential.participant.id}`;
           const outcome = await claimIdempotencyKey(scope, idempotencyKey, req.method, url.pathname, rawBody);
           if ('replay' in outcome) {
             response = jsonResponse(outcome.replay.body, outcome.replay.status, { 'idempotent-replayed': 'true' });
@@ -140,29 +159,50 @@ export function route<
           claim = outcome.claim;
         }
 
-        const body = (opts.body ? parseJsonBody(rawBody, req.headers.get('content-type'), opts.body) : undefined) as Infer<B>;
+        const body = (
+          opts.body ? parseJsonBody(rawBody, req.headers.get('content-type'), opts.body) : undefined
+        ) as Infer<B>;
         const query = (opts.query ? validate(opts.query, queryObject(url), 'query') : undefined) as Infer<Q>;
-        const result = await handler({ req, params, auth: credential as AuthResult<A>, body, query, rawBody, requestId: ctx.requestId });
-        response = result instanceof Response ? result : jsonResponse(JSON.stringify(result ?? null), opts.status ?? 200);
+        const result = await handler({
+          req,
+          params,
+          auth: credential as AuthResult<A>,
+          body,
+          query,
+          rawBody,
+          requestId: ctx.requestId,
+        });
+        response =
+          result instanceof Response ? result : jsonResponse(JSON.stringify(result ?? null), opts.status ?? 200);
       } catch (err) {
         response = errorResponse(err, ctx);
       }
       if (claim) {
         const text = await response.clone().text();
-        await completeIdempotencyKey(claim, response.status, text).catch((err) => log.error({ err, requestId: ctx.requestId }, 'idempotency store failed'));
+        await completeIdempotencyKey(claim, response.status, text).catch((err) =>
+          log.error({ err, requestId: ctx.requestId }, 'idempotency store failed'),
+        );
       }
       return finish(ctx, response, started);
     });
   };
   return Object.assign(handle, {
-    description: { auth: opts.auth, body: opts.body, query: opts.query, status: opts.status ?? 200, response: opts.response, produces: opts.produces },
+    description: {
+      auth: opts.auth,
+      body: opts.body,
+      query: opts.query,
+      status: opts.status ?? 200,
+      response: opts.response,
+      produces: opts.produces,
+    },
   });
 }
 
 async function authenticate(spec: AuthSpec, req: Request, ctx: RequestContext) {
   switch (spec.kind) {
     case 'none':
-      if (spec.perAddressPerSecond) await consumeRateLimit(`address:${clientAddress(req.headers)}`, spec.perAddressPerSecond);
+      if (spec.perAddressPerSecond)
+        await consumeRateLimit(`address:${clientAddress(req.headers)}`, spec.perAddressPerSecond);
       return null;
     case 'tenant':
       return authenticateTenant(req, spec.permission, ctx);
@@ -175,7 +215,9 @@ async function authenticate(spec: AuthSpec, req: Request, ctx: RequestContext) {
     case 'participant': {
       // Loaded on first use: only participant-token endpoints need the media layer's verifier.
       const { authenticateParticipant } = await import('@/lib/http/participant-auth');
-      const credential = await authenticateParticipant(req.headers.get('authorization'), { evenIfRefused: spec.evenIfRefused });
+      const credential = await authenticateParticipant(req.headers.get('authorization'), {
+        evenIfRefused: spec.evenIfRefused,
+      });
       ctx.tenantId = credential.tenant.id;
       await consumeRateLimit(`participant:${credential.participant.id}`, PARTICIPANT_REQUESTS_PER_SECOND);
       return credential;
@@ -184,10 +226,17 @@ async function authenticate(spec: AuthSpec, req: Request, ctx: RequestContext) {
 }
 
 /** The tenant-key guard: key, rate limit, suspension, permission. Exported for endpoints with two credential kinds. */
-export async function authenticateTenant(req: Request, permission: Permission, ctx = requestContext()): Promise<TenantCredential> {
+export async function authenticateTenant(
+  req: Request,
+  permission: Permission,
+  ctx = requestContext(),
+): Promise<TenantCredential> {
   const credential = await authenticateApiKey(req.headers.get('x-api-key'));
   if (ctx) ctx.tenantId = credential.tenant.id;
-  await consumeRateLimit(`key:${credential.apiKey.id}`, resolveLimits(credential.tenant.plan, credential.tenant.entitlementOverrides).apiRequestsPerSecond);
+  await consumeRateLimit(
+    `key:${credential.apiKey.id}`,
+    resolveLimits(credential.tenant.plan, credential.tenant.entitlementOverrides).apiRequestsPerSecond,
+  );
   recordApiRequest(credential.tenant.id);
   if (credential.tenant.status === 'SUSPENDED') {
     throw new ApiError('TENANT_SUSPENDED', 'This tenant is suspended. Contact your provider.');
@@ -213,14 +262,25 @@ function finish(ctx: RequestContext, response: Response, started: number): Respo
   const durationMs = performance.now() - started;
   observeRequest(ctx.method, ctx.route, response.status, durationMs);
   log.info(
-    { requestId: ctx.requestId, tenantId: ctx.tenantId, providerId: ctx.providerId, method: ctx.method, route: ctx.route, status: response.status, durationMs: Math.round(durationMs * 10) / 10 },
+    {
+      requestId: ctx.requestId,
+      tenantId: ctx.tenantId,
+      providerId: ctx.providerId,
+      method: ctx.method,
+      route: ctx.route,
+      status: response.status,
+      durationMs: Math.round(durationMs * 10) / 10,
+    },
     'request',
   );
   return response;
 }
 
 function jsonResponse(body: string, status: number, headers: Record<string, string> = {}): Response {
-  return new Response(status === 204 ? null : body, { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+  return new Response(status === 204 ? null : body, {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
 }
 
 export function json(data: unknown, status = 200): Response {
@@ -236,7 +296,12 @@ export function errorResponse(err: unknown, ctx = requestContext()): Response {
     log.warn({ err: { message: (err as Error)?.message }, requestId, route: ctx?.route }, apiError.code);
   }
   const envelope: ErrorEnvelope = {
-    error: { code: apiError.code, message: apiError.message, ...(apiError.details ? { details: apiError.details } : {}), requestId },
+    error: {
+      code: apiError.code,
+      message: apiError.message,
+      ...(apiError.details ? { details: apiError.details } : {}),
+      requestId,
+    },
   };
   const response = jsonResponse(JSON.stringify(envelope), apiError.status);
   if (apiError.retryAfterSeconds !== undefined) response.headers.set('retry-after', String(apiError.retryAfterSeconds));
@@ -246,7 +311,10 @@ export function errorResponse(err: unknown, ctx = requestContext()): Response {
 function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof Error && err.name === 'MediaLayerError') {
-    return new ApiError('MEDIA_LAYER_UNAVAILABLE', 'The media layer did not answer; nothing was changed. Retry shortly.');
+    return new ApiError(
+      'MEDIA_LAYER_UNAVAILABLE',
+      'The media layer did not answer; nothing was changed. Retry shortly.',
+    );
   }
   // A database it cannot reach or get a connection to (Prisma or the raw pool): a 503 to retry, not a 500.
   if (isDatabaseUnavailable(err)) {
@@ -255,7 +323,8 @@ function toApiError(err: unknown): ApiError {
   if (err instanceof Prisma.PrismaClientKnownRequestError) {
     if (err.code === 'P2025') return new ApiError('NOT_FOUND', 'Resource not found.');
     if (err.code === 'P2002') return new ApiError('CONFLICT', 'A resource with these values already exists.');
-    if (err.code === 'P2028' || err.code === 'P2034') return new ApiError('SERVICE_UNAVAILABLE', 'The service is busy; retry shortly.');
+    if (err.code === 'P2028' || err.code === 'P2034')
+      return new ApiError('SERVICE_UNAVAILABLE', 'The service is busy; retry shortly.');
   }
   return new ApiError('INTERNAL', 'Something went wrong on our side. It has been logged.');
 }

@@ -35,7 +35,8 @@ export const de = {
   panels: {
     toolbar: 'Besprechungswerkzeuge',
     close: 'Bereich schließen',
-    hostToggle: (waiting: number) => (waiting > 0 ? `Moderationsfunktionen (${waiting} warten)` : 'Moderationsfunktionen'),
+    hostToggle: (waiting: number) =>
+      waiting > 0 ? `Moderationsfunktionen (${waiting} warten)` : 'Moderationsfunktionen',
     pollsToggle: (open: number) => (open > 0 ? `Umfragen (${open} offen)` : 'Umfragen'),
     questionsToggle: (open: number) => (open > 0 ? `Fragen (${open})` : 'Fragen'),
     peopleToggle: (count: number) => `Teilnehmende (${count})`,
@@ -64,7 +65,8 @@ export const de = {
     voted: 'Ihre Stimme wurde gezählt.',
     youVoted: 'Ihre Wahl',
     votes: (n: number) => (n === 1 ? '1 Stimme' : `${n} Stimmen`),
-    optionResult: (text: string, count: number, percent: number) => `${text}: ${count === 1 ? '1 Stimme' : `${count} Stimmen`} (${percent} %)`,
+    optionResult: (text: string, count: number, percent: number) =>
+      `${text}: ${count === 1 ? '1 Stimme' : `${count} Stimmen`} (${percent} %)`,
     results: 'Ergebnisse',
     open: 'Umfrage starten',
     close: 'Umfrage beenden',
@@ -129,7 +131,8 @@ export const de = {
     tooLong: (max: number) => `Eine Nachricht hat höchstens ${max} Zeichen.`,
     failed: 'Die Nachricht wurde nicht gesendet. Bitte versuchen Sie es erneut.',
     log: 'Nachrichten',
-    e2eeNote: 'Diese Besprechung ist Ende-zu-Ende-verschlüsselt, daher wird ihr Chat nicht gespeichert: Nachrichten gehen über die verschlüsselte Verbindung direkt zwischen den Teilnehmenden, und wer später beitritt, sieht sie nicht. Verwenden Sie die Chat-Schaltfläche in der Leiste unten.',
+    e2eeNote:
+      'Diese Besprechung ist Ende-zu-Ende-verschlüsselt, daher wird ihr Chat nicht gespeichert: Nachrichten gehen über die verschlüsselte Verbindung direkt zwischen den Teilnehmenden, und wer später beitritt, sieht sie nicht. Verwenden Sie die Chat-Schaltfläche in der Leiste unten.',
   },
   captions: {
     label: 'Live-Untertitel',
@@ -138,23 +141,68 @@ export const de = {
   waiting: {
     title: 'Warten auf Einlass',
     body: 'Die Gastgeberin oder der Gastgeber weiß, dass Sie da sind. Sobald Sie eingelassen werden, geht es von dieser Seite direkt in die Besprechung.',
-    lost: { title: 'Dieser Warte-Link ist ungültig', body: 'Verwenden Sie den vollständigen Link, den Sie erhalten haben, einschließlich allem nach dem #-Zeichen.' },
+    lost: {
+      title: 'Dieser Warte-Link ist ungültig',
+      body: 'Verwenden Sie den vollständigen Link, den Sie erhalten haben, einschließlich allem nach dem #-Zeichen.',
+    },
   },
   errors: {
-    missingToken: { title: 'Dieser Link ist unvollständig', body: 'Dem Besprechungslink fehlt der Zugangsschlüssel. Bitten Sie die Organisatorin oder den Organisator um einen neuen Link.' },
-    invalidToken: { title: 'Dieser Link ist ungültig', body: 'Der Besprechungslink konnte nicht gelesen werden. Bitten Sie die Organisatorin oder den Organisator um einen neuen Link.' },
-    expiredToken: { title: 'Dieser Link ist abgelaufen', body: 'Besprechungslinks gelten nur für begrenzte Zeit. Kehren Sie zum Ausgangspunkt zurück und treten Sie erneut bei, um einen neuen Link zu erhalten.' },
-    refused: { title: 'Sie konnten nicht eingelassen werden', body: 'Der Besprechungsdienst hat diesen Link abgelehnt. Möglicherweise wurde er widerrufen oder gehört zu einer anderen Besprechung.' },
-    unreachable: { title: 'Der Besprechungsdienst ist nicht erreichbar', body: 'Prüfen Sie Ihre Verbindung und versuchen Sie es erneut. Wenn das Problem bestehen bleibt, ist der Dienst möglicherweise gestört.' },
-    e2eeKeyMissing: { title: 'Diese Besprechung ist Ende-zu-Ende-verschlüsselt', body: 'Dem geöffneten Link fehlt der Schlüssel. Verwenden Sie den vollständigen Link, den Sie erhalten haben, einschließlich allem nach dem #-Zeichen.' },
-    e2eeUnsupported: { title: 'Ihr Browser kann dieser Besprechung nicht beitreten', body: 'Diese Besprechung ist Ende-zu-Ende-verschlüsselt, und Ihr Browser unterstützt das nicht. Verwenden Sie eine aktuelle Version von Chrome, Edge, Firefox oder Safari.' },
-    locked: { title: 'Diese Besprechung ist gesperrt', body: 'Die Besprechung wurde gesperrt, daher kann niemand Neues beitreten. Bitten Sie darum, sie zu entsperren, und versuchen Sie es dann erneut.' },
-    roomFull: { title: 'Diese Besprechung ist voll', body: 'Alle Plätze in dieser Besprechung sind belegt. Versuchen Sie es erneut, wenn jemand gegangen ist.' },
-    removed: { title: 'Sie wurden aus der Besprechung entfernt', body: 'Eine Gastgeberin oder ein Gastgeber hat Sie aus dieser Besprechung entfernt.' },
-    denied: { title: 'Sie wurden nicht eingelassen', body: 'Ihre Anfrage zur Teilnahme an dieser Besprechung wurde abgelehnt.' },
-    ended: { title: 'Die Besprechung ist beendet', body: 'Die Besprechung wurde von der Gastgeberin oder dem Gastgeber beendet.' },
-    left: { title: 'Sie haben die Besprechung verlassen', body: 'Solange Ihr Link gültig ist, können Sie wieder beitreten.' },
-    duplicate: { title: 'Sie sind an anderer Stelle beigetreten', body: 'Diese Besprechung wurde mit Ihrem Link in einem anderen Tab oder auf einem anderen Gerät geöffnet und deshalb hier geschlossen.' },
+    missingToken: {
+      title: 'Dieser Link ist unvollständig',
+      body: 'Dem Besprechungslink fehlt der Zugangsschlüssel. Bitten Sie die Organisatorin oder den Organisator um einen neuen Link.',
+    },
+    invalidToken: {
+      title: 'Dieser Link ist ungültig',
+      body: 'Der Besprechungslink konnte nicht gelesen werden. Bitten Sie die Organisatorin oder den Organisator um einen neuen Link.',
+    },
+    expiredToken: {
+      title: 'Dieser Link ist abgelaufen',
+      body: 'Besprechungslinks gelten nur für begrenzte Zeit. Kehren Sie zum Ausgangspunkt zurück und treten Sie erneut bei, um einen neuen Link zu erhalten.',
+    },
+    refused: {
+      title: 'Sie konnten nicht eingelassen werden',
+      body: 'Der Besprechungsdienst hat diesen Link abgelehnt. Möglicherweise wurde er widerrufen oder gehört zu einer anderen Besprechung.',
+    },
+    unreachable: {
+      title: 'Der Besprechungsdienst ist nicht erreichbar',
+      body: 'Prüfen Sie Ihre Verbindung und versuchen Sie es erneut. Wenn das Problem bestehen bleibt, ist der Dienst möglicherweise gestört.',
+    },
+    e2eeKeyMissing: {
+      title: 'Diese Besprechung ist Ende-zu-Ende-verschlüsselt',
+      body: 'Dem geöffneten Link fehlt der Schlüssel. Verwenden Sie den vollständigen Link, den Sie erhalten haben, einschließlich allem nach dem #-Zeichen.',
+    },
+    e2eeUnsupported: {
+      title: 'Ihr Browser kann dieser Besprechung nicht beitreten',
+      body: 'Diese Besprechung ist Ende-zu-Ende-verschlüsselt, und Ihr Browser unterstützt das nicht. Verwenden Sie eine aktuelle Version von Chrome, Edge, Firefox oder Safari.',
+    },
+    locked: {
+      title: 'Diese Besprechung ist gesperrt',
+      body: 'Die Besprechung wurde gesperrt, daher kann niemand Neues beitreten. Bitten Sie darum, sie zu entsperren, und versuchen Sie es dann erneut.',
+    },
+    roomFull: {
+      title: 'Diese Besprechung ist voll',
+      body: 'Alle Plätze in dieser Besprechung sind belegt. Versuchen Sie es erneut, wenn jemand gegangen ist.',
+    },
+    removed: {
+      title: 'Sie wurden aus der Besprechung entfernt',
+      body: 'Eine Gastgeberin oder ein Gastgeber hat Sie aus dieser Besprechung entfernt.',
+    },
+    denied: {
+      title: 'Sie wurden nicht eingelassen',
+      body: 'Ihre Anfrage zur Teilnahme an dieser Besprechung wurde abgelehnt.',
+    },
+    ended: {
+      title: 'Die Besprechung ist beendet',
+      body: 'Die Besprechung wurde von der Gastgeberin oder dem Gastgeber beendet.',
+    },
+    left: {
+      title: 'Sie haben die Besprechung verlassen',
+      body: 'Solange Ihr Link gültig ist, können Sie wieder beitreten.',
+    },
+    duplicate: {
+      title: 'Sie sind an anderer Stelle beigetreten',
+      body: 'Diese Besprechung wurde mit Ihrem Link in einem anderen Tab oder auf einem anderen Gerät geöffnet und deshalb hier geschlossen.',
+    },
     networkLost: { title: 'Verbindung unterbrochen', body: 'Die Verbindung zur Besprechung ist abgebrochen.' },
     unknown: { title: 'Etwas ist schiefgelaufen', body: 'Der Beitritt zur Besprechung ist fehlgeschlagen.' },
   },

@@ -62,7 +62,8 @@ export const en = {
     voted: 'Your vote was counted.',
     youVoted: 'You voted',
     votes: (n: number) => (n === 1 ? '1 vote' : `${n} votes`),
-    optionResult: (text: string, count: number, percent: number) => `${text}: ${count === 1 ? '1 vote' : `${count} votes`} (${percent}%)`,
+    optionResult: (text: string, count: number, percent: number) =>
+      `${text}: ${count === 1 ? '1 vote' : `${count} votes`} (${percent}%)`,
     results: 'Results',
     open: 'Open poll',
     close: 'Close poll',
@@ -127,7 +128,8 @@ export const en = {
     tooLong: (max: number) => `A message has ${max} characters at most.`,
     failed: 'The message was not sent. Try again.',
     log: 'Messages',
-    e2eeNote: 'This meeting is end-to-end encrypted, so its chat is not stored: messages go directly between participants over the encrypted connection and nobody who joins later sees them. Use the chat button in the bar at the bottom.',
+    e2eeNote:
+      'This meeting is end-to-end encrypted, so its chat is not stored: messages go directly between participants over the encrypted connection and nobody who joins later sees them. Use the chat button in the bar at the bottom.',
   },
   captions: {
     label: 'Live captions',
@@ -136,23 +138,56 @@ export const en = {
   waiting: {
     title: 'Waiting to be let in',
     body: 'The host has been told you are here. This page continues into the meeting as soon as you are admitted.',
-    lost: { title: 'This waiting link is not valid', body: 'Use the complete link you were given, including everything after the # sign.' },
+    lost: {
+      title: 'This waiting link is not valid',
+      body: 'Use the complete link you were given, including everything after the # sign.',
+    },
   },
   errors: {
-    missingToken: { title: 'This link is incomplete', body: 'The meeting link is missing its access token. Ask the organiser for a new link.' },
-    invalidToken: { title: 'This link is not valid', body: 'The meeting link could not be read. Ask the organiser for a new link.' },
-    expiredToken: { title: 'This link has expired', body: 'Meeting links are valid for a limited time. Go back to where you started and join again to get a fresh link.' },
-    refused: { title: 'You could not be let in', body: 'The meeting service refused this link. It may have been revoked, or be for another meeting.' },
-    unreachable: { title: 'The meeting service cannot be reached', body: 'Check your connection and try again. If it keeps happening, the service may be down.' },
-    e2eeKeyMissing: { title: 'This meeting is end-to-end encrypted', body: 'The link you opened does not include the encryption key. Use the complete link you were given, including everything after the # sign.' },
-    e2eeUnsupported: { title: 'Your browser cannot join this meeting', body: 'This meeting is end-to-end encrypted and your browser does not support it. Try a recent version of Chrome, Edge, Firefox or Safari.' },
-    locked: { title: 'This meeting is locked', body: 'The host has locked this meeting, so nobody new can join. Ask them to unlock it, then try again.' },
-    roomFull: { title: 'This meeting is full', body: 'Every seat in this meeting is taken. Try again when someone leaves.' },
+    missingToken: {
+      title: 'This link is incomplete',
+      body: 'The meeting link is missing its access token. Ask the organiser for a new link.',
+    },
+    invalidToken: {
+      title: 'This link is not valid',
+      body: 'The meeting link could not be read. Ask the organiser for a new link.',
+    },
+    expiredToken: {
+      title: 'This link has expired',
+      body: 'Meeting links are valid for a limited time. Go back to where you started and join again to get a fresh link.',
+    },
+    refused: {
+      title: 'You could not be let in',
+      body: 'The meeting service refused this link. It may have been revoked, or be for another meeting.',
+    },
+    unreachable: {
+      title: 'The meeting service cannot be reached',
+      body: 'Check your connection and try again. If it keeps happening, the service may be down.',
+    },
+    e2eeKeyMissing: {
+      title: 'This meeting is end-to-end encrypted',
+      body: 'The link you opened does not include the encryption key. Use the complete link you were given, including everything after the # sign.',
+    },
+    e2eeUnsupported: {
+      title: 'Your browser cannot join this meeting',
+      body: 'This meeting is end-to-end encrypted and your browser does not support it. Try a recent version of Chrome, Edge, Firefox or Safari.',
+    },
+    locked: {
+      title: 'This meeting is locked',
+      body: 'The host has locked this meeting, so nobody new can join. Ask them to unlock it, then try again.',
+    },
+    roomFull: {
+      title: 'This meeting is full',
+      body: 'Every seat in this meeting is taken. Try again when someone leaves.',
+    },
     removed: { title: 'You were removed from the meeting', body: 'A host removed you from this meeting.' },
     denied: { title: 'You were not admitted', body: 'The host declined your request to join this meeting.' },
     ended: { title: 'The meeting has ended', body: 'The host ended this meeting.' },
     left: { title: 'You left the meeting', body: 'You can rejoin while your link is valid.' },
-    duplicate: { title: 'You joined from somewhere else', body: 'This meeting was opened with your link in another tab or on another device, so it closed here.' },
+    duplicate: {
+      title: 'You joined from somewhere else',
+      body: 'This meeting was opened with your link in another tab or on another device, so it closed here.',
+    },
     networkLost: { title: 'Connection lost', body: 'Your connection to the meeting was lost.' },
     unknown: { title: 'Something went wrong', body: 'The meeting could not be joined.' },
   },

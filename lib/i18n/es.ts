@@ -35,7 +35,8 @@ export const es = {
   panels: {
     toolbar: 'Herramientas de la reunión',
     close: 'Cerrar panel',
-    hostToggle: (waiting: number) => (waiting > 0 ? `Controles de anfitrión (${waiting} en espera)` : 'Controles de anfitrión'),
+    hostToggle: (waiting: number) =>
+      waiting > 0 ? `Controles de anfitrión (${waiting} en espera)` : 'Controles de anfitrión',
     pollsToggle: (open: number) => (open > 0 ? `Encuestas (${open} abiertas)` : 'Encuestas'),
     questionsToggle: (open: number) => (open > 0 ? `Preguntas (${open})` : 'Preguntas'),
     peopleToggle: (count: number) => `Participantes (${count})`,
@@ -64,7 +65,8 @@ export const es = {
     voted: 'Tu voto se ha registrado.',
     youVoted: 'Tu voto',
     votes: (n: number) => (n === 1 ? '1 voto' : `${n} votos`),
-    optionResult: (text: string, count: number, percent: number) => `${text}: ${count === 1 ? '1 voto' : `${count} votos`} (${percent} %)`,
+    optionResult: (text: string, count: number, percent: number) =>
+      `${text}: ${count === 1 ? '1 voto' : `${count} votos`} (${percent} %)`,
     results: 'Resultados',
     open: 'Abrir encuesta',
     close: 'Cerrar encuesta',
@@ -129,7 +131,8 @@ export const es = {
     tooLong: (max: number) => `Un mensaje tiene como máximo ${max} caracteres.`,
     failed: 'El mensaje no se ha enviado. Inténtalo de nuevo.',
     log: 'Mensajes',
-    e2eeNote: 'Esta reunión tiene cifrado de extremo a extremo, así que su chat no se guarda: los mensajes van directamente entre los participantes por la conexión cifrada y quien se una más tarde no los verá. Usa el botón de chat de la barra inferior.',
+    e2eeNote:
+      'Esta reunión tiene cifrado de extremo a extremo, así que su chat no se guarda: los mensajes van directamente entre los participantes por la conexión cifrada y quien se una más tarde no los verá. Usa el botón de chat de la barra inferior.',
   },
   captions: {
     label: 'Subtítulos en directo',
@@ -138,23 +141,59 @@ export const es = {
   waiting: {
     title: 'Esperando a que te dejen entrar',
     body: 'El anfitrión sabe que estás aquí. Esta página te llevará a la reunión en cuanto te admitan.',
-    lost: { title: 'Este enlace de espera no es válido', body: 'Usa el enlace completo que recibiste, incluido todo lo que va después del signo #.' },
+    lost: {
+      title: 'Este enlace de espera no es válido',
+      body: 'Usa el enlace completo que recibiste, incluido todo lo que va después del signo #.',
+    },
   },
   errors: {
-    missingToken: { title: 'Este enlace está incompleto', body: 'Al enlace de la reunión le falta el token de acceso. Pide un enlace nuevo a la persona organizadora.' },
-    invalidToken: { title: 'Este enlace no es válido', body: 'No se pudo leer el enlace de la reunión. Pide un enlace nuevo a la persona organizadora.' },
-    expiredToken: { title: 'Este enlace ha caducado', body: 'Los enlaces de reunión son válidos durante un tiempo limitado. Vuelve al punto de partida y únete de nuevo para obtener un enlace nuevo.' },
-    refused: { title: 'No se te pudo dejar entrar', body: 'El servicio de reuniones rechazó este enlace. Puede que se haya revocado o que sea de otra reunión.' },
-    unreachable: { title: 'No se puede acceder al servicio de reuniones', body: 'Comprueba tu conexión y vuelve a intentarlo. Si sigue ocurriendo, puede que el servicio no esté disponible.' },
-    e2eeKeyMissing: { title: 'Esta reunión tiene cifrado de extremo a extremo', body: 'El enlace que has abierto no incluye la clave de cifrado. Usa el enlace completo que recibiste, incluido todo lo que va después del signo #.' },
-    e2eeUnsupported: { title: 'Tu navegador no puede unirse a esta reunión', body: 'Esta reunión tiene cifrado de extremo a extremo y tu navegador no lo admite. Prueba con una versión reciente de Chrome, Edge, Firefox o Safari.' },
-    locked: { title: 'Esta reunión está bloqueada', body: 'El anfitrión ha bloqueado la reunión, así que no puede entrar nadie más. Pídele que la desbloquee y vuelve a intentarlo.' },
-    roomFull: { title: 'Esta reunión está completa', body: 'Todas las plazas de esta reunión están ocupadas. Vuelve a intentarlo cuando alguien se vaya.' },
+    missingToken: {
+      title: 'Este enlace está incompleto',
+      body: 'Al enlace de la reunión le falta el token de acceso. Pide un enlace nuevo a la persona organizadora.',
+    },
+    invalidToken: {
+      title: 'Este enlace no es válido',
+      body: 'No se pudo leer el enlace de la reunión. Pide un enlace nuevo a la persona organizadora.',
+    },
+    expiredToken: {
+      title: 'Este enlace ha caducado',
+      body: 'Los enlaces de reunión son válidos durante un tiempo limitado. Vuelve al punto de partida y únete de nuevo para obtener un enlace nuevo.',
+    },
+    refused: {
+      title: 'No se te pudo dejar entrar',
+      body: 'El servicio de reuniones rechazó este enlace. Puede que se haya revocado o que sea de otra reunión.',
+    },
+    unreachable: {
+      title: 'No se puede acceder al servicio de reuniones',
+      body: 'Comprueba tu conexión y vuelve a intentarlo. Si sigue ocurriendo, puede que el servicio no esté disponible.',
+    },
+    e2eeKeyMissing: {
+      title: 'Esta reunión tiene cifrado de extremo a extremo',
+      body: 'El enlace que has abierto no incluye la clave de cifrado. Usa el enlace completo que recibiste, incluido todo lo que va después del signo #.',
+    },
+    e2eeUnsupported: {
+      title: 'Tu navegador no puede unirse a esta reunión',
+      body: 'Esta reunión tiene cifrado de extremo a extremo y tu navegador no lo admite. Prueba con una versión reciente de Chrome, Edge, Firefox o Safari.',
+    },
+    locked: {
+      title: 'Esta reunión está bloqueada',
+      body: 'El anfitrión ha bloqueado la reunión, así que no puede entrar nadie más. Pídele que la desbloquee y vuelve a intentarlo.',
+    },
+    roomFull: {
+      title: 'Esta reunión está completa',
+      body: 'Todas las plazas de esta reunión están ocupadas. Vuelve a intentarlo cuando alguien se vaya.',
+    },
     removed: { title: 'Te han expulsado de la reunión', body: 'Un anfitrión te ha expulsado de esta reunión.' },
-    denied: { title: 'No se te ha admitido', body: 'El anfitrión ha rechazado tu solicitud para unirte a esta reunión.' },
+    denied: {
+      title: 'No se te ha admitido',
+      body: 'El anfitrión ha rechazado tu solicitud para unirte a esta reunión.',
+    },
     ended: { title: 'La reunión ha terminado', body: 'El anfitrión ha finalizado esta reunión.' },
     left: { title: 'Has salido de la reunión', body: 'Puedes volver a unirte mientras tu enlace siga siendo válido.' },
-    duplicate: { title: 'Te has unido desde otro lugar', body: 'Esta reunión se abrió con tu enlace en otra pestaña o en otro dispositivo, así que se ha cerrado aquí.' },
+    duplicate: {
+      title: 'Te has unido desde otro lugar',
+      body: 'Esta reunión se abrió con tu enlace en otra pestaña o en otro dispositivo, así que se ha cerrado aquí.',
+    },
     networkLost: { title: 'Se ha perdido la conexión', body: 'Se ha perdido tu conexión con la reunión.' },
     unknown: { title: 'Algo ha salido mal', body: 'No se pudo entrar en la reunión.' },
   },

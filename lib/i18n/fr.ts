@@ -35,7 +35,8 @@ export const fr = {
   panels: {
     toolbar: 'Outils de la réunion',
     close: 'Fermer le panneau',
-    hostToggle: (waiting: number) => (waiting > 0 ? `Outils de l’organisateur (${waiting} en attente)` : 'Outils de l’organisateur'),
+    hostToggle: (waiting: number) =>
+      waiting > 0 ? `Outils de l’organisateur (${waiting} en attente)` : 'Outils de l’organisateur',
     pollsToggle: (open: number) => (open > 0 ? `Sondages (${open} ouverts)` : 'Sondages'),
     questionsToggle: (open: number) => (open > 0 ? `Questions (${open})` : 'Questions'),
     peopleToggle: (count: number) => `Participants (${count})`,
@@ -64,7 +65,8 @@ export const fr = {
     voted: 'Votre vote a été pris en compte.',
     youVoted: 'Votre vote',
     votes: (n: number) => (n <= 1 ? `${n} vote` : `${n} votes`),
-    optionResult: (text: string, count: number, percent: number) => `${text} : ${count <= 1 ? `${count} vote` : `${count} votes`} (${percent} %)`,
+    optionResult: (text: string, count: number, percent: number) =>
+      `${text} : ${count <= 1 ? `${count} vote` : `${count} votes`} (${percent} %)`,
     results: 'Résultats',
     open: 'Ouvrir le sondage',
     close: 'Clore le sondage',
@@ -129,7 +131,8 @@ export const fr = {
     tooLong: (max: number) => `Un message compte au plus ${max} caractères.`,
     failed: 'Le message n’a pas été envoyé. Réessayez.',
     log: 'Messages',
-    e2eeNote: 'Cette réunion est chiffrée de bout en bout : sa discussion n’est donc pas enregistrée. Les messages passent directement entre les participants par la connexion chiffrée, et personne ne les voit en arrivant plus tard. Utilisez le bouton de discussion dans la barre du bas.',
+    e2eeNote:
+      'Cette réunion est chiffrée de bout en bout : sa discussion n’est donc pas enregistrée. Les messages passent directement entre les participants par la connexion chiffrée, et personne ne les voit en arrivant plus tard. Utilisez le bouton de discussion dans la barre du bas.',
   },
   captions: {
     label: 'Sous-titres en direct',
@@ -138,23 +141,62 @@ export const fr = {
   waiting: {
     title: 'En attente d’admission',
     body: 'L’organisateur sait que vous êtes là. Cette page vous fera entrer dans la réunion dès que vous serez admis.',
-    lost: { title: 'Ce lien d’attente n’est pas valide', body: 'Utilisez le lien complet que vous avez reçu, y compris tout ce qui suit le signe #.' },
+    lost: {
+      title: 'Ce lien d’attente n’est pas valide',
+      body: 'Utilisez le lien complet que vous avez reçu, y compris tout ce qui suit le signe #.',
+    },
   },
   errors: {
-    missingToken: { title: 'Ce lien est incomplet', body: 'Il manque le jeton d’accès dans le lien de la réunion. Demandez un nouveau lien à l’organisateur.' },
-    invalidToken: { title: 'Ce lien n’est pas valide', body: 'Le lien de la réunion est illisible. Demandez un nouveau lien à l’organisateur.' },
-    expiredToken: { title: 'Ce lien a expiré', body: 'Les liens de réunion ont une durée de validité limitée. Revenez à votre point de départ et rejoignez à nouveau pour obtenir un nouveau lien.' },
-    refused: { title: 'Vous n’avez pas pu être admis', body: 'Le service de réunion a refusé ce lien. Il a peut-être été révoqué, ou il concerne une autre réunion.' },
-    unreachable: { title: 'Le service de réunion est injoignable', body: 'Vérifiez votre connexion et réessayez. Si le problème persiste, le service est peut-être indisponible.' },
-    e2eeKeyMissing: { title: 'Cette réunion est chiffrée de bout en bout', body: 'Le lien que vous avez ouvert ne contient pas la clé de chiffrement. Utilisez le lien complet que vous avez reçu, y compris tout ce qui suit le signe #.' },
-    e2eeUnsupported: { title: 'Votre navigateur ne peut pas rejoindre cette réunion', body: 'Cette réunion est chiffrée de bout en bout et votre navigateur ne le prend pas en charge. Essayez une version récente de Chrome, Edge, Firefox ou Safari.' },
-    locked: { title: 'Cette réunion est verrouillée', body: 'L’organisateur a verrouillé cette réunion : personne d’autre ne peut entrer. Demandez-lui de la déverrouiller, puis réessayez.' },
-    roomFull: { title: 'Cette réunion est complète', body: 'Toutes les places de cette réunion sont prises. Réessayez lorsque quelqu’un partira.' },
+    missingToken: {
+      title: 'Ce lien est incomplet',
+      body: 'Il manque le jeton d’accès dans le lien de la réunion. Demandez un nouveau lien à l’organisateur.',
+    },
+    invalidToken: {
+      title: 'Ce lien n’est pas valide',
+      body: 'Le lien de la réunion est illisible. Demandez un nouveau lien à l’organisateur.',
+    },
+    expiredToken: {
+      title: 'Ce lien a expiré',
+      body: 'Les liens de réunion ont une durée de validité limitée. Revenez à votre point de départ et rejoignez à nouveau pour obtenir un nouveau lien.',
+    },
+    refused: {
+      title: 'Vous n’avez pas pu être admis',
+      body: 'Le service de réunion a refusé ce lien. Il a peut-être été révoqué, ou il concerne une autre réunion.',
+    },
+    unreachable: {
+      title: 'Le service de réunion est injoignable',
+      body: 'Vérifiez votre connexion et réessayez. Si le problème persiste, le service est peut-être indisponible.',
+    },
+    e2eeKeyMissing: {
+      title: 'Cette réunion est chiffrée de bout en bout',
+      body: 'Le lien que vous avez ouvert ne contient pas la clé de chiffrement. Utilisez le lien complet que vous avez reçu, y compris tout ce qui suit le signe #.',
+    },
+    e2eeUnsupported: {
+      title: 'Votre navigateur ne peut pas rejoindre cette réunion',
+      body: 'Cette réunion est chiffrée de bout en bout et votre navigateur ne le prend pas en charge. Essayez une version récente de Chrome, Edge, Firefox ou Safari.',
+    },
+    locked: {
+      title: 'Cette réunion est verrouillée',
+      body: 'L’organisateur a verrouillé cette réunion : personne d’autre ne peut entrer. Demandez-lui de la déverrouiller, puis réessayez.',
+    },
+    roomFull: {
+      title: 'Cette réunion est complète',
+      body: 'Toutes les places de cette réunion sont prises. Réessayez lorsque quelqu’un partira.',
+    },
     removed: { title: 'Vous avez été retiré de la réunion', body: 'Un organisateur vous a retiré de cette réunion.' },
-    denied: { title: 'Vous n’avez pas été admis', body: 'L’organisateur a refusé votre demande pour rejoindre cette réunion.' },
+    denied: {
+      title: 'Vous n’avez pas été admis',
+      body: 'L’organisateur a refusé votre demande pour rejoindre cette réunion.',
+    },
     ended: { title: 'La réunion est terminée', body: 'L’organisateur a mis fin à cette réunion.' },
-    left: { title: 'Vous avez quitté la réunion', body: 'Vous pouvez la rejoindre à nouveau tant que votre lien est valide.' },
-    duplicate: { title: 'Vous avez rejoint depuis un autre endroit', body: 'Cette réunion a été ouverte avec votre lien dans un autre onglet ou sur un autre appareil ; elle a donc été fermée ici.' },
+    left: {
+      title: 'Vous avez quitté la réunion',
+      body: 'Vous pouvez la rejoindre à nouveau tant que votre lien est valide.',
+    },
+    duplicate: {
+      title: 'Vous avez rejoint depuis un autre endroit',
+      body: 'Cette réunion a été ouverte avec votre lien dans un autre onglet ou sur un autre appareil ; elle a donc été fermée ici.',
+    },
     networkLost: { title: 'Connexion perdue', body: 'Votre connexion à la réunion a été interrompue.' },
     unknown: { title: 'Une erreur est survenue', body: 'Impossible de rejoindre la réunion.' },
   },

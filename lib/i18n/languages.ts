@@ -23,7 +23,7 @@ export function fromAcceptLanguage(header: string | null | undefined): Language 
     })
     .filter((r) => r.quality > 0)
     .sort((a, b) => b.quality - a.quality || a.index - b.index);
-  return ranked.find((r) => isLanguage(r.base))?.base as Language | undefined ?? null;
+  return (ranked.find((r) => isLanguage(r.base))?.base as Language | undefined) ?? null;
 }
 
 /**
@@ -32,7 +32,11 @@ export function fromAcceptLanguage(header: string | null | undefined): Language 
  * rather than shown as an error: the API refuses it when minting links, so only hand-edited
  * URLs carry one.
  */
-export function chooseLanguage(opts: { lang?: string | null; tenantDefault?: string | null; acceptLanguage?: string | null }): Language {
+export function chooseLanguage(opts: {
+  lang?: string | null;
+  tenantDefault?: string | null;
+  acceptLanguage?: string | null;
+}): Language {
   const fromUrl = opts.lang?.toLowerCase();
   if (isLanguage(fromUrl)) return fromUrl;
   if (isLanguage(opts.tenantDefault)) return opts.tenantDefault;

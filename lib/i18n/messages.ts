@@ -5,7 +5,13 @@ import { fr } from '@/lib/i18n/fr';
 import type { Language } from '@/lib/i18n/languages';
 
 /** The shape of every text of the hosted call UI (English's, with literal types widened). */
-type Widen<T> = T extends string ? string : T extends (...args: infer A) => infer R ? (...args: A) => Widen<R> : T extends object ? { [K in keyof T]: Widen<T[K]> } : T;
+type Widen<T> = T extends string
+  ? string
+  : T extends (...args: infer A) => infer R
+    ? (...args: A) => Widen<R>
+    : T extends object
+      ? { [K in keyof T]: Widen<T[K]> }
+      : T;
 export type Messages = Widen<typeof en>;
 
 /**
@@ -13,15 +19,21 @@ export type Messages = Widen<typeof en>;
  * English until translated, and test/ui/i18n.test.ts fails until every language has it.
  */
 export type Translation = DeepPartial<Messages>;
-type DeepPartial<T> = T extends (...args: never[]) => unknown ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+type DeepPartial<T> = T extends (...args: never[]) => unknown
+  ? T
+  : T extends object
+    ? { [K in keyof T]?: DeepPartial<T[K]> }
+    : T;
 
 export const TRANSLATIONS: Record<Exclude<Language, 'en'>, Translation> = { de, es, fr };
 
 function merge<T>(base: T, over: unknown): T {
   if (over === undefined || over === null) return base;
-  if (typeof base !== 'object' || base === null || typeof over !== 'object') return (typeof over === typeof base ? over : base) as T;
+  if (typeof base !== 'object' || base === null || typeof over !== 'object')
+    return (typeof over === typeof base ? over : base) as T;
   const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
-  for (const [key, value] of Object.entries(base as Record<string, unknown>)) out[key] = merge(value, (over as Record<string, unknown>)[key]);
+  for (const [key, value] of Object.entries(base as Record<string, unknown>))
+    out[key] = merge(value, (over as Record<string, unknown>)[key]);
   // Maps keyed by data (e.g. roles) may hold keys English lacks.
   for (const [key, value] of Object.entries(over as Record<string, unknown>)) if (!(key in out)) out[key] = value;
   return out as T;

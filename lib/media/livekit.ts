@@ -38,7 +38,13 @@ const SOURCES: Record<PublishSource, TrackSource> = {
 };
 
 // IngressState.Status values (not re-exported by the server SDK).
-const INGRESS_STATES = ['ENDPOINT_INACTIVE', 'ENDPOINT_BUFFERING', 'ENDPOINT_PUBLISHING', 'ENDPOINT_ERROR', 'ENDPOINT_COMPLETE'];
+const INGRESS_STATES = [
+  'ENDPOINT_INACTIVE',
+  'ENDPOINT_BUFFERING',
+  'ENDPOINT_PUBLISHING',
+  'ENDPOINT_ERROR',
+  'ENDPOINT_COMPLETE',
+];
 
 const toDate = (seconds: bigint | number | undefined) => (seconds ? new Date(Number(seconds) * 1000) : null);
 
@@ -88,7 +94,9 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
     } catch (err) {
       stop({ outcome: 'error' });
       const e = err as { message?: string; status?: number; code?: string };
-      throw new MediaLayerError(`Media layer ${method} failed: ${e.message ?? String(err)}`, e.status, e.code, { cause: err });
+      throw new MediaLayerError(`Media layer ${method} failed: ${e.message ?? String(err)}`, e.status, e.code, {
+        cause: err,
+      });
     }
   }
 
@@ -108,7 +116,13 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
     },
     async listRooms(names) {
       const list = await call('listRooms', () => rooms.listRooms(names));
-      return list.map((r) => ({ name: r.name, sid: r.sid, numParticipants: r.numParticipants, metadata: r.metadata, createdAt: toDate(r.creationTime) }));
+      return list.map((r) => ({
+        name: r.name,
+        sid: r.sid,
+        numParticipants: r.numParticipants,
+        metadata: r.metadata,
+        createdAt: toDate(r.creationTime),
+      }));
     },
     async listParticipants(room) {
       return (await call('listParticipants', () => rooms.listParticipants(room))).map(participantOf);
@@ -143,7 +157,10 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
     async sendData(room, payload, opts) {
       const data = new TextEncoder().encode(JSON.stringify(payload));
       await call('sendData', () =>
-        rooms.sendData(room, data, DataPacket_Kind.RELIABLE, { topic: opts.topic, destinationIdentities: opts.destinationIdentities }),
+        rooms.sendData(room, data, DataPacket_Kind.RELIABLE, {
+          topic: opts.topic,
+          destinationIdentities: opts.destinationIdentities,
+        }),
       );
     },
     async startRoomCompositeEgress(room, target, opts = {}) {
@@ -154,10 +171,17 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
           ...(target.file.s3 ? { output: { case: 's3', value: new S3Upload({ ...target.file.s3 }) } } : {}),
         });
       }
-      if (target.streamUrls?.length) outputs.stream = new StreamOutput({ protocol: StreamProtocol.RTMP, urls: target.streamUrls });
-      const preset = opts.encodingPreset ? EncodingOptionsPreset[opts.encodingPreset as keyof typeof EncodingOptionsPreset] : undefined;
+      if (target.streamUrls?.length)
+        outputs.stream = new StreamOutput({ protocol: StreamProtocol.RTMP, urls: target.streamUrls });
+      const preset = opts.encodingPreset
+        ? EncodingOptionsPreset[opts.encodingPreset as keyof typeof EncodingOptionsPreset]
+        : undefined;
       const info = await call('startRoomCompositeEgress', () =>
-        egress.startRoomCompositeEgress(room, outputs, { layout: opts.layout, audioOnly: opts.audioOnly, ...(preset !== undefined ? { encodingOptions: preset } : {}) }),
+        egress.startRoomCompositeEgress(room, outputs, {
+          layout: opts.layout,
+          audioOnly: opts.audioOnly,
+          ...(preset !== undefined ? { encodingOptions: preset } : {}),
+        }),
       );
       return { egressId: info.egressId, status: EgressStatus[info.status] ?? 'UNKNOWN' };
     },
@@ -207,7 +231,8 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
     async verifyParticipantToken(token) {
       if (!isMediaJwtAlgorithm(token)) throw new MediaAuthError(`Participant tokens are signed ${MEDIA_JWT_ALGORITHM}`);
       const claims = await verifier.verify(token);
-      if (!claims.sub || !claims.video?.room || !claims.video.roomJoin) throw new MediaAuthError('Not a participant token');
+      if (!claims.sub || !claims.video?.room || !claims.video.roomJoin)
+        throw new MediaAuthError('Not a participant token');
       return {
         identity: claims.sub,
         roomName: claims.video.room,
@@ -227,12 +252,27 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
         event: event.event,
         createdAt: toDate(event.createdAt),
         room: event.room ? { name: event.room.name, sid: event.room.sid } : undefined,
-        participant: event.participant ? { identity: event.participant.identity, sid: event.participant.sid, joinedAt: toDate(event.participant.joinedAt) } : undefined,
+        participant: event.participant
+          ? {
+              identity: event.participant.identity,
+              sid: event.participant.sid,
+              joinedAt: toDate(event.participant.joinedAt),
+            }
+          : undefined,
         egress: event.egressInfo
-          ? { egressId: event.egressInfo.egressId, roomName: event.egressInfo.roomName, status: EgressStatus[event.egressInfo.status] ?? 'UNKNOWN', error: event.egressInfo.error }
+          ? {
+              egressId: event.egressInfo.egressId,
+              roomName: event.egressInfo.roomName,
+              status: EgressStatus[event.egressInfo.status] ?? 'UNKNOWN',
+              error: event.egressInfo.error,
+            }
           : undefined,
         ingress: event.ingressInfo
-          ? { ingressId: event.ingressInfo.ingressId, roomName: event.ingressInfo.roomName, status: INGRESS_STATES[event.ingressInfo.state?.status ?? 0] ?? 'UNKNOWN' }
+          ? {
+              ingressId: event.ingressInfo.ingressId,
+              roomName: event.ingressInfo.roomName,
+              status: INGRESS_STATES[event.ingressInfo.state?.status ?? 0] ?? 'UNKNOWN',
+            }
           : undefined,
       };
     },

@@ -70,7 +70,17 @@ export interface MediaWebhookEvent {
 
 export interface EgressTarget {
   /** A file written by the media layer's egress: a path on storage it shares, or an S3 upload. */
-  file?: { filepath: string; s3?: { bucket: string; region?: string; endpoint?: string; accessKey?: string; secret?: string; forcePathStyle?: boolean } };
+  file?: {
+    filepath: string;
+    s3?: {
+      bucket: string;
+      region?: string;
+      endpoint?: string;
+      accessKey?: string;
+      secret?: string;
+      forcePathStyle?: boolean;
+    };
+  };
   /** RTMP(S) destinations, stream keys included. */
   streamUrls?: string[];
 }
@@ -87,15 +97,34 @@ export interface MediaLayer {
   listRooms(names?: string[]): Promise<MediaRoom[]>;
   listParticipants(room: string): Promise<MediaParticipant[]>;
   removeParticipant(room: string, identity: string): Promise<void>;
-  updateParticipant(room: string, identity: string, update: { metadata?: string; grants?: ParticipantGrants }): Promise<void>;
+  updateParticipant(
+    room: string,
+    identity: string,
+    update: { metadata?: string; grants?: ParticipantGrants },
+  ): Promise<void>;
   /** Mutes every unmuted audio track of everyone but `exceptIdentities`; returns how many. */
   muteAllAudio(room: string, exceptIdentities: ReadonlySet<string>): Promise<number>;
   moveParticipant(room: string, identity: string, destinationRoom: string): Promise<void>;
   sendData(room: string, payload: unknown, opts: { topic: string; destinationIdentities?: string[] }): Promise<void>;
   /** Room-composite egress: a recording (file) or a live stream (RTMP). */
-  startRoomCompositeEgress(room: string, target: EgressTarget, opts?: { layout?: string; audioOnly?: boolean; /** An EncodingOptionsPreset name, e.g. H264_720P_30. */ encodingPreset?: string }): Promise<{ egressId: string; status: string }>;
+  startRoomCompositeEgress(
+    room: string,
+    target: EgressTarget,
+    opts?: {
+      layout?: string;
+      audioOnly?: boolean /** An EncodingOptionsPreset name, e.g. H264_720P_30. */;
+      encodingPreset?: string;
+    },
+  ): Promise<{ egressId: string; status: string }>;
   stopEgress(egressId: string): Promise<void>;
-  createIngress(request: { inputType: 'RTMP' | 'WHIP'; name: string; roomName: string; participantIdentity: string; participantName: string; enableTranscoding: boolean }): Promise<MediaIngress>;
+  createIngress(request: {
+    inputType: 'RTMP' | 'WHIP';
+    name: string;
+    roomName: string;
+    participantIdentity: string;
+    participantName: string;
+    enableTranscoding: boolean;
+  }): Promise<MediaIngress>;
   deleteIngress(ingressId: string): Promise<void>;
   /** Dispatches an agent (e.g. live captions) into a room. */
   createAgentDispatch(room: string, agentName: string, metadata: string): Promise<{ dispatchId: string }>;

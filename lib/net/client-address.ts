@@ -68,10 +68,7 @@ const get = (headers: HeaderSource, name: string) => {
 export function clientAddress(headers: HeaderSource): string {
   const peer = normalise(get(headers, PEER_ADDRESS_HEADER) ?? '') || 'unknown';
   if (!isTrustedProxy(peer)) return peer;
-  const chain = (get(headers, 'x-forwarded-for') ?? '')
-    .split(',')
-    .map(normalise)
-    .filter(Boolean);
+  const chain = (get(headers, 'x-forwarded-for') ?? '').split(',').map(normalise).filter(Boolean);
   for (let i = chain.length - 1; i >= 0; i--) {
     if (!isIP(chain[i])) return peer; // a garbled chain: fall back to the proxy itself
     if (!isTrustedProxy(chain[i])) return chain[i];

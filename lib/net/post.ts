@@ -15,7 +15,12 @@ export interface PostResult {
  * One HTTP POST with a hard timeout, no redirects, and (unless allowPrivate) a DNS lookup that
  * refuses non-public addresses at connect time, so a name cannot be re-pointed after validation.
  */
-export function postJson(url: string, headers: Record<string, string>, body: string, opts: { timeoutMs: number; allowPrivate: boolean; maxResponseBytes: number }): Promise<PostResult> {
+export function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  opts: { timeoutMs: number; allowPrivate: boolean; maxResponseBytes: number },
+): Promise<PostResult> {
   const started = performance.now();
   const target = new URL(url);
   const lookup: LookupFunction = (hostname, options, callback) => {
@@ -24,7 +29,8 @@ export function postJson(url: string, headers: Record<string, string>, body: str
       const list = addresses as unknown as { address: string; family: number }[];
       const safe = opts.allowPrivate ? list : list.filter((a) => isPublicAddress(a.address));
       if (safe.length === 0) return callback(new Error(`blocked: ${hostname} resolves to a non-public address`), '', 4);
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: typeof safe) => void)(null, safe);
+      if ((options as { all?: boolean }).all)
+        return (callback as unknown as (e: null, a: typeof safe) => void)(null, safe);
       callback(null, safe[0].address, safe[0].family);
     });
   };
@@ -47,7 +53,13 @@ export function postJson(url: string, headers: Record<string, string>, body: str
           if (size < opts.maxResponseBytes) chunks.push(c);
           size += c.length;
         });
-        res.on('end', () => finish({ status: res.statusCode ?? null, body: Buffer.concat(chunks).toString('utf8').slice(0, opts.maxResponseBytes), error: null }));
+        res.on('end', () =>
+          finish({
+            status: res.statusCode ?? null,
+            body: Buffer.concat(chunks).toString('utf8').slice(0, opts.maxResponseBytes),
+            error: null,
+          }),
+        );
         res.on('error', (e) => finish({ status: res.statusCode ?? null, body: null, error: e.message }));
       },
     );

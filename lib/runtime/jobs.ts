@@ -33,11 +33,17 @@ export async function enqueueTranscript(transcriptId: string): Promise<void> {
 
 export async function startLifecycleJobs(): Promise<void> {
   const interval = config().LIFECYCLE_INTERVAL_SECONDS;
-  const boss = await ensureQueue(LIFECYCLE_QUEUE, { policy: 'short', retryLimit: 5, retryDelay: interval, expireInSeconds: 300 });
+  const boss = await ensureQueue(LIFECYCLE_QUEUE, {
+    policy: 'short',
+    retryLimit: 5,
+    retryDelay: interval,
+    expireInSeconds: 300,
+  });
   await boss.work(LIFECYCLE_QUEUE, { pollingIntervalSeconds: Math.min(2, interval) }, async () => {
     try {
       const result = await runLifecycle();
-      if (result.autoEnded || result.emptyEnded || result.reconciled.ended || result.reconciled.corrected) log.info(result, 'room lifecycle');
+      if (result.autoEnded || result.emptyEnded || result.reconciled.ended || result.reconciled.corrected)
+        log.info(result, 'room lifecycle');
     } finally {
       await boss.send(LIFECYCLE_QUEUE, {}, { startAfter: interval });
     }

@@ -4,7 +4,10 @@ import { log } from '@/lib/log';
 import { processState } from '@/lib/runtime/process-state';
 
 /** One pg-boss instance per process, shared by the scheduled jobs and the routes that queue work. */
-const queue = processState('queue', () => ({ starting: undefined as Promise<PgBoss> | undefined, boss: undefined as PgBoss | undefined }));
+const queue = processState('queue', () => ({
+  starting: undefined as Promise<PgBoss> | undefined,
+  boss: undefined as PgBoss | undefined,
+}));
 
 /**
  * Instances starting at the same moment race on pg-boss's schema and queue creation and can
@@ -24,7 +27,12 @@ async function withRetry<T>(what: string, fn: () => Promise<T>, attempts = 6): P
 
 export function startQueue(): Promise<PgBoss> {
   queue.starting ??= withRetry('queue start', async () => {
-    const b = new PgBoss({ connectionString: config().DATABASE_URL, schema: 'pgboss', max: 4, application_name: 'convene-queue' });
+    const b = new PgBoss({
+      connectionString: config().DATABASE_URL,
+      schema: 'pgboss',
+      max: 4,
+      application_name: 'convene-queue',
+    });
     b.on('error', (err) => log.error({ err }, 'queue error'));
     await b.start();
     queue.boss = b;

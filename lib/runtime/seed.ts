@@ -22,7 +22,11 @@ export async function seedIfEmpty(): Promise<SeedResult> {
   return db().$transaction(async (tx) => {
     const { provider, plainTextKey } = await createProviderWithKey(tx, 'Demo Provider');
     const live = await provisionTenant(tx, { name: 'Demo Live Tenant', providerId: provider.id, plan: 'growth' });
-    const sandbox = await provisionTenant(tx, { name: 'Demo Sandbox Tenant', providerId: provider.id, isTestMode: true });
+    const sandbox = await provisionTenant(tx, {
+      name: 'Demo Sandbox Tenant',
+      providerId: provider.id,
+      isTestMode: true,
+    });
     const consoleUsers = [
       { email: 'owner@demo.convene.dev', role: 'OWNER' as const, tenantId: live.tenant.id, of: 'Demo Live Tenant' },
       { email: 'viewer@demo.convene.dev', role: 'VIEWER' as const, tenantId: live.tenant.id, of: 'Demo Live Tenant' },

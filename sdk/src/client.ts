@@ -28,13 +28,22 @@ export interface RequestOptions {
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 type Op<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
 /** The JSON request body of an operation. */
-export type RequestBody<P extends keyof paths, M extends Method> = Op<P, M> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+export type RequestBody<P extends keyof paths, M extends Method> =
+  Op<P, M> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 /** The query parameters of a GET operation. */
-export type QueryOf<P extends keyof paths> = Op<P, 'get'> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+export type QueryOf<P extends keyof paths> =
+  Op<P, 'get'> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 /** The 2xx JSON body of an operation. */
-export type ResponseOf<P extends keyof paths, M extends Method> = Op<P, M> extends { responses: infer R }
-  ? { [S in keyof R]: S extends 200 | 201 | 202 ? (R[S] extends { content: { 'application/json': infer J } } ? J : never) : never }[keyof R]
-  : never;
+export type ResponseOf<P extends keyof paths, M extends Method> =
+  Op<P, M> extends { responses: infer R }
+    ? {
+        [S in keyof R]: S extends 200 | 201 | 202
+          ? R[S] extends { content: { 'application/json': infer J } }
+            ? J
+            : never
+          : never;
+      }[keyof R]
+    : never;
 type ItemOf<P extends keyof paths> = ResponseOf<P, 'get'> extends { data: (infer T)[] } ? T : never;
 
 const PROVIDER_PATH = /^\/api\/v1\/provider\//;
@@ -51,7 +60,8 @@ export class Convene {
   private readonly options: ConveneOptions;
 
   constructor(options: ConveneOptions) {
-    if (!options?.baseUrl) throw new TypeError('new Convene({ baseUrl }): baseUrl is required, e.g. https://convene.example.com');
+    if (!options?.baseUrl)
+      throw new TypeError('new Convene({ baseUrl }): baseUrl is required, e.g. https://convene.example.com');
     this.options = options;
     this.api = createClient<paths>({
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
@@ -67,23 +77,40 @@ export class Convene {
     return {
       headers: { ...opts.headers, ...(opts.idempotencyKey ? { 'Idempotency-Key': opts.idempotencyKey } : {}) },
       ...(opts.signal ? { signal: opts.signal } : {}),
-      ...(overrides ? { fetch: createTransport({ ...this.options, timeoutMs: opts.timeoutMs ?? this.options.timeoutMs, maxRetries: opts.maxRetries ?? this.options.maxRetries }) } : {}),
+      ...(overrides
+        ? {
+            fetch: createTransport({
+              ...this.options,
+              timeoutMs: opts.timeoutMs ?? this.options.timeoutMs,
+              maxRetries: opts.maxRetries ?? this.options.maxRetries,
+            }),
+          }
+        : {}),
     };
   }
 
   /** @internal */
-  list<P extends keyof paths>(fetchPage: (cursor: string | undefined) => Promise<{ data: ItemOf<P>[]; nextCursor: string | null }>, cursor?: string): PageRequest<ItemOf<P>> {
+  list<P extends keyof paths>(
+    fetchPage: (cursor: string | undefined) => Promise<{ data: ItemOf<P>[]; nextCursor: string | null }>,
+    cursor?: string,
+  ): PageRequest<ItemOf<P>> {
     return new PageRequest(fetchPage as (cursor: string | undefined) => Promise<Page<ItemOf<P>>>, cursor);
   }
 
   readonly rooms = {
     /** POST /api/v1/rooms */
-    create: (body: RequestBody<'/api/v1/rooms', 'post'>, opts?: RequestOptions) => call(this.api.POST('/api/v1/rooms', { body, ...this.init(opts) })),
+    create: (body: RequestBody<'/api/v1/rooms', 'post'>, opts?: RequestOptions) =>
+      call(this.api.POST('/api/v1/rooms', { body, ...this.init(opts) })),
     /** GET /api/v1/rooms/{id}: the room with its participants. */
-    get: (id: string, opts?: RequestOptions) => call(this.api.GET('/api/v1/rooms/{id}', { params: { path: { id } }, ...this.init(opts) })),
+    get: (id: string, opts?: RequestOptions) =>
+      call(this.api.GET('/api/v1/rooms/{id}', { params: { path: { id } }, ...this.init(opts) })),
     /** GET /api/v1/rooms: `await` it for one page, or `for await` over every room. */
     list: (query: QueryOf<'/api/v1/rooms'> = {}, opts?: RequestOptions) =>
-      this.list<'/api/v1/rooms'>((cursor) => call(this.api.GET('/api/v1/rooms', { params: { query: { ...query, cursor } }, ...this.init(opts) })), query.cursor),
+      this.list<'/api/v1/rooms'>(
+        (cursor) =>
+          call(this.api.GET('/api/v1/rooms', { params: { query: { ...query, cursor } }, ...this.init(opts) })),
+        query.cursor,
+      ),
     /** PATCH /api/v1/rooms/{id}: settings, lock or unlock. */
     update: (id: string, body: RequestBody<'/api/v1/rooms/{id}', 'patch'>, opts?: RequestOptions) =>
       call(this.api.PATCH('/api/v1/rooms/{id}', { params: { path: { id } }, body, ...this.init(opts) })),
@@ -94,44 +121,96 @@ export class Convene {
     join: (id: string, body: RequestBody<'/api/v1/rooms/{id}/join', 'post'>, opts?: RequestOptions) =>
       call(this.api.POST('/api/v1/rooms/{id}/join', { params: { path: { id } }, body, ...this.init(opts) })),
     /** POST /api/v1/rooms/{id}/end */
-    end: (id: string, opts?: RequestOptions) => call(this.api.POST('/api/v1/rooms/{id}/end', { params: { path: { id } }, ...this.init(opts) })),
+    end: (id: string, opts?: RequestOptions) =>
+      call(this.api.POST('/api/v1/rooms/{id}/end', { params: { path: { id } }, ...this.init(opts) })),
     /** POST /api/v1/rooms/{id}/reopen */
-    reopen: (id: string, opts?: RequestOptions) => call(this.api.POST('/api/v1/rooms/{id}/reopen', { params: { path: { id } }, ...this.init(opts) })),
+    reopen: (id: string, opts?: RequestOptions) =>
+      call(this.api.POST('/api/v1/rooms/{id}/reopen', { params: { path: { id } }, ...this.init(opts) })),
     /** GET /api/v1/rooms/{id}/info: the public facts (no credential needed). */
-    info: (id: string, opts?: RequestOptions) => call(this.api.GET('/api/v1/rooms/{id}/info', { params: { path: { id } }, ...this.init(opts) })),
+    info: (id: string, opts?: RequestOptions) =>
+      call(this.api.GET('/api/v1/rooms/{id}/info', { params: { path: { id } }, ...this.init(opts) })),
     participants: {
       /** GET /api/v1/rooms/{id}/participants */
       list: (roomId: string, query: QueryOf<'/api/v1/rooms/{id}/participants'> = {}, opts?: RequestOptions) =>
         this.list<'/api/v1/rooms/{id}/participants'>(
-          (cursor) => call(this.api.GET('/api/v1/rooms/{id}/participants', { params: { path: { id: roomId }, query: { ...query, cursor } }, ...this.init(opts) })),
+          (cursor) =>
+            call(
+              this.api.GET('/api/v1/rooms/{id}/participants', {
+                params: { path: { id: roomId }, query: { ...query, cursor } },
+                ...this.init(opts),
+              }),
+            ),
           query.cursor,
         ),
       /** GET /api/v1/rooms/{id}/participants/{participantId} */
       get: (roomId: string, participantId: string, opts?: RequestOptions) =>
-        call(this.api.GET('/api/v1/rooms/{id}/participants/{participantId}', { params: { path: { id: roomId, participantId } }, ...this.init(opts) })),
+        call(
+          this.api.GET('/api/v1/rooms/{id}/participants/{participantId}', {
+            params: { path: { id: roomId, participantId } },
+            ...this.init(opts),
+          }),
+        ),
       /** POST …/approve: admit a participant from the waiting room (a host or moderator acts). */
-      approve: (roomId: string, participantId: string, body: RequestBody<'/api/v1/rooms/{id}/participants/{participantId}/approve', 'post'>, opts?: RequestOptions) =>
-        call(this.api.POST('/api/v1/rooms/{id}/participants/{participantId}/approve', { params: { path: { id: roomId, participantId } }, body, ...this.init(opts) })),
+      approve: (
+        roomId: string,
+        participantId: string,
+        body: RequestBody<'/api/v1/rooms/{id}/participants/{participantId}/approve', 'post'>,
+        opts?: RequestOptions,
+      ) =>
+        call(
+          this.api.POST('/api/v1/rooms/{id}/participants/{participantId}/approve', {
+            params: { path: { id: roomId, participantId } },
+            body,
+            ...this.init(opts),
+          }),
+        ),
       /** POST …/deny: refuse a participant from the waiting room for good. */
-      deny: (roomId: string, participantId: string, body: RequestBody<'/api/v1/rooms/{id}/participants/{participantId}/deny', 'post'>, opts?: RequestOptions) =>
-        call(this.api.POST('/api/v1/rooms/{id}/participants/{participantId}/deny', { params: { path: { id: roomId, participantId } }, body, ...this.init(opts) })),
+      deny: (
+        roomId: string,
+        participantId: string,
+        body: RequestBody<'/api/v1/rooms/{id}/participants/{participantId}/deny', 'post'>,
+        opts?: RequestOptions,
+      ) =>
+        call(
+          this.api.POST('/api/v1/rooms/{id}/participants/{participantId}/deny', {
+            params: { path: { id: roomId, participantId } },
+            body,
+            ...this.init(opts),
+          }),
+        ),
       /** POST …/remove: remove (kick) a participant. */
       remove: (roomId: string, participantId: string, opts?: RequestOptions) =>
-        call(this.api.POST('/api/v1/rooms/{id}/participants/{participantId}/remove', { params: { path: { id: roomId, participantId } }, ...this.init(opts) })),
+        call(
+          this.api.POST('/api/v1/rooms/{id}/participants/{participantId}/remove', {
+            params: { path: { id: roomId, participantId } },
+            ...this.init(opts),
+          }),
+        ),
       /** GET …/admission: waiting, approved (with token and joinUrl) or denied. */
       admission: (roomId: string, participantId: string, opts?: RequestOptions) =>
-        call(this.api.GET('/api/v1/rooms/{id}/participants/{participantId}/admission', { params: { path: { id: roomId, participantId } }, ...this.init(opts) })),
+        call(
+          this.api.GET('/api/v1/rooms/{id}/participants/{participantId}/admission', {
+            params: { path: { id: roomId, participantId } },
+            ...this.init(opts),
+          }),
+        ),
     },
   };
 
   readonly calls = {
     /** POST /api/v1/calls: queue a call. */
-    create: (body: RequestBody<'/api/v1/calls', 'post'>, opts?: RequestOptions) => call(this.api.POST('/api/v1/calls', { body, ...this.init(opts) })),
+    create: (body: RequestBody<'/api/v1/calls', 'post'>, opts?: RequestOptions) =>
+      call(this.api.POST('/api/v1/calls', { body, ...this.init(opts) })),
     /** GET /api/v1/calls/{id}: the call with its room. */
-    get: (id: string, opts?: RequestOptions) => call(this.api.GET('/api/v1/calls/{id}', { params: { path: { id } }, ...this.init(opts) })),
+    get: (id: string, opts?: RequestOptions) =>
+      call(this.api.GET('/api/v1/calls/{id}', { params: { path: { id } }, ...this.init(opts) })),
     /** GET /api/v1/calls: next up first; `for await` walks every page. */
     list: (query: QueryOf<'/api/v1/calls'> = {}, opts?: RequestOptions) =>
-      this.list<'/api/v1/calls'>((cursor) => call(this.api.GET('/api/v1/calls', { params: { query: { ...query, cursor } }, ...this.init(opts) })), query.cursor),
+      this.list<'/api/v1/calls'>(
+        (cursor) =>
+          call(this.api.GET('/api/v1/calls', { params: { query: { ...query, cursor } }, ...this.init(opts) })),
+        query.cursor,
+      ),
     /** POST /api/v1/calls/{id}/ring: offer the call to an agent. */
     ring: (id: string, body: RequestBody<'/api/v1/calls/{id}/ring', 'post'>, opts?: RequestOptions) =>
       call(this.api.POST('/api/v1/calls/{id}/ring', { params: { path: { id } }, body, ...this.init(opts) })),
@@ -171,55 +250,118 @@ export class Convene {
 
   readonly webhooks = {
     /** PATCH /api/v1/tenant/webhook: the URL and the event filter (null = every event). */
-    configure: (body: RequestBody<'/api/v1/tenant/webhook', 'patch'>, opts?: RequestOptions) => call(this.api.PATCH('/api/v1/tenant/webhook', { body, ...this.init(opts) })),
+    configure: (body: RequestBody<'/api/v1/tenant/webhook', 'patch'>, opts?: RequestOptions) =>
+      call(this.api.PATCH('/api/v1/tenant/webhook', { body, ...this.init(opts) })),
     /** POST /api/v1/tenant/webhook-secret/rotate: the new secret (shown once); both sign during the overlap. */
     rotateSecret: (body: RequestBody<'/api/v1/tenant/webhook-secret/rotate', 'post'> = {}, opts?: RequestOptions) =>
       call(this.api.POST('/api/v1/tenant/webhook-secret/rotate', { body, ...this.init(opts) })),
     /** POST /api/v1/webhooks/test: a signed synthetic event through the real pipeline. */
-    test: (body: RequestBody<'/api/v1/webhooks/test', 'post'> = {}, opts?: RequestOptions) => call(this.api.POST('/api/v1/webhooks/test', { body, ...this.init(opts) })),
+    test: (body: RequestBody<'/api/v1/webhooks/test', 'post'> = {}, opts?: RequestOptions) =>
+      call(this.api.POST('/api/v1/webhooks/test', { body, ...this.init(opts) })),
     deliveries: {
       /** GET /api/v1/webhooks/deliveries: `await` it for one page, or `for await` over every delivery (newest first). */
       list: (query: QueryOf<'/api/v1/webhooks/deliveries'> = {}, opts?: RequestOptions) =>
         this.list<'/api/v1/webhooks/deliveries'>(
-          (cursor) => call(this.api.GET('/api/v1/webhooks/deliveries', { params: { query: { ...query, cursor } }, ...this.init(opts) })),
+          (cursor) =>
+            call(
+              this.api.GET('/api/v1/webhooks/deliveries', {
+                params: { query: { ...query, cursor } },
+                ...this.init(opts),
+              }),
+            ),
           query.cursor,
         ),
       /** GET /api/v1/webhooks/deliveries/{id}: with every attempt. */
-      get: (id: string, opts?: RequestOptions) => call(this.api.GET('/api/v1/webhooks/deliveries/{id}', { params: { path: { id } }, ...this.init(opts) })),
+      get: (id: string, opts?: RequestOptions) =>
+        call(this.api.GET('/api/v1/webhooks/deliveries/{id}', { params: { path: { id } }, ...this.init(opts) })),
       /** POST /api/v1/webhooks/deliveries/{id}/replay: a new delivery with the original event id. */
-      replay: (id: string, opts?: RequestOptions) => call(this.api.POST('/api/v1/webhooks/deliveries/{id}/replay', { params: { path: { id } }, ...this.init(opts) })),
+      replay: (id: string, opts?: RequestOptions) =>
+        call(
+          this.api.POST('/api/v1/webhooks/deliveries/{id}/replay', { params: { path: { id } }, ...this.init(opts) }),
+        ),
     },
   };
 
   readonly provider = {
     tenants: {
       /** POST /api/v1/provider/tenants: the tenant, its first API key and its webhook secret (both shown once). */
-      provision: (body: RequestBody<'/api/v1/provider/tenants', 'post'>, opts?: RequestOptions) => call(this.api.POST('/api/v1/provider/tenants', { body, ...this.init(opts) })),
+      provision: (body: RequestBody<'/api/v1/provider/tenants', 'post'>, opts?: RequestOptions) =>
+        call(this.api.POST('/api/v1/provider/tenants', { body, ...this.init(opts) })),
       /** GET /api/v1/provider/tenants */
       list: (query: QueryOf<'/api/v1/provider/tenants'> = {}, opts?: RequestOptions) =>
-        this.list<'/api/v1/provider/tenants'>((cursor) => call(this.api.GET('/api/v1/provider/tenants', { params: { query: { ...query, cursor } }, ...this.init(opts) })), query.cursor),
+        this.list<'/api/v1/provider/tenants'>(
+          (cursor) =>
+            call(
+              this.api.GET('/api/v1/provider/tenants', { params: { query: { ...query, cursor } }, ...this.init(opts) }),
+            ),
+          query.cursor,
+        ),
       /** GET /api/v1/provider/tenants/{id} */
-      get: (id: string, opts?: RequestOptions) => call(this.api.GET('/api/v1/provider/tenants/{id}', { params: { path: { id } }, ...this.init(opts) })),
+      get: (id: string, opts?: RequestOptions) =>
+        call(this.api.GET('/api/v1/provider/tenants/{id}', { params: { path: { id } }, ...this.init(opts) })),
       /** PATCH /api/v1/provider/tenants/{id}: plan, entitlementOverrides, status, ... */
       update: (id: string, body: RequestBody<'/api/v1/provider/tenants/{id}', 'patch'>, opts?: RequestOptions) =>
         call(this.api.PATCH('/api/v1/provider/tenants/{id}', { params: { path: { id } }, body, ...this.init(opts) })),
       /** GET /api/v1/provider/tenants/{id}/usage */
-      usage: (id: string, opts?: RequestOptions) => call(this.api.GET('/api/v1/provider/tenants/{id}/usage', { params: { path: { id } }, ...this.init(opts) })),
+      usage: (id: string, opts?: RequestOptions) =>
+        call(this.api.GET('/api/v1/provider/tenants/{id}/usage', { params: { path: { id } }, ...this.init(opts) })),
       /** POST /api/v1/provider/tenants/{id}/webhook-secret/rotate */
-      rotateWebhookSecret: (id: string, body: RequestBody<'/api/v1/provider/tenants/{id}/webhook-secret/rotate', 'post'> = {}, opts?: RequestOptions) =>
-        call(this.api.POST('/api/v1/provider/tenants/{id}/webhook-secret/rotate', { params: { path: { id } }, body, ...this.init(opts) })),
+      rotateWebhookSecret: (
+        id: string,
+        body: RequestBody<'/api/v1/provider/tenants/{id}/webhook-secret/rotate', 'post'> = {},
+        opts?: RequestOptions,
+      ) =>
+        call(
+          this.api.POST('/api/v1/provider/tenants/{id}/webhook-secret/rotate', {
+            params: { path: { id } },
+            body,
+            ...this.init(opts),
+          }),
+        ),
       apiKeys: {
         /** POST /api/v1/provider/tenants/{id}/api-keys */
-        create: (tenantId: string, body: RequestBody<'/api/v1/provider/tenants/{id}/api-keys', 'post'> = {}, opts?: RequestOptions) =>
-          call(this.api.POST('/api/v1/provider/tenants/{id}/api-keys', { params: { path: { id: tenantId } }, body, ...this.init(opts) })),
+        create: (
+          tenantId: string,
+          body: RequestBody<'/api/v1/provider/tenants/{id}/api-keys', 'post'> = {},
+          opts?: RequestOptions,
+        ) =>
+          call(
+            this.api.POST('/api/v1/provider/tenants/{id}/api-keys', {
+              params: { path: { id: tenantId } },
+              body,
+              ...this.init(opts),
+            }),
+          ),
         /** GET /api/v1/provider/tenants/{id}/api-keys */
-        list: (tenantId: string, opts?: RequestOptions) => call(this.api.GET('/api/v1/provider/tenants/{id}/api-keys', { params: { path: { id: tenantId } }, ...this.init(opts) })),
+        list: (tenantId: string, opts?: RequestOptions) =>
+          call(
+            this.api.GET('/api/v1/provider/tenants/{id}/api-keys', {
+              params: { path: { id: tenantId } },
+              ...this.init(opts),
+            }),
+          ),
         /** POST /api/v1/provider/tenants/{id}/api-keys/{keyId}/rotate */
-        rotate: (tenantId: string, keyId: string, body: RequestBody<'/api/v1/provider/tenants/{id}/api-keys/{keyId}/rotate', 'post'> = {}, opts?: RequestOptions) =>
-          call(this.api.POST('/api/v1/provider/tenants/{id}/api-keys/{keyId}/rotate', { params: { path: { id: tenantId, keyId } }, body, ...this.init(opts) })),
+        rotate: (
+          tenantId: string,
+          keyId: string,
+          body: RequestBody<'/api/v1/provider/tenants/{id}/api-keys/{keyId}/rotate', 'post'> = {},
+          opts?: RequestOptions,
+        ) =>
+          call(
+            this.api.POST('/api/v1/provider/tenants/{id}/api-keys/{keyId}/rotate', {
+              params: { path: { id: tenantId, keyId } },
+              body,
+              ...this.init(opts),
+            }),
+          ),
         /** DELETE /api/v1/provider/tenants/{id}/api-keys/{keyId} */
         revoke: (tenantId: string, keyId: string, opts?: RequestOptions) =>
-          call(this.api.DELETE('/api/v1/provider/tenants/{id}/api-keys/{keyId}', { params: { path: { id: tenantId, keyId } }, ...this.init(opts) })),
+          call(
+            this.api.DELETE('/api/v1/provider/tenants/{id}/api-keys/{keyId}', {
+              params: { path: { id: tenantId, keyId } },
+              ...this.init(opts),
+            }),
+          ),
       },
     },
   };
@@ -234,8 +376,10 @@ function authMiddleware(options: ConveneOptions): Middleware {
   return {
     onRequest({ request, schemaPath }) {
       const provider = PROVIDER_PATH.test(schemaPath);
-      if (provider && options.providerKey && !request.headers.has('x-provider-key')) request.headers.set('x-provider-key', options.providerKey);
-      if (!provider && options.apiKey && !request.headers.has('x-api-key')) request.headers.set('x-api-key', options.apiKey);
+      if (provider && options.providerKey && !request.headers.has('x-provider-key'))
+        request.headers.set('x-provider-key', options.providerKey);
+      if (!provider && options.apiKey && !request.headers.has('x-api-key'))
+        request.headers.set('x-api-key', options.apiKey);
       return request;
     },
   };
@@ -276,8 +420,22 @@ async function readText(response: Response, request: Request): Promise<string> {
 function clientError(cause: unknown, request: Request): ConveneError {
   if (cause instanceof ConveneError) return cause;
   const name = (cause as { name?: string } | null)?.name;
-  if (name === 'TimeoutError') return new ConveneError({ code: 'TIMEOUT', message: `${request.method} ${request.url}: the answer did not complete in time`, method: request.method, url: request.url, cause });
-  if (name === 'AbortError') return new ConveneError({ code: 'ABORTED', message: `${request.method} ${request.url} was aborted`, method: request.method, url: request.url, cause });
+  if (name === 'TimeoutError')
+    return new ConveneError({
+      code: 'TIMEOUT',
+      message: `${request.method} ${request.url}: the answer did not complete in time`,
+      method: request.method,
+      url: request.url,
+      cause,
+    });
+  if (name === 'AbortError')
+    return new ConveneError({
+      code: 'ABORTED',
+      message: `${request.method} ${request.url} was aborted`,
+      method: request.method,
+      url: request.url,
+      cause,
+    });
   return new ConveneError({
     code: 'NETWORK_ERROR',
     message: `${request.method} ${request.url}: the answer could not be read (${cause instanceof Error ? cause.message : String(cause)})`,
@@ -294,7 +452,11 @@ async function call<T>(pending: Promise<{ data?: T; response: Response }>): Prom
     return data as T;
   } catch (cause) {
     if (cause instanceof ConveneError) throw cause;
-    throw new ConveneError({ code: 'UNEXPECTED_RESPONSE', message: `the call failed unexpectedly: ${cause instanceof Error ? cause.message : String(cause)}`, cause });
+    throw new ConveneError({
+      code: 'UNEXPECTED_RESPONSE',
+      message: `the call failed unexpectedly: ${cause instanceof Error ? cause.message : String(cause)}`,
+      cause,
+    });
   }
 }
 

@@ -55,7 +55,8 @@ type Listener = (data: unknown, event: CallEventName) => void;
 
 export function mountCall(container: HTMLElement, options: MountOptions, win: Window = window): MountedCall {
   const target = new URL(options.url, win.location.href);
-  if (target.protocol !== 'https:' && target.protocol !== 'http:') throw new TypeError('mountCall: the URL must be http(s)');
+  if (target.protocol !== 'https:' && target.protocol !== 'http:')
+    throw new TypeError('mountCall: the URL must be http(s)');
   const origin = target.origin;
   const listeners = new Map<string, Set<Listener>>();
   const iframe = win.document.createElement('iframe');
@@ -81,7 +82,8 @@ export function mountCall(container: HTMLElement, options: MountOptions, win: Wi
     emit(msg.event as CallEventName, msg.data ?? {});
   };
   win.addEventListener('message', onMessage);
-  const send = (command: string, args: Record<string, unknown> = {}) => iframe.contentWindow?.postMessage({ source: 'convene-embed', command, ...args }, origin);
+  const send = (command: string, args: Record<string, unknown> = {}) =>
+    iframe.contentWindow?.postMessage({ source: 'convene-embed', command, ...args }, origin);
   const add = (key: string, fn: Listener) => {
     if (!listeners.has(key)) listeners.set(key, new Set());
     listeners.get(key)!.add(fn);

@@ -66,12 +66,23 @@ export class ConveneError extends Error {
 
   /** For logs: JSON.stringify(err) keeps what support needs. */
   toJSON() {
-    return { name: this.name, code: this.code, status: this.status, requestId: this.requestId, message: this.message, details: this.details, method: this.method, url: this.url };
+    return {
+      name: this.name,
+      code: this.code,
+      status: this.status,
+      requestId: this.requestId,
+      message: this.message,
+      details: this.details,
+      method: this.method,
+      url: this.url,
+    };
   }
 
   /** True for errors worth retrying later with the same Idempotency-Key (rate limit, unavailable, network). */
   get retryable(): boolean {
-    return ['RATE_LIMITED', 'SERVICE_UNAVAILABLE', 'MEDIA_LAYER_UNAVAILABLE', 'NETWORK_ERROR', 'TIMEOUT'].includes(this.code);
+    return ['RATE_LIMITED', 'SERVICE_UNAVAILABLE', 'MEDIA_LAYER_UNAVAILABLE', 'NETWORK_ERROR', 'TIMEOUT'].includes(
+      this.code,
+    );
   }
 }
 
@@ -103,7 +114,9 @@ export function errorFromResponse(response: Response, bodyText: string, method: 
   } catch {
     parsed = undefined;
   }
-  const envelope = (parsed as { error?: { code?: unknown; message?: unknown; details?: unknown; requestId?: unknown } } | undefined)?.error;
+  const envelope = (
+    parsed as { error?: { code?: unknown; message?: unknown; details?: unknown; requestId?: unknown } } | undefined
+  )?.error;
   if (envelope && typeof envelope.code === 'string' && typeof envelope.message === 'string') {
     return new ConveneError({
       code: envelope.code as ApiErrorCode,

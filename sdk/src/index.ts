@@ -2,8 +2,23 @@
  * @convene/sdk: the typed Convene client (generated from the API reference, called through
  * openapi-fetch) and webhook verification (Web Crypto). Node 20+ and edge runtimes.
  */
-export { Convene, createConvene, type ConveneOptions, type RequestOptions, type RequestBody, type ResponseOf, type QueryOf } from './client.js';
-export { ConveneError, isConveneError, type ConveneErrorCode, type ApiErrorCode, type ClientErrorCode, type ConveneErrorDetail } from './errors.js';
+export {
+  Convene,
+  createConvene,
+  type ConveneOptions,
+  type RequestOptions,
+  type RequestBody,
+  type ResponseOf,
+  type QueryOf,
+} from './client.js';
+export {
+  ConveneError,
+  isConveneError,
+  type ConveneErrorCode,
+  type ApiErrorCode,
+  type ClientErrorCode,
+  type ConveneErrorDetail,
+} from './errors.js';
 export { PageRequest, type Page } from './pagination.js';
 export type { TransportOptions } from './transport.js';
 export {

@@ -22,7 +22,10 @@ export class PageRequest<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     return this.first;
   }
 
-  then<R1 = Page<T>, R2 = never>(onfulfilled?: ((value: Page<T>) => R1 | PromiseLike<R1>) | null, onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null): Promise<R1 | R2> {
+  then<R1 = Page<T>, R2 = never>(
+    onfulfilled?: ((value: Page<T>) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
     return this.firstPage().then(onfulfilled, onrejected);
   }
 

@@ -80,16 +80,43 @@ export function createTransport(options: TransportOptions = {}) {
       } catch (cause) {
         let error: ConveneError;
         if (userSignal.aborted) {
-          throw new ConveneError({ code: 'ABORTED', message: `${describe} was aborted`, method, url: input.url, cause });
+          throw new ConveneError({
+            code: 'ABORTED',
+            message: `${describe} was aborted`,
+            method,
+            url: input.url,
+            cause,
+          });
         } else if (timeout.aborted) {
-          error = new ConveneError({ code: 'TIMEOUT', message: `${describe} got no answer within ${timeoutMs} ms`, method, url: input.url, cause });
+          error = new ConveneError({
+            code: 'TIMEOUT',
+            message: `${describe} got no answer within ${timeoutMs} ms`,
+            method,
+            url: input.url,
+            cause,
+          });
         } else {
-          const reason = cause instanceof Error ? [cause.message, (cause.cause as Error | undefined)?.message].filter(Boolean).join(': ') : String(cause);
-          error = new ConveneError({ code: 'NETWORK_ERROR', message: `${describe} failed before any answer (${reason})`, method, url: input.url, cause });
+          const reason =
+            cause instanceof Error
+              ? [cause.message, (cause.cause as Error | undefined)?.message].filter(Boolean).join(': ')
+              : String(cause);
+          error = new ConveneError({
+            code: 'NETWORK_ERROR',
+            message: `${describe} failed before any answer (${reason})`,
+            method,
+            url: input.url,
+            cause,
+          });
         }
         if (attempt >= maxRetries) throw error;
         await sleep(backoff(attempt), userSignal).catch((reason) => {
-          throw new ConveneError({ code: 'ABORTED', message: `${describe} was aborted`, method, url: input.url, cause: reason });
+          throw new ConveneError({
+            code: 'ABORTED',
+            message: `${describe} was aborted`,
+            method,
+            url: input.url,
+            cause: reason,
+          });
         });
         continue;
       }
@@ -99,7 +126,13 @@ export function createTransport(options: TransportOptions = {}) {
       if (delay > maxDelay) return response;
       await response.body?.cancel().catch(() => undefined);
       await sleep(delay, userSignal).catch((reason) => {
-        throw new ConveneError({ code: 'ABORTED', message: `${describe} was aborted`, method, url: input.url, cause: reason });
+        throw new ConveneError({
+          code: 'ABORTED',
+          message: `${describe} was aborted`,
+          method,
+          url: input.url,
+          cause: reason,
+        });
       });
     }
   };

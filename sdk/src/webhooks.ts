@@ -10,7 +10,9 @@ import type { components, webhooks } from './generated/openapi.js';
 /** Every event name in the catalogue. */
 export type WebhookEventName = keyof webhooks & string;
 
-type Envelope<N extends WebhookEventName> = NonNullable<NonNullable<webhooks[N]['post']>['requestBody']>['content']['application/json'];
+type Envelope<N extends WebhookEventName> = NonNullable<
+  NonNullable<webhooks[N]['post']>['requestBody']
+>['content']['application/json'];
 
 /** The delivered envelope of event N: `{ version: 2, id, event: N, occurredAt, data }` with N's data type. */
 export type WebhookEventOf<N extends WebhookEventName> = Envelope<N>;
@@ -33,7 +35,12 @@ export function isTestDelivery(event: WebhookEvent): event is WebhookEvent & { d
   return (event.data as { test?: unknown }).test === true;
 }
 
-export type WebhookVerificationErrorCode = 'MISSING_HEADER' | 'INVALID_HEADER' | 'SIGNATURE_MISMATCH' | 'TIMESTAMP_OUT_OF_TOLERANCE' | 'INVALID_PAYLOAD';
+export type WebhookVerificationErrorCode =
+  | 'MISSING_HEADER'
+  | 'INVALID_HEADER'
+  | 'SIGNATURE_MISMATCH'
+  | 'TIMESTAMP_OUT_OF_TOLERANCE'
+  | 'INVALID_PAYLOAD';
 
 /** Every verification failure; answer the delivery 400 (or 401) and do not process it. */
 export class WebhookVerificationError extends Error {
@@ -50,7 +57,10 @@ export class WebhookVerificationError extends Error {
 export class WebhookMissingHeaderError extends WebhookVerificationError {
   override name = 'WebhookMissingHeaderError';
   constructor(readonly header: string) {
-    super('MISSING_HEADER', `the ${header} header is missing: this request is not a Convene webhook delivery (or a proxy removed the header)`);
+    super(
+      'MISSING_HEADER',
+      `the ${header} header is missing: this request is not a Convene webhook delivery (or a proxy removed the header)`,
+    );
   }
 }
 
@@ -138,7 +148,13 @@ function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 async function hmacSha256(secret: string, message: Uint8Array): Promise<Uint8Array> {
-  const key = await globalThis.crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const key = await globalThis.crypto.subtle.importKey(
+    'raw',
+    encoder.encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
   return new Uint8Array(await globalThis.crypto.subtle.sign('HMAC', key, message as Uint8Array<ArrayBuffer>));
 }
 
@@ -161,8 +177,11 @@ export async function verifyWebhook(
   secrets: string | readonly string[],
   options: VerifyWebhookOptions = {},
 ): Promise<WebhookEvent> {
-  const secretList = (typeof secrets === 'string' ? [secrets] : [...secrets]).filter((s) => typeof s === 'string' && s.length > 0);
-  if (secretList.length === 0) throw new TypeError('verifyWebhook: pass your webhook secret (whsec_…), or several during a rotation');
+  const secretList = (typeof secrets === 'string' ? [secrets] : [...secrets]).filter(
+    (s) => typeof s === 'string' && s.length > 0,
+  );
+  if (secretList.length === 0)
+    throw new TypeError('verifyWebhook: pass your webhook secret (whsec_…), or several during a rotation');
 
   const signatureHeader = required(headers, 'x-webhook-signature');
   const timestamp = required(headers, 'x-webhook-timestamp');
@@ -175,7 +194,10 @@ export async function verifyWebhook(
     if (m) signatures.push(hexToBytes(m[1].toLowerCase()));
   }
   if (signatures.length === 0) {
-    throw new WebhookSignatureError(`the x-webhook-signature header holds no sha256=<64 hex> value ("${signatureHeader.slice(0, 80)}")`, 'INVALID_HEADER');
+    throw new WebhookSignatureError(
+      `the x-webhook-signature header holds no sha256=<64 hex> value ("${signatureHeader.slice(0, 80)}")`,
+      'INVALID_HEADER',
+    );
   }
 
   const body = toBytes(rawBody);
@@ -198,9 +220,14 @@ export async function verifyWebhook(
 
   // The timestamp is checked only once it is known to be authentic.
   const sentAt = Date.parse(timestamp);
-  if (Number.isNaN(sentAt)) throw new WebhookSignatureError(`x-webhook-timestamp is not an ISO 8601 timestamp ("${timestamp.slice(0, 40)}")`, 'INVALID_HEADER');
+  if (Number.isNaN(sentAt))
+    throw new WebhookSignatureError(
+      `x-webhook-timestamp is not an ISO 8601 timestamp ("${timestamp.slice(0, 40)}")`,
+      'INVALID_HEADER',
+    );
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-  const now = options.now === undefined ? Date.now() : typeof options.now === 'number' ? options.now : options.now.getTime();
+  const now =
+    options.now === undefined ? Date.now() : typeof options.now === 'number' ? options.now : options.now.getTime();
   const ageSeconds = (now - sentAt) / 1000;
   if (Math.abs(ageSeconds) > tolerance) {
     throw new WebhookTimestampError(
@@ -219,8 +246,16 @@ export async function verifyWebhook(
     throw new WebhookPayloadError('the signed body is not JSON');
   }
   const envelope = event as { version?: unknown; id?: unknown; event?: unknown; data?: unknown };
-  if (typeof envelope !== 'object' || envelope === null || envelope.id !== id || envelope.event !== eventName || typeof envelope.data !== 'object') {
-    throw new WebhookPayloadError('the signed body is not a webhook envelope matching its x-webhook-id and x-webhook-event headers');
+  if (
+    typeof envelope !== 'object' ||
+    envelope === null ||
+    envelope.id !== id ||
+    envelope.event !== eventName ||
+    typeof envelope.data !== 'object'
+  ) {
+    throw new WebhookPayloadError(
+      'the signed body is not a webhook envelope matching its x-webhook-id and x-webhook-event headers',
+    );
   }
   return event as WebhookEvent;
 }

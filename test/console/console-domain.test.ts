@@ -3,7 +3,15 @@ import { useSuite, seedTenant } from '../support/suite';
 import { db } from '@/lib/db';
 import { hashPassword, verifyPassword } from '@/lib/console/passwords';
 import { consumeSignInAttempt } from '@/lib/console/sign-in-limit';
-import { assertCanManage, consoleActor, createConsoleUser, ownedTenantOf, resellerTenants, roomEvents, tenantOverview } from '@/lib/domain/console';
+import {
+  assertCanManage,
+  consoleActor,
+  createConsoleUser,
+  ownedTenantOf,
+  resellerTenants,
+  roomEvents,
+  tenantOverview,
+} from '@/lib/domain/console';
 import { seedIfEmpty } from '@/lib/runtime/seed';
 import { ApiError } from '@/lib/errors';
 
@@ -11,7 +19,9 @@ import { ApiError } from '@/lib/errors';
 useSuite();
 
 const room = (tenantId: string, name: string, status: 'ACTIVE' | 'ENDED' | 'WAITING' = 'ACTIVE') =>
-  db().room.create({ data: { tenantId, name, createdByExternalId: 't', slug: name, mediaRoomName: `${tenantId}-${name}`, status } });
+  db().room.create({
+    data: { tenantId, name, createdByExternalId: 't', slug: name, mediaRoomName: `${tenantId}-${name}`, status },
+  });
 
 describe('console passwords', () => {
   it('hashes with scrypt and a fresh salt; verifies only the right password', async () => {
@@ -63,31 +73,52 @@ describe('console users and actors', () => {
 
   it('a console user belongs to exactly one tenant or provider', async () => {
     const t = await seedTenant();
-    await expect(db().$transaction((tx) => createConsoleUser(tx, { email: 'x@y.dev', password: 'p', role: 'ADMIN' }))).rejects.toThrow(ApiError);
     await expect(
-      db().$transaction((tx) => createConsoleUser(tx, { email: 'x@y.dev', password: 'p', role: 'ADMIN', tenantId: t.tenant.id, providerId: t.provider.id })),
+      db().$transaction((tx) => createConsoleUser(tx, { email: 'x@y.dev', password: 'p', role: 'ADMIN' })),
+    ).rejects.toThrow(ApiError);
+    await expect(
+      db().$transaction((tx) =>
+        createConsoleUser(tx, {
+          email: 'x@y.dev',
+          password: 'p',
+          role: 'ADMIN',
+          tenantId: t.tenant.id,
+          providerId: t.provider.id,
+        }),
+      ),
     ).rejects.toThrow(ApiError);
   });
 
   it('viewers may read but not change; owners and admins may change', async () => {
     const t = await seedTenant();
-    const make = (email: string, role: 'OWNER' | 'ADMIN' | 'VIEWER') => db().$transaction((tx) => createConsoleUser(tx, { email, password: 'pw', role, tenantId: t.tenant.id }));
-    for (const [email, role, allowed] of [['o@t.dev', 'OWNER', true], ['a@t.dev', 'ADMIN', true], ['v@t.dev', 'VIEWER', false]] as const) {
+    const make = (email: string, role: 'OWNER' | 'ADMIN' | 'VIEWER') =>
+      db().$transaction((tx) => createConsoleUser(tx, { email, password: 'pw', role, tenantId: t.tenant.id }));
+    for (const [email, role, allowed] of [
+      ['o@t.dev', 'OWNER', true],
+      ['a@t.dev', 'ADMIN', true],
+      ['v@t.dev', 'VIEWER', false],
+    ] as const) {
       const actor = (await consoleActor((await make(email, role)).id))!;
       if (allowed) expect(() => assertCanManage(actor)).not.toThrow();
       else expect(() => assertCanManage(actor)).toThrow(expect.objectContaining({ code: 'FORBIDDEN' }));
     }
   });
 
-  it("a reseller reaches only its own tenants; a tenant user reaches none", async () => {
+  it('a reseller reaches only its own tenants; a tenant user reaches none', async () => {
     const mine = await seedTenant({ name: 'Mine' });
     const theirs = await seedTenant({ name: 'Theirs' });
-    const reseller = await db().$transaction((tx) => createConsoleUser(tx, { email: 'r@p.dev', password: 'pw', role: 'OWNER', providerId: mine.provider.id }));
-    const tenantUser = await db().$transaction((tx) => createConsoleUser(tx, { email: 'u@p.dev', password: 'pw', role: 'OWNER', tenantId: mine.tenant.id }));
+    const reseller = await db().$transaction((tx) =>
+      createConsoleUser(tx, { email: 'r@p.dev', password: 'pw', role: 'OWNER', providerId: mine.provider.id }),
+    );
+    const tenantUser = await db().$transaction((tx) =>
+      createConsoleUser(tx, { email: 'u@p.dev', password: 'pw', role: 'OWNER', tenantId: mine.tenant.id }),
+    );
     const actor = (await consoleActor(reseller.id))!;
     expect((await ownedTenantOf(actor, mine.tenant.id)).id).toBe(mine.tenant.id);
     await expect(ownedTenantOf(actor, theirs.tenant.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(ownedTenantOf((await consoleActor(tenantUser.id))!, mine.tenant.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(ownedTenantOf((await consoleActor(tenantUser.id))!, mine.tenant.id)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     expect((await resellerTenants(mine.provider.id)).map((r) => r.tenant.id)).toEqual([mine.tenant.id]);
   });
 });
@@ -100,18 +131,38 @@ describe('dashboard numbers', () => {
     await room(t.tenant.id, 'over', 'ENDED');
     const foreign = await room(other.tenant.id, 'foreign');
     const p = (roomId: string, tenantId: string, id: string, connectionState: 'CONNECTED' | 'DISCONNECTED') =>
-      db().participant.create({ data: { roomId, tenantId, externalUserId: id, displayName: id, mediaIdentity: `${roomId}-${id}`, connectionState } });
+      db().participant.create({
+        data: {
+          roomId,
+          tenantId,
+          externalUserId: id,
+          displayName: id,
+          mediaIdentity: `${roomId}-${id}`,
+          connectionState,
+        },
+      });
     await p(live.id, t.tenant.id, 'a', 'CONNECTED');
     await p(live.id, t.tenant.id, 'b', 'DISCONNECTED');
     await p(foreign.id, other.tenant.id, 'c', 'CONNECTED');
-    const event = await db().event.create({ data: { id: 'evt_overview', tenantId: t.tenant.id, name: 'webhook.test', data: {}, occurredAt: new Date() } });
+    const event = await db().event.create({
+      data: { id: 'evt_overview', tenantId: t.tenant.id, name: 'webhook.test', data: {}, occurredAt: new Date() },
+    });
     for (const status of ['DELIVERED', 'DELIVERED', 'DELIVERED', 'FAILED', 'PENDING'] as const) {
-      await db().webhookDelivery.create({ data: { tenantId: t.tenant.id, eventId: event.id, eventName: 'webhook.test', url: 'https://x.test', status } });
+      await db().webhookDelivery.create({
+        data: { tenantId: t.tenant.id, eventId: event.id, eventName: 'webhook.test', url: 'https://x.test', status },
+      });
     }
     // Sessions per day: two today, one yesterday, another tenant's not counted.
     const day = 86_400_000;
-    for (const [tenantId, startedAt] of [[t.tenant.id, new Date()], [t.tenant.id, new Date()], [t.tenant.id, new Date(Date.now() - day)], [other.tenant.id, new Date()]] as const) {
-      await db().roomSession.create({ data: { tenantId, roomId: tenantId === t.tenant.id ? live.id : foreign.id, startedAt } });
+    for (const [tenantId, startedAt] of [
+      [t.tenant.id, new Date()],
+      [t.tenant.id, new Date()],
+      [t.tenant.id, new Date(Date.now() - day)],
+      [other.tenant.id, new Date()],
+    ] as const) {
+      await db().roomSession.create({
+        data: { tenantId, roomId: tenantId === t.tenant.id ? live.id : foreign.id, startedAt },
+      });
     }
     const overview = await tenantOverview(t.tenant);
     expect(overview.days.at(-1)!.sessions).toBe(2);
@@ -130,8 +181,20 @@ describe('dashboard numbers', () => {
     const b = await room(t.tenant.id, 'b');
     await db().event.createMany({
       data: [
-        { id: 'evt_a1', tenantId: t.tenant.id, name: 'room.started', data: { roomId: a.id }, occurredAt: new Date(Date.now() - 1000) },
-        { id: 'evt_a2', tenantId: t.tenant.id, name: 'participant.joined', data: { roomId: a.id }, occurredAt: new Date() },
+        {
+          id: 'evt_a1',
+          tenantId: t.tenant.id,
+          name: 'room.started',
+          data: { roomId: a.id },
+          occurredAt: new Date(Date.now() - 1000),
+        },
+        {
+          id: 'evt_a2',
+          tenantId: t.tenant.id,
+          name: 'participant.joined',
+          data: { roomId: a.id },
+          occurredAt: new Date(),
+        },
         { id: 'evt_b1', tenantId: t.tenant.id, name: 'room.started', data: { roomId: b.id }, occurredAt: new Date() },
       ],
     });
@@ -143,9 +206,20 @@ describe('dashboard numbers', () => {
     const r = await room(t.tenant.id, 'usage', 'ENDED');
     const now = new Date();
     await db().participant.create({
-      data: { roomId: r.id, tenantId: t.tenant.id, externalUserId: 'u', displayName: 'u', mediaIdentity: `${r.id}-u`, connectionState: 'DISCONNECTED', leftAt: now, duration: 90 * 60 },
+      data: {
+        roomId: r.id,
+        tenantId: t.tenant.id,
+        externalUserId: 'u',
+        displayName: 'u',
+        mediaIdentity: `${r.id}-u`,
+        connectionState: 'DISCONNECTED',
+        leftAt: now,
+        duration: 90 * 60,
+      },
     });
-    await db().usageCounter.create({ data: { tenantId: t.tenant.id, day: new Date(now.toISOString().slice(0, 10)), metric: 'api_requests', value: 42 } });
+    await db().usageCounter.create({
+      data: { tenantId: t.tenant.id, day: new Date(now.toISOString().slice(0, 10)), metric: 'api_requests', value: 42 },
+    });
     const [row] = await resellerTenants(t.provider.id, now);
     expect(row).toMatchObject({ participantMinutes: 90, apiRequests: 42 });
   });

@@ -9,7 +9,9 @@ describe('console CSV downloads', () => {
       ['m2', '=HYPERLINK("http://evil")', -1, '@SUM(A1)'],
     ]);
     expect(csv).toBe(
-      '"id","text","n","none"\r\n' + '"m1","say ""hi""\nthen go","3",""\r\n' + '"m2","\'=HYPERLINK(""http://evil"")","-1","\'@SUM(A1)"\r\n',
+      '"id","text","n","none"\r\n' +
+        '"m1","say ""hi""\nthen go","3",""\r\n' +
+        '"m2","\'=HYPERLINK(""http://evil"")","-1","\'@SUM(A1)"\r\n',
     );
   });
 });

@@ -16,11 +16,15 @@ const tokens: Record<string, string> = {};
 const people: Record<string, { id: string; mediaIdentity: string }> = {};
 
 async function join(roomId: string, who: string, role = 'ATTENDEE') {
-  const res = await suite.api('POST', `/api/v1/rooms/${roomId}/join`, { key: t.key, body: { externalUserId: who, displayName: who.toUpperCase(), role } });
+  const res = await suite.api('POST', `/api/v1/rooms/${roomId}/join`, {
+    key: t.key,
+    body: { externalUserId: who, displayName: who.toUpperCase(), role },
+  });
   expect(res.status).toBe(200);
   return res.body as { token: string; participant: { id: string; mediaIdentity: string } };
 }
-const send = (who: string, body: Record<string, unknown>) => suite.api('POST', '/api/v1/chat/messages', { bearer: tokens[who], body });
+const send = (who: string, body: Record<string, unknown>) =>
+  suite.api('POST', '/api/v1/chat/messages', { bearer: tokens[who], body });
 const history = (who: string, query = '') => suite.api('GET', `/api/v1/chat/messages${query}`, { bearer: tokens[who] });
 /** Participant-token endpoints also allow 10 requests per second per participant: let that budget refill. */
 const nextSecond = () => new Promise((r) => setTimeout(r, 1100));
@@ -28,13 +32,24 @@ const relayed = () =>
   suite.media
     .callsTo('SendData')
     .filter((c) => c.body.topic === 'convene.chat')
-    .map((c) => ({ payload: JSON.parse(Buffer.from(c.body.data, 'base64').toString()), to: c.body.destinationIdentities ?? [] }));
+    .map((c) => ({
+      payload: JSON.parse(Buffer.from(c.body.data, 'base64').toString()),
+      to: c.body.destinationIdentities ?? [],
+    }));
 
 beforeAll(async () => {
   t = await seedTenant({ plan: 'growth', entitlementOverrides: { apiRequestsPerSecond: 1000 } });
   other = await seedTenant();
-  room = (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'host', name: 'Chatty' } })).body;
-  for (const [who, role] of [['host', 'HOST'], ['amy', 'ATTENDEE'], ['bob', 'ATTENDEE'], ['eve', 'ATTENDEE'], ['spammer', 'ATTENDEE']] as const) {
+  room = (
+    await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'host', name: 'Chatty' } })
+  ).body;
+  for (const [who, role] of [
+    ['host', 'HOST'],
+    ['amy', 'ATTENDEE'],
+    ['bob', 'ATTENDEE'],
+    ['eve', 'ATTENDEE'],
+    ['spammer', 'ATTENDEE'],
+  ] as const) {
     const joined = await join(room.id, who, role);
     tokens[who] = joined.token;
     people[who] = joined.participant;
@@ -68,14 +83,26 @@ describe('chat', () => {
     await send('host', { text: 'third' });
     const first = await history('amy');
     expect(first.status).toBe(200);
-    expect(first.body.data.map((m: { text: string }) => m.text)).toEqual(['<b>hello</b> & <script>alert(1)</script>', 'second', 'third']);
+    expect(first.body.data.map((m: { text: string }) => m.text)).toEqual([
+      '<b>hello</b> & <script>alert(1)</script>',
+      'second',
+      'third',
+    ]);
     expect(first.body.hasMore).toBe(false);
 
     // amy reloads: a new token from a new join, same participant; the conversation is there.
     tokens.amy = (await join(room.id, 'amy')).token;
     const again = await history('amy');
-    expect(again.body.data.map((m: { text: string }) => m.text)).toEqual(['<b>hello</b> & <script>alert(1)</script>', 'second', 'third']);
-    expect((await history('amy', `?cursor=${again.body.nextCursor}`)).body).toEqual({ data: [], nextCursor: again.body.nextCursor, hasMore: false });
+    expect(again.body.data.map((m: { text: string }) => m.text)).toEqual([
+      '<b>hello</b> & <script>alert(1)</script>',
+      'second',
+      'third',
+    ]);
+    expect((await history('amy', `?cursor=${again.body.nextCursor}`)).body).toEqual({
+      data: [],
+      nextCursor: again.body.nextCursor,
+      hasMore: false,
+    });
 
     await send('bob', { text: 'fourth' });
     await send('bob', { text: 'fifth' });
@@ -84,12 +111,20 @@ describe('chat', () => {
     expect(since.body.hasMore).toBe(true);
     const rest = await history('amy', `?cursor=${since.body.nextCursor}`);
     expect(rest.body.data.map((m: { text: string }) => m.text)).toEqual(['fifth']);
-    expect((await history('amy', '?limit=2')).body.data.map((m: { text: string }) => m.text)).toEqual(['fourth', 'fifth']);
+    expect((await history('amy', '?limit=2')).body.data.map((m: { text: string }) => m.text)).toEqual([
+      'fourth',
+      'fifth',
+    ]);
     expect((await history('amy', '?cursor=garbage')).status).toBe(400);
   });
 
   it('a retried send with the same Idempotency-Key stores one message', async () => {
-    const once = () => suite.api('POST', '/api/v1/chat/messages', { bearer: tokens.host, body: { text: 'retry-safe' }, headers: { 'idempotency-key': 'chat-retry-1' } });
+    const once = () =>
+      suite.api('POST', '/api/v1/chat/messages', {
+        bearer: tokens.host,
+        body: { text: 'retry-safe' },
+        headers: { 'idempotency-key': 'chat-retry-1' },
+      });
     const [first, second] = [await once(), await once()];
     expect(first.status).toBe(201);
     expect(second.body.id).toBe(first.body.id);
@@ -114,7 +149,13 @@ describe('chat', () => {
 
   it('limits: empty, too long, NUL and unknown fields are 400; more than 10 in 10 s is 429 with Retry-After', async () => {
     await nextSecond();
-    for (const body of [{ text: '   ' }, { text: 'x'.repeat(2001) }, { text: 'a\u0000b' }, { text: 'ok', extra: 1 }, {}]) {
+    for (const body of [
+      { text: '   ' },
+      { text: 'x'.repeat(2001) },
+      { text: 'a\u0000b' },
+      { text: 'ok', extra: 1 },
+      {},
+    ]) {
       const res = await send('amy', body);
       expect([res.status, res.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
     }
@@ -134,11 +175,16 @@ describe('chat', () => {
 
   it('canPublishData false, a removed participant and a missing token are refused; the tenant export sees everything', async () => {
     await nextSecond();
-    await suite.api('PATCH', `/api/v1/rooms/${room.id}/participants/${people.eve.id}`, { key: t.key, body: { canPublishData: false } });
+    await suite.api('PATCH', `/api/v1/rooms/${room.id}/participants/${people.eve.id}`, {
+      key: t.key,
+      body: { canPublishData: false },
+    });
     const mute = await send('eve', { text: 'can I?' });
     expect([mute.status, mute.body.error.code]).toEqual([403, 'FORBIDDEN']);
 
-    expect((await suite.api('POST', `/api/v1/rooms/${room.id}/participants/${people.bob.id}/remove`, { key: t.key })).status).toBe(200);
+    expect(
+      (await suite.api('POST', `/api/v1/rooms/${room.id}/participants/${people.bob.id}/remove`, { key: t.key })).status,
+    ).toBe(200);
     const removed = await send('bob', { text: 'still here?' });
     expect([removed.status, removed.body.error.code]).toEqual([403, 'FORBIDDEN']);
     expect((await history('bob')).status).toBe(403);
@@ -148,7 +194,13 @@ describe('chat', () => {
     expect(exported.status).toBe(200);
     expect(exported.body.roomId).toBe(room.id);
     const texts = exported.body.messages.map((m: { text: string }) => m.text);
-    expect(texts.slice(0, 5)).toEqual(['<b>hello</b> & <script>alert(1)</script>', 'second', 'third', 'fourth', 'fifth']);
+    expect(texts.slice(0, 5)).toEqual([
+      '<b>hello</b> & <script>alert(1)</script>',
+      'second',
+      'third',
+      'fourth',
+      'fifth',
+    ]);
     expect(texts).toContain('psst');
     expect(texts).not.toContain('can I?');
     expect((await suite.api('GET', `/api/v1/rooms/${room.id}/chat`, { key: other.key })).status).toBe(404);
@@ -159,7 +211,10 @@ describe('chat', () => {
     await nextSecond();
     const before = await db().chatMessage.count({ where: { roomId: room.id } });
     const old = await db().chatMessage.findFirstOrThrow({ where: { roomId: room.id }, orderBy: { seq: 'asc' } });
-    await db().chatMessage.update({ where: { id: old.id }, data: { createdAt: new Date(Date.now() - 31 * 86_400_000) } });
+    await db().chatMessage.update({
+      where: { id: old.id },
+      data: { createdAt: new Date(Date.now() - 31 * 86_400_000) },
+    });
     expect(await pruneChat(new Date(), 30)).toBe(1);
     expect(await db().chatMessage.count({ where: { roomId: room.id } })).toBe(before - 1);
 
@@ -171,7 +226,9 @@ describe('chat', () => {
   });
 
   it('an end-to-end encrypted room stores no chat (FEATURE_DISABLED); so does a room without enableChat', async () => {
-    const e2ee = (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'host', enableE2EE: true } })).body;
+    const e2ee = (
+      await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'host', enableE2EE: true } })
+    ).body;
     expect(e2ee.enableE2EE).toBe(true);
     tokens.secret = (await join(e2ee.id, 'amy')).token;
     const refused = await send('secret', { text: 'secret' });
@@ -179,7 +236,9 @@ describe('chat', () => {
     expect(refused.body.error.message).toMatch(/end-to-end encrypted/);
     expect((await history('secret')).body.error.code).toBe('FEATURE_DISABLED');
 
-    const quiet = (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'host', enableChat: false } })).body;
+    const quiet = (
+      await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'host', enableChat: false } })
+    ).body;
     tokens.quiet = (await join(quiet.id, 'amy')).token;
     const off = await send('quiet', { text: 'hello?' });
     expect([off.status, off.body.error.code]).toEqual([403, 'FEATURE_DISABLED']);
@@ -191,13 +250,22 @@ describe('chat', () => {
     const joined = await join(r.id, 'amy');
     tokens.live = joined.token;
     const at = String(Math.floor(Date.now() / 1000));
-    await suite.media.sendWebhook(`${suite.app.baseUrl}/api/media/webhook`, { event: 'participant_joined', createdAt: at, room: { name: r.mediaRoomName }, participant: { identity: joined.participant.mediaIdentity, sid: 'PA_live', joinedAt: at } });
+    await suite.media.sendWebhook(`${suite.app.baseUrl}/api/media/webhook`, {
+      event: 'participant_joined',
+      createdAt: at,
+      room: { name: r.mediaRoomName },
+      participant: { identity: joined.participant.mediaIdentity, sid: 'PA_live', joinedAt: at },
+    });
     const sent = await send('live', { text: 'during' });
     const [session] = (await suite.api('GET', `/api/v1/rooms/${r.id}/sessions`, { key: t.key })).body.data;
     expect(sent.body.sessionId).toBe(session.id);
     await suite.api('POST', `/api/v1/rooms/${r.id}/end`, { key: t.key });
     const after = await send('live', { text: 'after' });
     expect([after.status, after.body.error.code]).toEqual([409, 'INVALID_STATE']);
-    expect((await suite.api('GET', `/api/v1/rooms/${r.id}/chat?sessionId=${session.id}`, { key: t.key })).body.messages.map((m: { text: string }) => m.text)).toEqual(['during']);
+    expect(
+      (await suite.api('GET', `/api/v1/rooms/${r.id}/chat?sessionId=${session.id}`, { key: t.key })).body.messages.map(
+        (m: { text: string }) => m.text,
+      ),
+    ).toEqual(['during']);
   });
 });

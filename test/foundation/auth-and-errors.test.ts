@@ -25,18 +25,39 @@ describe('health', () => {
 
 describe('database unreachable', () => {
   it('every route answers 503 SERVICE_UNAVAILABLE with the envelope, not a 500', async () => {
-    const app = await startApp({ ...suite.env, DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none', QUEUE_WORKERS: 'false' });
+    const app = await startApp({
+      ...suite.env,
+      DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none',
+      QUEUE_WORKERS: 'false',
+    });
     try {
       const api = apiClient(app.baseUrl);
       expectEnvelope(await api('GET', '/api/v1/health'), 503, 'SERVICE_UNAVAILABLE');
-      expectEnvelope(await api('GET', '/api/v1/tenant', { key: 'cv_live_0123456789012345678901234567890123456789' }), 503, 'SERVICE_UNAVAILABLE');
-      expectEnvelope(await api('POST', '/api/v1/rooms', { key: 'cv_live_0123456789012345678901234567890123456789', body: { createdByExternalId: 'u' } }), 503, 'SERVICE_UNAVAILABLE');
+      expectEnvelope(
+        await api('GET', '/api/v1/tenant', { key: 'cv_live_0123456789012345678901234567890123456789' }),
+        503,
+        'SERVICE_UNAVAILABLE',
+      );
+      expectEnvelope(
+        await api('POST', '/api/v1/rooms', {
+          key: 'cv_live_0123456789012345678901234567890123456789',
+          body: { createdByExternalId: 'u' },
+        }),
+        503,
+        'SERVICE_UNAVAILABLE',
+      );
     } finally {
       await app.stop();
     }
     // ...and the API reference says so for every operation.
-    const doc = (await suite.api('GET', '/api/v1/openapi.json')).body as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
-    const undocumented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).filter(([, op]) => !op.responses['503']).map(([m]) => `${m} ${path}`));
+    const doc = (await suite.api('GET', '/api/v1/openapi.json')).body as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    const undocumented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops)
+        .filter(([, op]) => !op.responses['503'])
+        .map(([m]) => `${m} ${path}`),
+    );
     expect(undocumented).toEqual([]);
   }, 60_000);
 });
@@ -50,9 +71,20 @@ describe('tenant key authentication', () => {
   it('reads the tenant with a valid key and never returns secrets', async () => {
     const res = await suite.api('GET', '/api/v1/tenant', { key: live.key });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: live.tenant.id, name: 'Acme', plan: 'starter', isTestMode: false, status: 'ACTIVE' });
+    expect(res.body).toMatchObject({
+      id: live.tenant.id,
+      name: 'Acme',
+      plan: 'starter',
+      isTestMode: false,
+      status: 'ACTIVE',
+    });
     expect(res.body.resolvedLimits.maxParticipantsPerRoom).toBe(50);
-    expect(res.body.webhook).toEqual({ url: 'https://hooks.example.com/convene', events: null, secretConfigured: true, previousSecretExpiresAt: null });
+    expect(res.body.webhook).toEqual({
+      url: 'https://hooks.example.com/convene',
+      events: null,
+      secretConfigured: true,
+      previousSecretExpiresAt: null,
+    });
     expect(res.text).not.toContain(live.webhookSecret);
     expect(res.text).not.toContain(live.key);
     expect(res.text).not.toMatch(/whsec_|keyHash|Encrypted/);
@@ -67,14 +99,24 @@ describe('tenant key authentication', () => {
   });
 
   it('well-formed but unknown key → 401', async () => {
-    expectEnvelope(await suite.api('GET', '/api/v1/tenant', { key: generateKey('live').plaintext }), 401, 'UNAUTHENTICATED');
+    expectEnvelope(
+      await suite.api('GET', '/api/v1/tenant', { key: generateKey('live').plaintext }),
+      401,
+      'UNAUTHENTICATED',
+    );
   });
 
   it('expired key → 401, and a key expiring later still works', async () => {
     const t = await seedTenant();
-    await db().apiKey.updateMany({ where: { tenantId: t.tenant.id }, data: { expiresAt: new Date(Date.now() + 60_000) } });
+    await db().apiKey.updateMany({
+      where: { tenantId: t.tenant.id },
+      data: { expiresAt: new Date(Date.now() + 60_000) },
+    });
     expect((await suite.api('GET', '/api/v1/tenant', { key: t.key })).status).toBe(200);
-    await db().apiKey.updateMany({ where: { tenantId: t.tenant.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await db().apiKey.updateMany({
+      where: { tenantId: t.tenant.id },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     expectEnvelope(await suite.api('GET', '/api/v1/tenant', { key: t.key }), 401, 'UNAUTHENTICATED');
   });
 
@@ -84,7 +126,12 @@ describe('tenant key authentication', () => {
     await db().apiKey.updateMany({ where: { tenantId: t.tenant.id }, data: { revokedAt: new Date() } });
     // Written by this process, not the app: the app learns of it through PostgreSQL's NOTIFY, which
     // races this request by milliseconds (see credential-cache.test.ts), so allow that moment.
-    await expect.poll(async () => (await suite.api('GET', '/api/v1/tenant', { key: t.key })).status, { timeout: 1000, interval: 20 }).toBe(401);
+    await expect
+      .poll(async () => (await suite.api('GET', '/api/v1/tenant', { key: t.key })).status, {
+        timeout: 1000,
+        interval: 20,
+      })
+      .toBe(401);
     expectEnvelope(await suite.api('GET', '/api/v1/tenant', { key: t.key }), 401, 'UNAUTHENTICATED');
   });
 
@@ -104,7 +151,12 @@ describe('tenant key authentication', () => {
     expect(sandbox.key.startsWith('cv_test_')).toBe(true);
     expect((await suite.api('GET', '/api/v1/tenant', { key: sandbox.key })).status).toBe(200);
     await db().tenant.update({ where: { id: sandbox.tenant.id }, data: { isTestMode: false } });
-    await expect.poll(async () => (await suite.api('GET', '/api/v1/tenant', { key: sandbox.key })).status, { timeout: 1000, interval: 20 }).toBe(401);
+    await expect
+      .poll(async () => (await suite.api('GET', '/api/v1/tenant', { key: sandbox.key })).status, {
+        timeout: 1000,
+        interval: 20,
+      })
+      .toBe(401);
     expectEnvelope(await suite.api('GET', '/api/v1/tenant', { key: sandbox.key }), 401, 'UNAUTHENTICATED');
   });
 
@@ -117,7 +169,9 @@ describe('tenant key authentication', () => {
   it('updates lastUsedAt after use', async () => {
     const t = await seedTenant();
     await suite.api('GET', '/api/v1/tenant', { key: t.key });
-    await expect.poll(async () => (await db().apiKey.findFirstOrThrow({ where: { tenantId: t.tenant.id } })).lastUsedAt).not.toBeNull();
+    await expect
+      .poll(async () => (await db().apiKey.findFirstOrThrow({ where: { tenantId: t.tenant.id } })).lastUsedAt)
+      .not.toBeNull();
   });
 
   it('every guarded response carries rate-limit headers', async () => {

@@ -31,11 +31,13 @@ describe('credential cache', () => {
   it('answers repeated requests from the cache', async () => {
     const t = await seedTenant();
     await tenantStatus(t.key); // the listener connects on first use
-    await expect.poll(async () => {
-      const before = await cacheCount('hit');
-      for (let i = 0; i < 5; i++) expect(await tenantStatus(t.key)).toBe(200);
-      return (await cacheCount('hit')) - before;
-    }).toBeGreaterThanOrEqual(4);
+    await expect
+      .poll(async () => {
+        const before = await cacheCount('hit');
+        for (let i = 0; i < 5; i++) expect(await tenantStatus(t.key)).toBe(200);
+        return (await cacheCount('hit')) - before;
+      })
+      .toBeGreaterThanOrEqual(4);
   });
 
   it('a key revoked by any writer stops working at once', async () => {
@@ -57,17 +59,24 @@ describe('credential cache', () => {
     const t = await seedTenant();
     const second = await createTenantApiKey(t.tenant, { name: 'second' });
     for (let i = 0; i < 3; i++) expect(await tenantStatus(second.plainTextKey)).toBe(200);
-    const killed = await sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'convene-credential-cache' AND datname = current_database()`);
+    const killed = await sql(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'convene-credential-cache' AND datname = current_database()`,
+    );
     expect(killed.length).toBe(1);
     // The app may not have noticed the lost connection yet when this lands; it must still refuse.
     await sql('UPDATE "ApiKey" SET "revokedAt" = now() WHERE id = $1', [second.id]);
     await expect.poll(() => tenantStatus(second.plainTextKey), { timeout: 1000, interval: 20 }).toBe(401);
     // Reconnected: hits grow again.
-    await expect.poll(async () => {
-      const before = await cacheCount('hit');
-      await tenantStatus(t.key);
-      await tenantStatus(t.key);
-      return (await cacheCount('hit')) - before;
-    }, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(
+        async () => {
+          const before = await cacheCount('hit');
+          await tenantStatus(t.key);
+          await tenantStatus(t.key);
+          return (await cacheCount('hit')) - before;
+        },
+        { timeout: 10_000 },
+      )
+      .toBeGreaterThanOrEqual(1);
   });
 });

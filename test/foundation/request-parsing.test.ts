@@ -23,7 +23,9 @@ describe('JSON bodies', () => {
     expect(codeOf(() => parseJsonBody('{"name":', 'application/json', schema))).toBe('INVALID_JSON');
   });
   it('wrong content type → UNSUPPORTED_MEDIA_TYPE', () => {
-    expect(codeOf(() => parseJsonBody('name=a', 'application/x-www-form-urlencoded', schema))).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(codeOf(() => parseJsonBody('name=a', 'application/x-www-form-urlencoded', schema))).toBe(
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
     expect(codeOf(() => parseJsonBody('{"name":"a"}', null, schema))).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
   it('wrong types → VALIDATION_FAILED naming each field', () => {
@@ -42,7 +44,12 @@ describe('JSON bodies', () => {
   });
   it('bodies over 64 KB → PAYLOAD_TOO_LARGE, even without a Content-Length', async () => {
     const big = 'x'.repeat(MAX_BODY_BYTES + 1);
-    const stream = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(big)); c.close(); } });
+    const stream = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(big));
+        c.close();
+      },
+    });
     const req = new Request('http://x/', { method: 'POST', body: stream, duplex: 'half' } as RequestInit);
     await expect(readRawBody(req)).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
     const exact = new Request('http://x/', { method: 'POST', body: 'y'.repeat(MAX_BODY_BYTES) });

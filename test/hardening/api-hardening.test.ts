@@ -13,35 +13,68 @@ const ids: Record<string, string> = {};
 beforeAll(async () => {
   t = await seedTenant({ plan: 'enterprise' });
   room = (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'u' } })).body;
-  for (const [name, role] of [['host', 'HOST'], ['amy', 'ATTENDEE'], ['vic', 'VIEWER'], ['rl', 'ATTENDEE']] as const) {
-    const joined = (await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: t.key, body: { externalUserId: name, displayName: name, role, externalMetadata: { crmNote: `secret about ${name}` } } })).body;
+  for (const [name, role] of [
+    ['host', 'HOST'],
+    ['amy', 'ATTENDEE'],
+    ['vic', 'VIEWER'],
+    ['rl', 'ATTENDEE'],
+  ] as const) {
+    const joined = (
+      await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
+        key: t.key,
+        body: { externalUserId: name, displayName: name, role, externalMetadata: { crmNote: `secret about ${name}` } },
+      })
+    ).body;
     tokens[name] = joined.token;
     ids[name] = joined.participant.id;
   }
 });
 
 describe('frameAncestors: only normalised origins reach the CSP header', () => {
-  it.each(['https://a.com;sandbox', "https://b.com'", 'https://c.com,d', 'https://*', 'https://*.com', 'https://a.com/path', 'javascript:alert(1)', 'https://a.com b.com', 'https://user@a.com'])(
-    'refuses %s with 400 naming frameAncestors',
-    async (value) => {
-      const res = await suite.api('PATCH', `/api/v1/provider/tenants/${t.tenant.id}`, { providerKey: t.providerKey, body: { frameAncestors: [value] } });
-      expect([res.status, res.body.error?.details?.[0]?.field]).toEqual([400, 'frameAncestors.0']);
-    },
-  );
+  it.each([
+    'https://a.com;sandbox',
+    "https://b.com'",
+    'https://c.com,d',
+    'https://*',
+    'https://*.com',
+    'https://a.com/path',
+    'javascript:alert(1)',
+    'https://a.com b.com',
+    'https://user@a.com',
+  ])('refuses %s with 400 naming frameAncestors', async (value) => {
+    const res = await suite.api('PATCH', `/api/v1/provider/tenants/${t.tenant.id}`, {
+      providerKey: t.providerKey,
+      body: { frameAncestors: [value] },
+    });
+    expect([res.status, res.body.error?.details?.[0]?.field]).toEqual([400, 'frameAncestors.0']);
+  });
   it('stores origins normalised (case, default port, trailing slash), wildcard subdomains allowed', async () => {
-    const res = await suite.api('PATCH', `/api/v1/provider/tenants/${t.tenant.id}`, { providerKey: t.providerKey, body: { frameAncestors: ['HTTPS://App.Example.com:443/', 'https://*.Example.org', 'http://localhost:3000'] } });
+    const res = await suite.api('PATCH', `/api/v1/provider/tenants/${t.tenant.id}`, {
+      providerKey: t.providerKey,
+      body: { frameAncestors: ['HTTPS://App.Example.com:443/', 'https://*.Example.org', 'http://localhost:3000'] },
+    });
     expect(res.status).toBe(200);
-    expect(res.body.frameAncestors).toEqual(['https://app.example.com', 'https://*.example.org', 'http://localhost:3000']);
+    expect(res.body.frameAncestors).toEqual([
+      'https://app.example.com',
+      'https://*.example.org',
+      'http://localhost:3000',
+    ]);
   });
   it('a stored value from before the rule never reaches the header', () => {
-    expect(frameAncestorsPolicy(['https://ok.example', 'https://a.com;sandbox'])).toBe('frame-ancestors https://ok.example');
+    expect(frameAncestorsPolicy(['https://ok.example', 'https://a.com;sandbox'])).toBe(
+      'frame-ancestors https://ok.example',
+    );
     expect(frameAncestorsPolicy(["https://b.com'"])).toBe("frame-ancestors 'none'");
   });
 });
 
 describe('rate limits on participant-token and public endpoints', () => {
   it(`participant-token endpoints: ${PARTICIPANT_REQUESTS_PER_SECOND}/s per participant, with x-ratelimit-* headers`, async () => {
-    const results = await Promise.all(Array.from({ length: PARTICIPANT_REQUESTS_PER_SECOND + 5 }, () => suite.api('GET', '/api/v1/me', { bearer: tokens.rl })));
+    const results = await Promise.all(
+      Array.from({ length: PARTICIPANT_REQUESTS_PER_SECOND + 5 }, () =>
+        suite.api('GET', '/api/v1/me', { bearer: tokens.rl }),
+      ),
+    );
     const first = results.find((r) => r.status === 200)!;
     expect(first.headers.get('x-ratelimit-limit')).toBe(String(PARTICIPANT_REQUESTS_PER_SECOND));
     expect(first.headers.get('x-ratelimit-remaining')).not.toBeNull();
@@ -54,18 +87,28 @@ describe('rate limits on participant-token and public endpoints', () => {
   });
   it(`GET /rooms/{id}/info (no credential): ${PUBLIC_REQUESTS_PER_ADDRESS_PER_SECOND}/s per address, X-Forwarded-For ignored`, async () => {
     const results = await Promise.all(
-      Array.from({ length: PUBLIC_REQUESTS_PER_ADDRESS_PER_SECOND + 5 }, (_, i) => suite.api('GET', `/api/v1/rooms/${room.id}/info`, { headers: { 'x-forwarded-for': `198.51.100.${i}` } })),
+      Array.from({ length: PUBLIC_REQUESTS_PER_ADDRESS_PER_SECOND + 5 }, (_, i) =>
+        suite.api('GET', `/api/v1/rooms/${room.id}/info`, { headers: { 'x-forwarded-for': `198.51.100.${i}` } }),
+      ),
     );
-    expect(results.find((r) => r.status === 200)!.headers.get('x-ratelimit-limit')).toBe(String(PUBLIC_REQUESTS_PER_ADDRESS_PER_SECOND));
+    expect(results.find((r) => r.status === 200)!.headers.get('x-ratelimit-limit')).toBe(
+      String(PUBLIC_REQUESTS_PER_ADDRESS_PER_SECOND),
+    );
     expect(results.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(5);
   });
 });
 
 describe('what participants see', () => {
   it('GET /polls/public: drafts for hosts and moderators only', async () => {
-    const draft = await suite.api('POST', '/api/v1/polls/public', { bearer: tokens.host, body: { question: 'Draft?', options: ['a', 'b'] } });
+    const draft = await suite.api('POST', '/api/v1/polls/public', {
+      bearer: tokens.host,
+      body: { question: 'Draft?', options: ['a', 'b'] },
+    });
     expect(draft.body.status).toBe('DRAFT');
-    await suite.api('POST', '/api/v1/polls/public', { bearer: tokens.host, body: { question: 'Open?', options: ['a', 'b'], status: 'OPEN' } });
+    await suite.api('POST', '/api/v1/polls/public', {
+      bearer: tokens.host,
+      body: { question: 'Open?', options: ['a', 'b'], status: 'OPEN' },
+    });
     const hostView = await suite.api('GET', '/api/v1/polls/public', { bearer: tokens.host });
     expect(hostView.body.data.map((p: { question: string }) => p.question)).toEqual(['Open?', 'Draft?']);
     for (const who of ['amy', 'vic']) {
@@ -75,7 +118,10 @@ describe('what participants see', () => {
   });
   it('a DRAFT poll is sent on the data channel to moderators only', async () => {
     const before = suite.media.callsTo('SendData').length;
-    await suite.api('POST', '/api/v1/polls/public', { bearer: tokens.host, body: { question: 'Quiet draft', options: ['a', 'b'] } });
+    await suite.api('POST', '/api/v1/polls/public', {
+      bearer: tokens.host,
+      body: { question: 'Quiet draft', options: ['a', 'b'] },
+    });
     const sent = suite.media.callsTo('SendData').slice(before);
     expect(sent.length).toBe(1);
     const host = await db().participant.findUniqueOrThrow({ where: { id: ids.host } });
@@ -93,25 +139,48 @@ describe('what participants see', () => {
     expect(tenantView.body.externalMetadata).toEqual({ crmNote: 'secret about amy' });
   });
   it('externalMetadata is never shown on the admission poll with the admission secret', async () => {
-    const waitingRoom = (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'u', enableWaitingRoom: true } })).body;
-    const parked = (await suite.api('POST', `/api/v1/rooms/${waitingRoom.id}/join`, { key: t.key, body: { externalUserId: 'g', displayName: 'G', externalMetadata: { crmNote: 'secret about g' } } })).body;
+    const waitingRoom = (
+      await suite.api('POST', '/api/v1/rooms', {
+        key: t.key,
+        body: { createdByExternalId: 'u', enableWaitingRoom: true },
+      })
+    ).body;
+    const parked = (
+      await suite.api('POST', `/api/v1/rooms/${waitingRoom.id}/join`, {
+        key: t.key,
+        body: { externalUserId: 'g', displayName: 'G', externalMetadata: { crmNote: 'secret about g' } },
+      })
+    ).body;
     const secret = new URL(parked.admissionUrl).hash.slice(1);
-    const res = await suite.api('GET', `/api/v1/rooms/${waitingRoom.id}/participants/${parked.participant.id}/admission`, { bearer: secret });
+    const res = await suite.api(
+      'GET',
+      `/api/v1/rooms/${waitingRoom.id}/participants/${parked.participant.id}/admission`,
+      { bearer: secret },
+    );
     expect(res.status).toBe(200);
     expect(res.text).not.toContain('secret about');
-    const tenantPoll = await suite.api('GET', `/api/v1/rooms/${waitingRoom.id}/participants/${parked.participant.id}/admission`, { key: t.key });
+    const tenantPoll = await suite.api(
+      'GET',
+      `/api/v1/rooms/${waitingRoom.id}/participants/${parked.participant.id}/admission`,
+      { key: t.key },
+    );
     expect(tenantPoll.body.participant.externalMetadata).toEqual({ crmNote: 'secret about g' });
   });
 });
 
 describe('lists of polls, questions, tenant keys and breakouts are paged', () => {
   it('questions: limit and cursor, both sorts', async () => {
-    for (let i = 0; i < 5; i++) await suite.api('POST', '/api/v1/questions/public', { bearer: tokens.amy, body: { text: `Q${i}` } });
+    for (let i = 0; i < 5; i++)
+      await suite.api('POST', '/api/v1/questions/public', { bearer: tokens.amy, body: { text: `Q${i}` } });
     for (const sort of ['recent', 'upvotes']) {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const res: any = await suite.api('GET', `/api/v1/questions?roomId=${room.id}&sort=${sort}&limit=2${cursor ? `&cursor=${cursor}` : ''}`, { key: t.key });
+        const res: any = await suite.api(
+          'GET',
+          `/api/v1/questions?roomId=${room.id}&sort=${sort}&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+          { key: t.key },
+        );
         expect(res.status).toBe(200);
         expect(res.body.data.length).toBeLessThanOrEqual(2);
         seen.push(...res.body.data.map((q: { id: string }) => q.id));
@@ -125,9 +194,26 @@ describe('lists of polls, questions, tenant keys and breakouts are paged', () =>
     expect(publicPage.body.nextCursor).toEqual(expect.any(String));
   });
   it('polls, tenant keys, provider keys, breakouts: limit=1 gives one and a cursor', async () => {
-    expect((await suite.api('POST', `/api/v1/provider/tenants/${t.tenant.id}/api-keys`, { providerKey: t.providerKey, body: { name: 'second' } })).status).toBe(201);
-    expect(await suite.api('POST', `/api/v1/rooms/${room.id}/breakouts`, { key: t.key, body: { name: 'B1', createdByExternalId: 'host' } })).toMatchObject({ status: 201 });
-    expect(await suite.api('POST', `/api/v1/rooms/${room.id}/breakouts`, { key: t.key, body: { name: 'B2', createdByExternalId: 'host' } })).toMatchObject({ status: 201 });
+    expect(
+      (
+        await suite.api('POST', `/api/v1/provider/tenants/${t.tenant.id}/api-keys`, {
+          providerKey: t.providerKey,
+          body: { name: 'second' },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      await suite.api('POST', `/api/v1/rooms/${room.id}/breakouts`, {
+        key: t.key,
+        body: { name: 'B1', createdByExternalId: 'host' },
+      }),
+    ).toMatchObject({ status: 201 });
+    expect(
+      await suite.api('POST', `/api/v1/rooms/${room.id}/breakouts`, {
+        key: t.key,
+        body: { name: 'B2', createdByExternalId: 'host' },
+      }),
+    ).toMatchObject({ status: 201 });
     for (const [path, opts] of [
       [`/api/v1/polls?roomId=${room.id}&limit=1`, { key: t.key }],
       ['/api/v1/polls/public?limit=1', { bearer: tokens.host }],
@@ -160,13 +246,25 @@ describe('lists of polls, questions, tenant keys and breakouts are paged', () =>
 describe('Idempotency-Key compares the body canonically', () => {
   it('the same fields in another order (and other whitespace) replay; another value is 409', async () => {
     const headers = { 'idempotency-key': `canon-${Date.now()}`, 'content-type': 'application/json' };
-    const first = await suite.api('POST', '/api/v1/rooms', { key: t.key, headers, rawBody: '{"createdByExternalId":"u","name":"Canon","externalMetadata":{"a":1,"b":[1,2]}}' });
+    const first = await suite.api('POST', '/api/v1/rooms', {
+      key: t.key,
+      headers,
+      rawBody: '{"createdByExternalId":"u","name":"Canon","externalMetadata":{"a":1,"b":[1,2]}}',
+    });
     expect(first.status).toBe(201);
-    const reordered = await suite.api('POST', '/api/v1/rooms', { key: t.key, headers, rawBody: '{ "externalMetadata": {"b":[1,2], "a":1}, "name": "Canon", "createdByExternalId": "u" }' });
+    const reordered = await suite.api('POST', '/api/v1/rooms', {
+      key: t.key,
+      headers,
+      rawBody: '{ "externalMetadata": {"b":[1,2], "a":1}, "name": "Canon", "createdByExternalId": "u" }',
+    });
     expect(reordered.status).toBe(201);
     expect(reordered.headers.get('idempotent-replayed')).toBe('true');
     expect(reordered.body.id).toBe(first.body.id);
-    const arrayOrder = await suite.api('POST', '/api/v1/rooms', { key: t.key, headers, rawBody: '{"createdByExternalId":"u","name":"Canon","externalMetadata":{"a":1,"b":[2,1]}}' });
+    const arrayOrder = await suite.api('POST', '/api/v1/rooms', {
+      key: t.key,
+      headers,
+      rawBody: '{"createdByExternalId":"u","name":"Canon","externalMetadata":{"a":1,"b":[2,1]}}',
+    });
     expect([arrayOrder.status, arrayOrder.body.error.code]).toEqual([409, 'CONFLICT']);
   });
 });

@@ -27,9 +27,13 @@ describe('clientAddress', () => {
   });
   it('reads X-Forwarded-For only when the peer is a trusted proxy, right-most untrusted hop', () => {
     withProxies('10.0.0.0/8, ::1');
-    expect(clientAddress({ [PEER_ADDRESS_HEADER]: '10.1.2.3', 'x-forwarded-for': '6.6.6.6, 198.51.100.7, 10.0.0.5' })).toBe('198.51.100.7');
+    expect(
+      clientAddress({ [PEER_ADDRESS_HEADER]: '10.1.2.3', 'x-forwarded-for': '6.6.6.6, 198.51.100.7, 10.0.0.5' }),
+    ).toBe('198.51.100.7');
     expect(clientAddress({ [PEER_ADDRESS_HEADER]: '::1', 'x-forwarded-for': '198.51.100.8' })).toBe('198.51.100.8');
-    expect(clientAddress({ [PEER_ADDRESS_HEADER]: '203.0.113.9', 'x-forwarded-for': '198.51.100.7' })).toBe('203.0.113.9');
+    expect(clientAddress({ [PEER_ADDRESS_HEADER]: '203.0.113.9', 'x-forwarded-for': '198.51.100.7' })).toBe(
+      '203.0.113.9',
+    );
     expect(clientAddress({ [PEER_ADDRESS_HEADER]: '::ffff:10.1.2.3', 'x-forwarded-for': 'garbage' })).toBe('10.1.2.3');
   });
   it('the peer header is set from the socket, overwriting what a client sent', async () => {
@@ -42,7 +46,9 @@ describe('clientAddress', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { port } = server.address() as { port: number };
-    await fetch(`http://127.0.0.1:${port}/`, { headers: { [PEER_ADDRESS_HEADER]: '1.2.3.4', 'x-forwarded-for': '5.6.7.8' } });
+    await fetch(`http://127.0.0.1:${port}/`, {
+      headers: { [PEER_ADDRESS_HEADER]: '1.2.3.4', 'x-forwarded-for': '5.6.7.8' },
+    });
     await new Promise((r) => server.close(r));
     expect(seen).toBe('127.0.0.1');
   });

@@ -21,10 +21,15 @@ describe('console action input', () => {
     expect([err.code, err.details?.[0]?.field]).toEqual(['VALIDATION_FAILED', 'name']);
   });
   it('an unpaired surrogate in a nested override, or deep nesting, is refused the same way', () => {
-    expect(refusal(() => parseActionInput(provisionTenantInput, { name: 'x', frameAncestors: ['https://a.example\ud800'] })).details?.[0]?.field).toBe('frameAncestors.0');
+    expect(
+      refusal(() => parseActionInput(provisionTenantInput, { name: 'x', frameAncestors: ['https://a.example\ud800'] }))
+        .details?.[0]?.field,
+    ).toBe('frameAncestors.0');
     let deep: unknown = 1;
     for (let i = 0; i < 100; i++) deep = { a: deep };
-    expect(refusal(() => parseActionInput(updateTenantInput, { entitlementOverrides: deep })).code).toBe('VALIDATION_FAILED');
+    expect(refusal(() => parseActionInput(updateTenantInput, { entitlementOverrides: deep })).code).toBe(
+      'VALIDATION_FAILED',
+    );
   });
   it('good input passes through the API schema', () => {
     expect(parseActionInput(updateTenantInput, { name: '  Acme  ' })).toEqual({ name: 'Acme' });

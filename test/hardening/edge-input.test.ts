@@ -15,7 +15,12 @@ let participantToken: string;
 beforeAll(async () => {
   t = await seedTenant({ plan: 'enterprise' });
   room = (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'u' } })).body;
-  participantToken = (await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: t.key, body: { externalUserId: 'mod', displayName: 'Mod', role: 'MODERATOR' } })).body.token;
+  participantToken = (
+    await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
+      key: t.key,
+      body: { externalUserId: 'mod', displayName: 'Mod', role: 'MODERATOR' },
+    })
+  ).body.token;
 });
 
 const NUL = '\u0000';
@@ -30,18 +35,59 @@ describe('NUL and unpaired surrogates in JSON bodies', () => {
   const cases: [string, string, string, () => Record<string, unknown>, 'key' | 'provider' | 'participant'][] = [
     ['POST', '/api/v1/rooms', 'createdByExternalId', () => ({ createdByExternalId: `u${NUL}` }), 'key'],
     ['POST', '/api/v1/rooms', 'name', () => ({ createdByExternalId: 'u', name: `a${LONE}b` }), 'key'],
-    ['POST', '/api/v1/rooms/{room}/join', 'displayName', () => ({ externalUserId: 'x', displayName: `A${NUL}` }), 'key'],
-    ['POST', '/api/v1/rooms/{room}/join', 'externalMetadata."k\\u0000"', () => ({ externalUserId: 'x', displayName: 'A', externalMetadata: { [`k${NUL}`]: 1 } }), 'key'],
-    ['POST', '/api/v1/rooms/{room}/join', 'externalMetadata.deep.0.v', () => ({ externalUserId: 'x', displayName: 'A', externalMetadata: { deep: [{ v: `x${NUL}` }] } }), 'key'],
-    ['POST', '/api/v1/calls', 'queueName', () => ({ callerExternalId: 'c', callerDisplayName: 'C', queueName: `q${NUL}` }), 'key'],
-    ['POST', '/api/v1/polls', 'question', () => ({ roomId: room.id, createdByExternalId: 'mod', question: `Q${NUL}`, options: ['a', 'b'] }), 'key'],
+    [
+      'POST',
+      '/api/v1/rooms/{room}/join',
+      'displayName',
+      () => ({ externalUserId: 'x', displayName: `A${NUL}` }),
+      'key',
+    ],
+    [
+      'POST',
+      '/api/v1/rooms/{room}/join',
+      'externalMetadata."k\\u0000"',
+      () => ({ externalUserId: 'x', displayName: 'A', externalMetadata: { [`k${NUL}`]: 1 } }),
+      'key',
+    ],
+    [
+      'POST',
+      '/api/v1/rooms/{room}/join',
+      'externalMetadata.deep.0.v',
+      () => ({ externalUserId: 'x', displayName: 'A', externalMetadata: { deep: [{ v: `x${NUL}` }] } }),
+      'key',
+    ],
+    [
+      'POST',
+      '/api/v1/calls',
+      'queueName',
+      () => ({ callerExternalId: 'c', callerDisplayName: 'C', queueName: `q${NUL}` }),
+      'key',
+    ],
+    [
+      'POST',
+      '/api/v1/polls',
+      'question',
+      () => ({ roomId: room.id, createdByExternalId: 'mod', question: `Q${NUL}`, options: ['a', 'b'] }),
+      'key',
+    ],
     ['POST', '/api/v1/questions', 'text', () => ({ roomId: room.id, text: `T${NUL}`, askerExternalId: 'a' }), 'key'],
     ['POST', '/api/v1/provider/tenants', 'name', () => ({ name: `N${NUL}` }), 'provider'],
-    ['POST', '/api/v1/rooms/{room}/mute-all', 'actingExternalUserId', () => ({ actingExternalUserId: `m${NUL}` }), 'key'],
+    [
+      'POST',
+      '/api/v1/rooms/{room}/mute-all',
+      'actingExternalUserId',
+      () => ({ actingExternalUserId: `m${NUL}` }),
+      'key',
+    ],
     ['POST', '/api/v1/questions/public', 'text', () => ({ text: `T${LONE}` }), 'participant'],
   ];
   it.each(cases)('%s %s → 400 naming %s', async (method, path, field, body, cred) => {
-    const opts = cred === 'key' ? { key: t.key } : cred === 'provider' ? { providerKey: t.providerKey! } : { bearer: participantToken };
+    const opts =
+      cred === 'key'
+        ? { key: t.key }
+        : cred === 'provider'
+          ? { providerKey: t.providerKey! }
+          : { bearer: participantToken };
     const res = await suite.api(method, path.replace('{room}', room.id), { ...opts, body: body() });
     expectField(res, field);
   });
@@ -63,13 +109,16 @@ describe('NUL in query values and path segments', () => {
     expectField(await suite.api('GET', `/api/v1/rooms?cursor=${cursor}`, { key: t.key }), 'cursor');
   });
 
-  it.each(['/api/v1/rooms/%00', '/api/v1/calls/%00', '/api/v1/webhooks/deliveries/%00', '/api/v1/rooms/%00/participants', `/api/v1/rooms/${'x'.repeat(300)}`])(
-    'GET %s → 404 NOT_FOUND',
-    async (path) => {
-      const res = await suite.api('GET', path, { key: t.key });
-      expect([res.status, res.body.error.code]).toEqual([404, 'NOT_FOUND']);
-    },
-  );
+  it.each([
+    '/api/v1/rooms/%00',
+    '/api/v1/calls/%00',
+    '/api/v1/webhooks/deliveries/%00',
+    '/api/v1/rooms/%00/participants',
+    `/api/v1/rooms/${'x'.repeat(300)}`,
+  ])('GET %s → 404 NOT_FOUND', async (path) => {
+    const res = await suite.api('GET', path, { key: t.key });
+    expect([res.status, res.body.error.code]).toEqual([404, 'NOT_FOUND']);
+  });
 
   it('GET /rooms/%00/info (no credential) → 404', async () => {
     const res = await suite.api('GET', '/api/v1/rooms/%00/info');
@@ -81,7 +130,11 @@ describe('deep and huge JSON', () => {
   it(`nesting deeper than ${MAX_JSON_DEPTH} levels anywhere in a body → 400, fast`, async () => {
     const deep = '['.repeat(2200) + ']'.repeat(2200);
     const started = Date.now();
-    const res = await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: t.key, rawBody: `{"externalUserId":"x","displayName":"A","externalMetadata":{"a":${deep}}}`, headers: { 'content-type': 'application/json' } });
+    const res = await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
+      key: t.key,
+      rawBody: `{"externalUserId":"x","displayName":"A","externalMetadata":{"a":${deep}}}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_FAILED');
     expect(Date.now() - started).toBeLessThan(2000);
@@ -89,15 +142,27 @@ describe('deep and huge JSON', () => {
 
   it(`metadata deeper than ${MAX_METADATA_DEPTH} levels → 400 naming externalMetadata; at the bound it is stored`, async () => {
     const nest = (n: number): Record<string, unknown> => (n <= 1 ? { leaf: true } : { a: nest(n - 1) });
-    const over = await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: t.key, body: { externalUserId: 'deep', displayName: 'D', externalMetadata: nest(MAX_METADATA_DEPTH + 1) } });
+    const over = await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
+      key: t.key,
+      body: { externalUserId: 'deep', displayName: 'D', externalMetadata: nest(MAX_METADATA_DEPTH + 1) },
+    });
     expectField(over, 'externalMetadata');
-    const at = await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: t.key, body: { externalUserId: 'deep', displayName: 'D', externalMetadata: nest(MAX_METADATA_DEPTH) } });
+    const at = await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
+      key: t.key,
+      body: { externalUserId: 'deep', displayName: 'D', externalMetadata: nest(MAX_METADATA_DEPTH) },
+    });
     expect(at.status).toBe(200);
   });
 
   it(`metadata with more than ${MAX_METADATA_KEYS} keys in all → 400`, async () => {
     const many = Object.fromEntries(Array.from({ length: MAX_METADATA_KEYS + 1 }, (_, i) => [`k${i}`, i]));
-    expectField(await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'u', externalMetadata: many } }), 'externalMetadata');
+    expectField(
+      await suite.api('POST', '/api/v1/rooms', {
+        key: t.key,
+        body: { createdByExternalId: 'u', externalMetadata: many },
+      }),
+      'externalMetadata',
+    );
   });
 
   it('nothing was written by any refused request', async () => {

@@ -23,14 +23,25 @@ function signJwt(alg: 'HS256' | 'HS384' | 'HS512' | 'none', claims: Record<strin
   return `${head}.${createHmac(hash, secret).update(head).digest('base64url')}`;
 }
 const now = () => Math.floor(Date.now() / 1000);
-const claimsFor = (identity: string, room: string) => ({ iss: suite.media.apiKey, sub: identity, nbf: now() - 5, exp: now() + 600, video: { room, roomJoin: true } });
+const claimsFor = (identity: string, room: string) => ({
+  iss: suite.media.apiKey,
+  sub: identity,
+  nbf: now() - 5,
+  exp: now() + 600,
+  video: { room, roomJoin: true },
+});
 const me = (token: string) => suite.api('GET', '/api/v1/me', { headers: { authorization: `Bearer ${token}` } });
 
 beforeAll(async () => {
   t = await seedTenant({ plan: 'growth' });
   roomA = (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'u' } })).body;
   roomB = (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'u' } })).body;
-  const joined = (await suite.api('POST', `/api/v1/rooms/${roomA.id}/join`, { key: t.key, body: { externalUserId: 'ada', displayName: 'Ada' } })).body;
+  const joined = (
+    await suite.api('POST', `/api/v1/rooms/${roomA.id}/join`, {
+      key: t.key,
+      body: { externalUserId: 'ada', displayName: 'Ada' },
+    })
+  ).body;
   ada = joined.participant;
   adaToken = joined.token;
 });
@@ -38,7 +49,9 @@ beforeAll(async () => {
 describe('participant tokens', () => {
   it('the token we minted works, and so does a hand-made HS256 one with the same claims', async () => {
     expect((await me(adaToken)).status).toBe(200);
-    expect((await me(signJwt('HS256', claimsFor(ada.mediaIdentity, roomA.mediaRoomName), suite.media.apiSecret))).status).toBe(200);
+    expect(
+      (await me(signJwt('HS256', claimsFor(ada.mediaIdentity, roomA.mediaRoomName), suite.media.apiSecret))).status,
+    ).toBe(200);
   });
 
   it.each(['HS384', 'HS512', 'none'] as const)('a token signed %s with the right secret is 401', async (alg) => {
@@ -54,7 +67,17 @@ describe('participant tokens', () => {
   });
 
   it('a correctly signed token with no room claim is 401', async () => {
-    expect((await me(signJwt('HS256', { ...claimsFor(ada.mediaIdentity, roomA.mediaRoomName), video: { roomJoin: true } }, suite.media.apiSecret))).status).toBe(401);
+    expect(
+      (
+        await me(
+          signJwt(
+            'HS256',
+            { ...claimsFor(ada.mediaIdentity, roomA.mediaRoomName), video: { roomJoin: true } },
+            suite.media.apiSecret,
+          ),
+        )
+      ).status,
+    ).toBe(401);
   });
 
   it('the published devkey/secret pair cannot sign for a participant', async () => {
@@ -67,33 +90,59 @@ describe('participant tokens', () => {
 describe('media webhooks', () => {
   const hook = () => `${suite.app.baseUrl}/api/media/webhook`;
   async function send(authorization: string, body: string) {
-    const res = await fetch(hook(), { method: 'POST', headers: { 'content-type': 'application/webhook+json', authorization }, body });
+    const res = await fetch(hook(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/webhook+json', authorization },
+      body,
+    });
     return res.status;
   }
-  const started = (id: string) => JSON.stringify({ id, event: 'room_started', createdAt: String(now()), room: { name: roomB.mediaRoomName, sid: 'RM_forged' } });
+  const started = (id: string) =>
+    JSON.stringify({
+      id,
+      event: 'room_started',
+      createdAt: String(now()),
+      room: { name: roomB.mediaRoomName, sid: 'RM_forged' },
+    });
   const sha = (body: string) => createHash('sha256').update(body).digest('base64');
 
   it('signed with the published devkey/secret pair: 401, nothing changes', async () => {
-    const res = await suite.media.sendWebhook(hook(), { event: 'room_started', room: { name: roomB.mediaRoomName, sid: 'RM_forged' } }, { apiKey: 'devkey', apiSecret: 'secret' });
+    const res = await suite.media.sendWebhook(
+      hook(),
+      { event: 'room_started', room: { name: roomB.mediaRoomName, sid: 'RM_forged' } },
+      { apiKey: 'devkey', apiSecret: 'secret' },
+    );
     expect(res.status).toBe(401);
     expect((await db().room.findUniqueOrThrow({ where: { id: roomB.id } })).status).toBe('WAITING');
   });
 
   it('signed with another key id but our secret: 401', async () => {
-    const res = await suite.media.sendWebhook(hook(), { event: 'room_started', room: { name: roomB.mediaRoomName } }, { apiKey: 'APIsomeoneelse', apiSecret: suite.media.apiSecret });
+    const res = await suite.media.sendWebhook(
+      hook(),
+      { event: 'room_started', room: { name: roomB.mediaRoomName } },
+      { apiKey: 'APIsomeoneelse', apiSecret: suite.media.apiSecret },
+    );
     expect(res.status).toBe(401);
   });
 
   it.each(['HS512', 'none'] as const)('signed %s: 401', async (alg) => {
     const body = started(`EV_${alg}`);
-    const jwt = signJwt(alg, { iss: suite.media.apiKey, nbf: now() - 5, exp: now() + 600, sha256: sha(body) }, suite.media.apiSecret);
+    const jwt = signJwt(
+      alg,
+      { iss: suite.media.apiKey, nbf: now() - 5, exp: now() + 600, sha256: sha(body) },
+      suite.media.apiSecret,
+    );
     expect(await send(jwt, body)).toBe(401);
     expect((await db().room.findUniqueOrThrow({ where: { id: roomB.id } })).status).toBe('WAITING');
   });
 
   it('the same body signed HS256 with our credentials is accepted (the test can pass)', async () => {
     const body = started('EV_hs256');
-    const jwt = signJwt('HS256', { iss: suite.media.apiKey, nbf: now() - 5, exp: now() + 600, sha256: sha(body) }, suite.media.apiSecret);
+    const jwt = signJwt(
+      'HS256',
+      { iss: suite.media.apiKey, nbf: now() - 5, exp: now() + 600, sha256: sha(body) },
+      suite.media.apiSecret,
+    );
     expect(await send(jwt, body)).toBe(200);
     expect((await db().room.findUniqueOrThrow({ where: { id: roomB.id } })).status).toBe('ACTIVE');
   });

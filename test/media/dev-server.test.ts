@@ -10,7 +10,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import { AccessToken, EgressClient, EgressStatus, EncodedFileOutput, RoomServiceClient, StreamOutput, StreamProtocol, TrackSource, WebhookReceiver, type VideoGrant } from 'livekit-server-sdk';
+import {
+  AccessToken,
+  EgressClient,
+  EgressStatus,
+  EncodedFileOutput,
+  RoomServiceClient,
+  StreamOutput,
+  StreamProtocol,
+  TrackSource,
+  WebhookReceiver,
+  type VideoGrant,
+} from 'livekit-server-sdk';
 import { WebSocket } from 'ws';
 import { AddTrackRequest, SignalRequest, SignalResponse, TrackType } from '@livekit/protocol';
 import { startDevMediaServer, type DevMediaServer } from '@/lib/media/dev-server';
@@ -29,7 +40,14 @@ let web: http.Server;
 let pageUrl: string;
 let browser: Browser;
 let roomService: RoomServiceClient;
-const hooks: { event: string; room?: string; identity?: string; egressId?: string; egressStatus?: EgressStatus; error?: string }[] = [];
+const hooks: {
+  event: string;
+  room?: string;
+  identity?: string;
+  egressId?: string;
+  egressStatus?: EgressStatus;
+  error?: string;
+}[] = [];
 let hookServer: http.Server;
 
 beforeAll(async () => {
@@ -41,7 +59,14 @@ beforeAll(async () => {
     req.on('end', async () => {
       try {
         const event = await receiver.receive(body, req.headers.authorization);
-        hooks.push({ event: event.event, room: event.room?.name, identity: event.participant?.identity, egressId: event.egressInfo?.egressId, egressStatus: event.egressInfo?.status, error: event.egressInfo?.error });
+        hooks.push({
+          event: event.event,
+          room: event.room?.name,
+          identity: event.participant?.identity,
+          egressId: event.egressInfo?.egressId,
+          egressStatus: event.egressInfo?.status,
+          error: event.egressInfo?.error,
+        });
         res.writeHead(200).end();
       } catch {
         res.writeHead(401).end();
@@ -49,20 +74,32 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => hookServer.listen(0, '127.0.0.1', r));
-  media = await startDevMediaServer({ webhookUrls: [`http://127.0.0.1:${(hookServer.address() as { port: number }).port}/`], departureTimeoutMs: 1000 });
+  media = await startDevMediaServer({
+    webhookUrls: [`http://127.0.0.1:${(hookServer.address() as { port: number }).port}/`],
+    departureTimeoutMs: 1000,
+  });
   receiver = new WebhookReceiver(media.apiKey, media.apiSecret);
   roomService = new RoomServiceClient(media.httpUrl, media.apiKey, media.apiSecret);
 
   const umd = readFileSync(path.resolve('node_modules/livekit-client/dist/livekit-client.umd.js'));
   web = http.createServer((req, res) => {
     if (req.url === '/lk.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(umd);
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><body><script src="/lk.js"></script></body></html>');
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end('<!doctype html><html><body><script src="/lk.js"></script></body></html>');
   });
   await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
   pageUrl = `http://127.0.0.1:${(web.address() as { port: number }).port}/`;
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required', '--auto-accept-this-tab-capture', '--auto-select-desktop-capture-source=Entire screen'],
+    args: [
+      '--no-sandbox',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      '--autoplay-policy=no-user-gesture-required',
+      '--auto-accept-this-tab-capture',
+      '--auto-select-desktop-capture-source=Entire screen',
+    ],
   });
 }, 60_000);
 
@@ -74,13 +111,21 @@ afterAll(async () => {
 });
 
 async function token(room: string, identity: string, grant: Partial<VideoGrant> = {}, secret = media.apiSecret) {
-  const at = new AccessToken(media.apiKey, secret, { identity, name: identity.toUpperCase(), metadata: `{"who":"${identity}"}` });
+  const at = new AccessToken(media.apiKey, secret, {
+    identity,
+    name: identity.toUpperCase(),
+    metadata: `{"who":"${identity}"}`,
+  });
   at.addGrant({ roomJoin: true, room, ...grant });
   return at.toJwt();
 }
 
 /** A page connected to the room with livekit-client; remote tracks are attached, data and disconnects recorded. */
-async function connect(room: string, identity: string, opts: { grant?: Partial<VideoGrant>; publish?: boolean } = {}): Promise<Page> {
+async function connect(
+  room: string,
+  identity: string,
+  opts: { grant?: Partial<VideoGrant>; publish?: boolean } = {},
+): Promise<Page> {
   const page = await browser.newPage();
   await page.goto(pageUrl);
   await page.evaluate(
@@ -110,15 +155,35 @@ async function connect(room: string, identity: string, opts: { grant?: Partial<V
 }
 
 const videoFrames = (page: Page) =>
-  page.evaluate(() => Math.max(0, ...[...document.querySelectorAll<HTMLVideoElement>('video[data-kind="video"]')].map((v) => v.getVideoPlaybackQuality().totalVideoFrames)));
+  page.evaluate(() =>
+    Math.max(
+      0,
+      ...[...document.querySelectorAll<HTMLVideoElement>('video[data-kind="video"]')].map(
+        (v) => v.getVideoPlaybackQuality().totalVideoFrames,
+      ),
+    ),
+  );
 const remotes = (page: Page) =>
-  page.evaluate(() => [...(window as any).room.remoteParticipants.values()].map((p: any) => `${p.identity}:${[...p.trackPublications.values()].filter((t: any) => t.isSubscribed).map((t: any) => t.kind).sort().join(',')}`));
+  page.evaluate(() =>
+    [...(window as any).room.remoteParticipants.values()].map(
+      (p: any) =>
+        `${p.identity}:${[...p.trackPublications.values()]
+          .filter((t: any) => t.isSubscribed)
+          .map((t: any) => t.kind)
+          .sort()
+          .join(',')}`,
+    ),
+  );
 
 describe('development media server', { timeout: 90_000 }, () => {
   it('forwards video, audio and data between two real browsers, and tells Convene by signed webhooks', async () => {
     const ada = await connect('r-call', 'ada');
     const bob = await connect('r-call', 'bob');
-    await waitFor(async () => (await remotes(ada)).join() === 'bob:audio,video' && (await remotes(bob)).join() === 'ada:audio,video', 20_000);
+    await waitFor(
+      async () =>
+        (await remotes(ada)).join() === 'bob:audio,video' && (await remotes(bob)).join() === 'ada:audio,video',
+      20_000,
+    );
     await waitFor(async () => (await videoFrames(ada)) > 10 && (await videoFrames(bob)) > 10, 20_000);
     const before = await videoFrames(bob);
     await bob.waitForTimeout(1000);
@@ -130,12 +195,24 @@ describe('development media server', { timeout: 90_000 }, () => {
     // A screen share is a second video track: Bob decodes both.
     await ada.evaluate(() => (window as any).room.localParticipant.setScreenShareEnabled(true));
     await waitFor(async () => (await remotes(bob)).join() === 'ada:audio,video,video', 20_000);
-    const perVideo = () => bob.evaluate(() => [...document.querySelectorAll<HTMLVideoElement>('video[data-kind="video"]')].map((v) => v.getVideoPlaybackQuality().totalVideoFrames));
+    const perVideo = () =>
+      bob.evaluate(() =>
+        [...document.querySelectorAll<HTMLVideoElement>('video[data-kind="video"]')].map(
+          (v) => v.getVideoPlaybackQuality().totalVideoFrames,
+        ),
+      );
     await waitFor(async () => (await perVideo()).length === 2 && (await perVideo()).every((n) => n > 5), 20_000);
 
-    await ada.evaluate(() => (window as any).room.localParticipant.publishData(new TextEncoder().encode('hi bob'), { reliable: true, topic: 'chat' }));
+    await ada.evaluate(() =>
+      (window as any).room.localParticipant.publishData(new TextEncoder().encode('hi bob'), {
+        reliable: true,
+        topic: 'chat',
+      }),
+    );
     await waitFor(async () => (await bob.evaluate(() => (window as any).received)).length > 0, 10_000);
-    expect(await bob.evaluate(() => (window as any).received)).toEqual([{ text: 'hi bob', from: 'ada', topic: 'chat' }]);
+    expect(await bob.evaluate(() => (window as any).received)).toEqual([
+      { text: 'hi bob', from: 'ada', topic: 'chat' },
+    ]);
 
     // The server API sees both as LiveKit would list them, with their tracks.
     const listed = await roomService.listParticipants('r-call');
@@ -143,7 +220,13 @@ describe('development media server', { timeout: 90_000 }, () => {
       ['ada', 'ADA', '{"who":"ada"}', 3],
       ['bob', 'BOB', '{"who":"bob"}', 2],
     ]);
-    await waitFor(() => ['room_started', 'participant_joined', 'track_published'].every((e) => hooks.some((h) => h.event === e && h.room === 'r-call')), 10_000);
+    await waitFor(
+      () =>
+        ['room_started', 'participant_joined', 'track_published'].every((e) =>
+          hooks.some((h) => h.event === e && h.room === 'r-call'),
+        ),
+      10_000,
+    );
     await ada.close();
     await bob.close();
     await waitFor(() => hooks.some((h) => h.event === 'participant_left' && h.identity === 'ada'), 10_000);
@@ -154,21 +237,47 @@ describe('development media server', { timeout: 90_000 }, () => {
     const ada = await connect('r-api', 'ada');
     const bob = await connect('r-api', 'bob', { publish: false });
     const eve = await connect('r-api', 'eve', { publish: false });
-    await waitFor(async () => (await roomService.listParticipants('r-api')).find((p) => p.identity === 'ada')?.tracks.length === 2, 20_000);
+    await waitFor(
+      async () => (await roomService.listParticipants('r-api')).find((p) => p.identity === 'ada')?.tracks.length === 2,
+      20_000,
+    );
 
-    await roomService.sendData('r-api', new TextEncoder().encode('for bob only'), 0, { destinationIdentities: ['bob'], topic: 'convene.test' });
+    await roomService.sendData('r-api', new TextEncoder().encode('for bob only'), 0, {
+      destinationIdentities: ['bob'],
+      topic: 'convene.test',
+    });
     await waitFor(async () => (await bob.evaluate(() => (window as any).received)).length > 0, 10_000);
-    expect(await bob.evaluate(() => (window as any).received)).toEqual([{ text: 'for bob only', from: null, topic: 'convene.test' }]);
+    expect(await bob.evaluate(() => (window as any).received)).toEqual([
+      { text: 'for bob only', from: null, topic: 'convene.test' },
+    ]);
     expect(await eve.evaluate(() => (window as any).received)).toEqual([]);
 
-    const audio = (await roomService.getParticipant('r-api', 'ada')).tracks.find((t) => t.source === TrackSource.MICROPHONE)!;
+    const audio = (await roomService.getParticipant('r-api', 'ada')).tracks.find(
+      (t) => t.source === TrackSource.MICROPHONE,
+    )!;
     await roomService.mutePublishedTrack('r-api', 'ada', audio.sid, true);
-    await waitFor(() => ada.evaluate(() => (window as any).room.localParticipant.isMicrophoneEnabled === false), 10_000);
-    await waitFor(() => bob.evaluate(() => [...(window as any).room.remoteParticipants.get('ada').audioTrackPublications.values()][0].isMuted === true), 10_000);
+    await waitFor(
+      () => ada.evaluate(() => (window as any).room.localParticipant.isMicrophoneEnabled === false),
+      10_000,
+    );
+    await waitFor(
+      () =>
+        bob.evaluate(
+          () =>
+            [...(window as any).room.remoteParticipants.get('ada').audioTrackPublications.values()][0].isMuted === true,
+        ),
+      10_000,
+    );
 
     await roomService.updateParticipant('r-api', 'bob', { metadata: '{"role":"HOST"}' });
-    await waitFor(() => eve.evaluate(() => (window as any).room.remoteParticipants.get('bob')?.metadata === '{"role":"HOST"}'), 10_000);
-    await waitFor(() => bob.evaluate(() => (window as any).room.localParticipant.metadata === '{"role":"HOST"}'), 10_000);
+    await waitFor(
+      () => eve.evaluate(() => (window as any).room.remoteParticipants.get('bob')?.metadata === '{"role":"HOST"}'),
+      10_000,
+    );
+    await waitFor(
+      () => bob.evaluate(() => (window as any).room.localParticipant.metadata === '{"role":"HOST"}'),
+      10_000,
+    );
 
     await roomService.removeParticipant('r-api', 'eve');
     await waitFor(() => eve.evaluate(() => (window as any).disconnectReason !== null), 10_000);
@@ -200,18 +309,34 @@ describe('development media server', { timeout: 90_000 }, () => {
       await waitFor(async () => (await roomService.listParticipants('r-rec'))[0]?.tracks.length === 2, 20_000);
       const filepath = path.join(dir, 'rec.webm');
       const started = await egress.startRoomCompositeEgress('r-rec', { file: new EncodedFileOutput({ filepath }) });
-      await waitFor(() => hooks.some((h) => h.egressId === started.egressId && h.event === 'egress_updated' && h.egressStatus === EgressStatus.EGRESS_ACTIVE), 10_000);
+      await waitFor(
+        () =>
+          hooks.some(
+            (h) =>
+              h.egressId === started.egressId &&
+              h.event === 'egress_updated' &&
+              h.egressStatus === EgressStatus.EGRESS_ACTIVE,
+          ),
+        10_000,
+      );
       await ada.waitForTimeout(3000);
       await egress.stopEgress(started.egressId);
       await waitFor(() => hooks.some((h) => h.egressId === started.egressId && h.event === 'egress_ended'), 15_000);
-      expect(hooks.find((h) => h.egressId === started.egressId && h.event === 'egress_ended')).toMatchObject({ egressStatus: EgressStatus.EGRESS_COMPLETE });
+      expect(hooks.find((h) => h.egressId === started.egressId && h.event === 'egress_ended')).toMatchObject({
+        egressStatus: EgressStatus.EGRESS_COMPLETE,
+      });
       const file = readFileSync(filepath);
       expect(file.subarray(0, 4).toString('hex')).toBe('1a45dfa3'); // EBML: a WebM file
       expect(file.length).toBeGreaterThan(20_000);
 
-      const streamed = await egress.startRoomCompositeEgress('r-rec', { stream: new StreamOutput({ protocol: StreamProtocol.RTMP, urls: ['rtmp://127.0.0.1/live/key'] }) });
+      const streamed = await egress.startRoomCompositeEgress('r-rec', {
+        stream: new StreamOutput({ protocol: StreamProtocol.RTMP, urls: ['rtmp://127.0.0.1/live/key'] }),
+      });
       await waitFor(() => hooks.some((h) => h.egressId === streamed.egressId && h.event === 'egress_ended'), 10_000);
-      expect(hooks.find((h) => h.egressId === streamed.egressId && h.event === 'egress_ended')).toMatchObject({ egressStatus: EgressStatus.EGRESS_FAILED, error: expect.stringContaining('not supported') });
+      expect(hooks.find((h) => h.egressId === streamed.egressId && h.event === 'egress_ended')).toMatchObject({
+        egressStatus: EgressStatus.EGRESS_FAILED,
+        error: expect.stringContaining('not supported'),
+      });
       await ada.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -219,7 +344,8 @@ describe('development media server', { timeout: 90_000 }, () => {
   });
 
   it('refuses what LiveKit refuses: bad tokens at signaling and validate, grants it lacks, other rooms', async () => {
-    const validate = async (jwt: string) => (await fetch(`${media.httpUrl}/rtc/validate?access_token=${encodeURIComponent(jwt)}`)).status;
+    const validate = async (jwt: string) =>
+      (await fetch(`${media.httpUrl}/rtc/validate?access_token=${encodeURIComponent(jwt)}`)).status;
     expect(await validate(await token('r-x', 'ada'))).toBe(200);
     expect(await validate(await token('r-x', 'ada', {}, 'another-secret-of-enough-length'))).toBe(401);
     expect(await validate('garbage')).toBe(401);
@@ -227,7 +353,9 @@ describe('development media server', { timeout: 90_000 }, () => {
     noJoin.addGrant({ roomList: true });
     expect(await validate(await noJoin.toJwt())).toBe(401);
     // v1 signaling is not offered: a valid token gets 404 there, which makes livekit-client fall back to v0.
-    expect((await fetch(`${media.httpUrl}/rtc/v1/validate?access_token=${await token('r-x', 'ada')}`)).status).toBe(404);
+    expect((await fetch(`${media.httpUrl}/rtc/v1/validate?access_token=${await token('r-x', 'ada')}`)).status).toBe(
+      404,
+    );
 
     const page = await browser.newPage();
     await page.goto(pageUrl);
@@ -261,10 +389,19 @@ describe('development media server', { timeout: 90_000 }, () => {
     // The server enforces it too: a raw signaling client asking to publish gets no track.
     const responses: string[] = [];
     const ws = new WebSocket(`${media.url}/rtc?access_token=${await token('r-view', 'raw', { canPublish: false })}`);
-    ws.on('message', (data) => responses.push(SignalResponse.fromBinary(new Uint8Array(data as Buffer)).message.case ?? ''));
+    ws.on('message', (data) =>
+      responses.push(SignalResponse.fromBinary(new Uint8Array(data as Buffer)).message.case ?? ''),
+    );
     await new Promise((r) => ws.once('open', r));
     await waitFor(() => responses.includes('join'), 5000);
-    ws.send(new SignalRequest({ message: { case: 'addTrack', value: new AddTrackRequest({ cid: 'c1', type: TrackType.VIDEO, source: TrackSource.CAMERA }) } }).toBinary());
+    ws.send(
+      new SignalRequest({
+        message: {
+          case: 'addTrack',
+          value: new AddTrackRequest({ cid: 'c1', type: TrackType.VIDEO, source: TrackSource.CAMERA }),
+        },
+      }).toBinary(),
+    );
     await new Promise((r) => setTimeout(r, 500));
     expect(responses).not.toContain('trackPublished');
     expect((await roomService.getParticipant('r-view', 'raw')).tracks).toEqual([]);

@@ -15,22 +15,33 @@ beforeAll(async () => {
 });
 
 const hook = () => `${suite.app.baseUrl}/api/media/webhook`;
-const room = async (key: string, body: Record<string, unknown> = {}) => (await suite.api('POST', '/api/v1/rooms', { key, body: { createdByExternalId: 'u', ...body } })).body;
+const room = async (key: string, body: Record<string, unknown> = {}) =>
+  (await suite.api('POST', '/api/v1/rooms', { key, body: { createdByExternalId: 'u', ...body } })).body;
 const events = async (name: string) => db().event.findMany({ where: { tenantId: t.tenant.id, name } });
 
 describe('recordings', () => {
   it('start → egress started → ended with the file in storage → COMPLETED, recording.completed, download, delete', async () => {
     const r = await room(t.key, { enableRecording: true, recordingPreset: 'H264_1080P_30' });
-    const started = await suite.api('POST', `/api/v1/rooms/${r.id}/recordings/start`, { key: t.key, body: { createdByExternalId: 'host' } });
+    const started = await suite.api('POST', `/api/v1/rooms/${r.id}/recordings/start`, {
+      key: t.key,
+      body: { createdByExternalId: 'host' },
+    });
     expect(started.status).toBe(201);
     expect(started.body).toMatchObject({ roomId: r.id, status: 'STARTING', preset: 'H264_1080P_30' });
     const egress = [...suite.media.egresses.values()].at(-1)!;
     expect(egress.roomName).toBe(r.mediaRoomName);
     expect(egress.request).toMatchObject({ preset: 'H264_1080P_30' }); // the room's encoding preset reaches egress
-    expect((await suite.api('POST', `/api/v1/rooms/${r.id}/recordings/start`, { key: t.key, body: {} })).body.error.code).toBe('CONFLICT');
+    expect(
+      (await suite.api('POST', `/api/v1/rooms/${r.id}/recordings/start`, { key: t.key, body: {} })).body.error.code,
+    ).toBe('CONFLICT');
 
-    await suite.media.sendWebhook(hook(), { event: 'egress_started', egressInfo: { egressId: egress.egressId, roomName: r.mediaRoomName, status: 'EGRESS_ACTIVE' } });
-    expect((await suite.api('GET', `/api/v1/recordings/${started.body.id}`, { key: t.key })).body.status).toBe('ACTIVE');
+    await suite.media.sendWebhook(hook(), {
+      event: 'egress_started',
+      egressInfo: { egressId: egress.egressId, roomName: r.mediaRoomName, status: 'EGRESS_ACTIVE' },
+    });
+    expect((await suite.api('GET', `/api/v1/recordings/${started.body.id}`, { key: t.key })).body.status).toBe(
+      'ACTIVE',
+    );
     const stopped = await suite.api('POST', `/api/v1/rooms/${r.id}/recordings/stop`, { key: t.key });
     expect(stopped.body.status).toBe('STOPPING');
     expect(suite.media.callsTo('StopEgress').at(-1)!.body.egressId).toBe(egress.egressId);
@@ -41,19 +52,33 @@ describe('recordings', () => {
     expect(JSON.stringify(egress.request)).toContain(filepath);
     mkdirSync(path.dirname(filepath), { recursive: true });
     writeFileSync(filepath, Buffer.alloc(2048, 7));
-    await suite.media.sendWebhook(hook(), { event: 'egress_ended', egressInfo: { egressId: egress.egressId, roomName: r.mediaRoomName, status: 'EGRESS_COMPLETE' } });
+    await suite.media.sendWebhook(hook(), {
+      event: 'egress_ended',
+      egressInfo: { egressId: egress.egressId, roomName: r.mediaRoomName, status: 'EGRESS_COMPLETE' },
+    });
     const done = (await suite.api('GET', `/api/v1/recordings/${started.body.id}`, { key: t.key })).body;
     expect(done).toMatchObject({ status: 'COMPLETED', sizeBytes: 2048 });
-    const completed = (await events('recording.completed')).filter((e) => (e.data as { recordingId: string }).recordingId === started.body.id);
+    const completed = (await events('recording.completed')).filter(
+      (e) => (e.data as { recordingId: string }).recordingId === started.body.id,
+    );
     expect(completed).toHaveLength(1);
 
-    const download = await fetch(`${suite.app.baseUrl}/api/v1/recordings/${started.body.id}/download`, { headers: { 'x-api-key': t.key } });
+    const download = await fetch(`${suite.app.baseUrl}/api/v1/recordings/${started.body.id}/download`, {
+      headers: { 'x-api-key': t.key },
+    });
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toBe('video/mp4');
     expect((await download.arrayBuffer()).byteLength).toBe(2048);
-    expect((await suite.api('GET', `/api/v1/recordings?roomId=${r.id}`, { key: t.key })).body.data.map((x: { id: string }) => x.id)).toEqual([started.body.id]);
+    expect(
+      (await suite.api('GET', `/api/v1/recordings?roomId=${r.id}`, { key: t.key })).body.data.map(
+        (x: { id: string }) => x.id,
+      ),
+    ).toEqual([started.body.id]);
 
-    expect((await suite.api('DELETE', `/api/v1/recordings/${started.body.id}`, { key: t.key })).body).toEqual({ id: started.body.id, deleted: true });
+    expect((await suite.api('DELETE', `/api/v1/recordings/${started.body.id}`, { key: t.key })).body).toEqual({
+      id: started.body.id,
+      deleted: true,
+    });
     expect(existsSync(filepath)).toBe(false);
     expect((await suite.api('DELETE', `/api/v1/recordings/${started.body.id}`, { key: t.key })).status).toBe(404);
   });
@@ -62,12 +87,21 @@ describe('recordings', () => {
     const r = await room(t.key, { enableRecording: true });
     const started = (await suite.api('POST', `/api/v1/rooms/${r.id}/recordings/start`, { key: t.key, body: {} })).body;
     const egress = [...suite.media.egresses.values()].at(-1)!;
-    await suite.media.sendWebhook(hook(), { event: 'egress_ended', egressInfo: { egressId: egress.egressId, roomName: r.mediaRoomName, status: 'EGRESS_COMPLETE' } });
+    await suite.media.sendWebhook(hook(), {
+      event: 'egress_ended',
+      egressInfo: { egressId: egress.egressId, roomName: r.mediaRoomName, status: 'EGRESS_COMPLETE' },
+    });
     const rec = (await suite.api('GET', `/api/v1/recordings/${started.id}`, { key: t.key })).body;
     expect(rec.status).toBe('FAILED');
     expect(rec.error).toMatch(/missing or empty/);
-    expect((await events('recording.completed')).filter((e) => (e.data as { recordingId: string }).recordingId === started.id)).toHaveLength(0);
-    expect((await events('recording.failed')).filter((e) => (e.data as { recordingId: string }).recordingId === started.id)).toHaveLength(1);
+    expect(
+      (await events('recording.completed')).filter(
+        (e) => (e.data as { recordingId: string }).recordingId === started.id,
+      ),
+    ).toHaveLength(0);
+    expect(
+      (await events('recording.failed')).filter((e) => (e.data as { recordingId: string }).recordingId === started.id),
+    ).toHaveLength(1);
     expect((await suite.api('GET', `/api/v1/recordings/${started.id}/download`, { key: t.key })).status).toBe(409);
   });
 
@@ -75,8 +109,19 @@ describe('recordings', () => {
     const r = await room(t.key, { enableRecording: true });
     const started = (await suite.api('POST', `/api/v1/rooms/${r.id}/recordings/start`, { key: t.key, body: {} })).body;
     const egress = [...suite.media.egresses.values()].at(-1)!;
-    await suite.media.sendWebhook(hook(), { event: 'egress_ended', egressInfo: { egressId: egress.egressId, roomName: r.mediaRoomName, status: 'EGRESS_FAILED', error: 'encoder crashed' } });
-    expect((await suite.api('GET', `/api/v1/recordings/${started.id}`, { key: t.key })).body).toMatchObject({ status: 'FAILED', error: 'encoder crashed' });
+    await suite.media.sendWebhook(hook(), {
+      event: 'egress_ended',
+      egressInfo: {
+        egressId: egress.egressId,
+        roomName: r.mediaRoomName,
+        status: 'EGRESS_FAILED',
+        error: 'encoder crashed',
+      },
+    });
+    expect((await suite.api('GET', `/api/v1/recordings/${started.id}`, { key: t.key })).body).toMatchObject({
+      status: 'FAILED',
+      error: 'encoder crashed',
+    });
   });
 
   it('refusals: test mode first, then enableRecording, then E2EE; nothing reaches the media layer', async () => {
@@ -85,9 +130,13 @@ describe('recordings', () => {
     const testMode = await suite.api('POST', `/api/v1/rooms/${sb.id}/recordings/start`, { key: sandbox.key, body: {} });
     expect([testMode.status, testMode.body.error.code]).toEqual([403, 'TEST_MODE_MEDIA_DISABLED']);
     const off = await room(t.key);
-    expect((await suite.api('POST', `/api/v1/rooms/${off.id}/recordings/start`, { key: t.key, body: {} })).body.error.code).toBe('FEATURE_DISABLED');
+    expect(
+      (await suite.api('POST', `/api/v1/rooms/${off.id}/recordings/start`, { key: t.key, body: {} })).body.error.code,
+    ).toBe('FEATURE_DISABLED');
     const e2ee = await room(t.key, { enableRecording: true, enableE2EE: true });
-    expect((await suite.api('POST', `/api/v1/rooms/${e2ee.id}/recordings/start`, { key: t.key, body: {} })).body.error.code).toBe('FEATURE_DISABLED');
+    expect(
+      (await suite.api('POST', `/api/v1/rooms/${e2ee.id}/recordings/start`, { key: t.key, body: {} })).body.error.code,
+    ).toBe('FEATURE_DISABLED');
     expect(suite.media.callsTo('StartRoomCompositeEgress').length).toBe(before);
   });
 
@@ -116,60 +165,149 @@ describe('streaming', () => {
   it('starts an RTMP stream without ever echoing the stream key, and stops it', async () => {
     const r = await room(t.key);
     const key = 'live_sk_9f8e7d6c5b4a';
-    const res = await suite.api('POST', '/api/v1/streaming/start', { key: t.key, body: { roomId: r.id, urls: [`rtmp://a.rtmp.youtube.com/live2/${key}`] } });
+    const res = await suite.api('POST', '/api/v1/streaming/start', {
+      key: t.key,
+      body: { roomId: r.id, urls: [`rtmp://a.rtmp.youtube.com/live2/${key}`] },
+    });
     expect(res.status).toBe(201);
     expect(res.body.destinations).toEqual(['rtmp://a.rtmp.youtube.com/live2/••••5b4a']);
     expect(res.text).not.toContain(key);
     const got = await suite.api('GET', `/api/v1/streaming/${res.body.id}`, { key: t.key });
     expect(got.text).not.toContain(key);
     expect(JSON.stringify([...suite.media.egresses.values()].at(-1)!.request)).toContain(key);
-    expect((await suite.api('POST', `/api/v1/streaming/${res.body.id}/stop`, { key: t.key })).body.status).toBe('STOPPING');
+    expect((await suite.api('POST', `/api/v1/streaming/${res.body.id}/stop`, { key: t.key })).body.status).toBe(
+      'STOPPING',
+    );
     expect(suite.app.output()).not.toContain(key);
-    expect((await suite.api('POST', '/api/v1/streaming/start', { key: t.key, body: { roomId: r.id, urls: ['http://not-rtmp'] } })).status).toBe(400);
+    expect(
+      (
+        await suite.api('POST', '/api/v1/streaming/start', {
+          key: t.key,
+          body: { roomId: r.id, urls: ['http://not-rtmp'] },
+        })
+      ).status,
+    ).toBe(400);
     const sb = await room(sandbox.key);
-    expect((await suite.api('POST', '/api/v1/streaming/start', { key: sandbox.key, body: { roomId: sb.id, urls: ['rtmp://x.example.com/app/k'] } })).body.error.code).toBe('TEST_MODE_MEDIA_DISABLED');
+    expect(
+      (
+        await suite.api('POST', '/api/v1/streaming/start', {
+          key: sandbox.key,
+          body: { roomId: sb.id, urls: ['rtmp://x.example.com/app/k'] },
+        })
+      ).body.error.code,
+    ).toBe('TEST_MODE_MEDIA_DISABLED');
   });
 });
 
 describe('ingress', () => {
   it('creates an RTMP ingress with URL and stream key, follows its state, and deletes it', async () => {
     const r = await room(t.key);
-    const res = await suite.api('POST', '/api/v1/ingress', { key: t.key, body: { roomId: r.id, name: 'OBS', participantIdentity: 'obs', participantName: 'Stage camera', createdByExternalId: 'host' } });
+    const res = await suite.api('POST', '/api/v1/ingress', {
+      key: t.key,
+      body: {
+        roomId: r.id,
+        name: 'OBS',
+        participantIdentity: 'obs',
+        participantName: 'Stage camera',
+        createdByExternalId: 'host',
+      },
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ inputType: 'RTMP', status: 'CREATED', ingressUrl: 'rtmp://127.0.0.1/live', streamKey: expect.any(String), enableTranscoding: true });
-    await suite.media.sendWebhook(hook(), { event: 'ingress_started', ingressInfo: { ingressId: res.body.mediaIngressId, roomName: r.mediaRoomName, state: { status: 'ENDPOINT_PUBLISHING' } } });
+    expect(res.body).toMatchObject({
+      inputType: 'RTMP',
+      status: 'CREATED',
+      ingressUrl: 'rtmp://127.0.0.1/live',
+      streamKey: expect.any(String),
+      enableTranscoding: true,
+    });
+    await suite.media.sendWebhook(hook(), {
+      event: 'ingress_started',
+      ingressInfo: {
+        ingressId: res.body.mediaIngressId,
+        roomName: r.mediaRoomName,
+        state: { status: 'ENDPOINT_PUBLISHING' },
+      },
+    });
     expect((await suite.api('GET', `/api/v1/ingress/${res.body.id}`, { key: t.key })).body.status).toBe('ACTIVE');
-    await suite.media.sendWebhook(hook(), { event: 'ingress_ended', ingressInfo: { ingressId: res.body.mediaIngressId, roomName: r.mediaRoomName } });
+    await suite.media.sendWebhook(hook(), {
+      event: 'ingress_ended',
+      ingressInfo: { ingressId: res.body.mediaIngressId, roomName: r.mediaRoomName },
+    });
     expect((await suite.api('GET', `/api/v1/ingress/${res.body.id}`, { key: t.key })).body.status).toBe('ENDED');
     expect((await suite.api('DELETE', `/api/v1/ingress/${res.body.id}`, { key: t.key })).body.status).toBe('DELETED');
     expect(suite.media.ingresses.has(res.body.mediaIngressId)).toBe(false);
     expect((await suite.api('GET', `/api/v1/ingress/${res.body.id}`, { key: t.key })).status).toBe(404);
-    const whip = await suite.api('POST', '/api/v1/ingress', { key: t.key, body: { roomId: r.id, name: 'W', inputType: 'WHIP', participantIdentity: 'w', participantName: 'W', createdByExternalId: 'host' } });
+    const whip = await suite.api('POST', '/api/v1/ingress', {
+      key: t.key,
+      body: {
+        roomId: r.id,
+        name: 'W',
+        inputType: 'WHIP',
+        participantIdentity: 'w',
+        participantName: 'W',
+        createdByExternalId: 'host',
+      },
+    });
     expect(whip.body.inputType).toBe('WHIP');
-    expect((await suite.api('POST', '/api/v1/ingress', { key: t.key, body: { roomId: r.id, name: 'x', inputType: 'SRT', participantIdentity: 'w', participantName: 'W', createdByExternalId: 'h' } })).status).toBe(400);
+    expect(
+      (
+        await suite.api('POST', '/api/v1/ingress', {
+          key: t.key,
+          body: {
+            roomId: r.id,
+            name: 'x',
+            inputType: 'SRT',
+            participantIdentity: 'w',
+            participantName: 'W',
+            createdByExternalId: 'h',
+          },
+        })
+      ).status,
+    ).toBe(400);
   });
 });
 
 describe('captions', () => {
   it('start dispatches the captions agent; status; stop; refusals with their codes', async () => {
     const r = await room(t.key, { enableAiFeatures: true });
-    const started = await suite.api('POST', '/api/v1/captions/start', { key: t.key, body: { roomId: r.id, language: 'de' } });
+    const started = await suite.api('POST', '/api/v1/captions/start', {
+      key: t.key,
+      body: { roomId: r.id, language: 'de' },
+    });
     expect(started.body).toMatchObject({ roomId: r.id, active: true, language: 'de' });
     const dispatch = [...suite.media.dispatches.values()].at(-1)!;
     expect(dispatch).toMatchObject({ room: r.mediaRoomName, agentName: 'convene-captions' });
-    expect((await suite.api('POST', '/api/v1/captions/start', { key: t.key, body: { roomId: r.id } })).body.sessionId).toBe(started.body.sessionId);
+    expect(
+      (await suite.api('POST', '/api/v1/captions/start', { key: t.key, body: { roomId: r.id } })).body.sessionId,
+    ).toBe(started.body.sessionId);
     expect((await suite.api('GET', `/api/v1/captions/status/${r.id}`, { key: t.key })).body.active).toBe(true);
-    expect((await suite.api('POST', '/api/v1/captions/stop', { key: t.key, body: { roomId: r.id } })).body.active).toBe(false);
+    expect((await suite.api('POST', '/api/v1/captions/stop', { key: t.key, body: { roomId: r.id } })).body.active).toBe(
+      false,
+    );
     expect(suite.media.dispatches.has(dispatch.id)).toBe(false);
     expect((await suite.api('POST', '/api/v1/captions/stop', { key: t.key, body: { roomId: r.id } })).status).toBe(409);
 
     const noAi = await room(t.key);
-    expect((await suite.api('POST', '/api/v1/captions/start', { key: t.key, body: { roomId: noAi.id } })).body.error.code).toBe('FEATURE_DISABLED');
+    expect(
+      (await suite.api('POST', '/api/v1/captions/start', { key: t.key, body: { roomId: noAi.id } })).body.error.code,
+    ).toBe('FEATURE_DISABLED');
     const e2ee = await room(t.key, { enableE2EE: true });
-    expect((await suite.api('POST', '/api/v1/captions/start', { key: t.key, body: { roomId: e2ee.id } })).body.error.code).toBe('FEATURE_DISABLED');
+    expect(
+      (await suite.api('POST', '/api/v1/captions/start', { key: t.key, body: { roomId: e2ee.id } })).body.error.code,
+    ).toBe('FEATURE_DISABLED');
     const sb = await room(sandbox.key, { enableAiFeatures: true });
-    expect((await suite.api('POST', '/api/v1/captions/start', { key: sandbox.key, body: { roomId: sb.id } })).body.error.code).toBe('TEST_MODE_MEDIA_DISABLED');
-    expect((await suite.api('POST', '/api/v1/captions/start', { key: t.key, body: { roomId: r.id, language: 'english please' } })).status).toBe(400);
+    expect(
+      (await suite.api('POST', '/api/v1/captions/start', { key: sandbox.key, body: { roomId: sb.id } })).body.error
+        .code,
+    ).toBe('TEST_MODE_MEDIA_DISABLED');
+    expect(
+      (
+        await suite.api('POST', '/api/v1/captions/start', {
+          key: t.key,
+          body: { roomId: r.id, language: 'english please' },
+        })
+      ).status,
+    ).toBe(400);
   });
 });
 
@@ -177,19 +315,31 @@ describe('transcripts', () => {
   it('a completed recording of an AI room is transcribed through the STT provider; transcript.ready is emitted', async () => {
     // This suite's app has no STT_URL; a second app with a loopback STT server does the work.
     const http = await import('node:http');
-    const received: { auth: string | undefined; bytes: number; type: string | undefined; url: string | undefined }[] = [];
+    const received: { auth: string | undefined; bytes: number; type: string | undefined; url: string | undefined }[] =
+      [];
     const stt = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c) => chunks.push(c));
       req.on('end', () => {
-        received.push({ auth: req.headers.authorization, bytes: Buffer.concat(chunks).length, type: req.headers['content-type'], url: req.url });
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ text: 'hello world', segments: [{ start: 0, end: 1.5, text: 'hello world' }] }));
+        received.push({
+          auth: req.headers.authorization,
+          bytes: Buffer.concat(chunks).length,
+          type: req.headers['content-type'],
+          url: req.url,
+        });
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ text: 'hello world', segments: [{ start: 0, end: 1.5, text: 'hello world' }] }));
       });
     });
     await new Promise<void>((r) => stt.listen(0, '127.0.0.1', r));
     const { startApp, apiClient } = await import('../support/app');
     await suite.app.stop();
-    suite.app = await startApp({ ...suite.env, STT_URL: `http://127.0.0.1:${(stt.address() as { port: number }).port}/v1/transcribe`, STT_API_KEY: 'stt-key' });
+    suite.app = await startApp({
+      ...suite.env,
+      STT_URL: `http://127.0.0.1:${(stt.address() as { port: number }).port}/v1/transcribe`,
+      STT_API_KEY: 'stt-key',
+    });
     suite.api = apiClient(suite.app.baseUrl);
 
     const r = await room(t.key, { enableRecording: true, enableAiFeatures: true });
@@ -198,23 +348,44 @@ describe('transcripts', () => {
     const egress = [...suite.media.egresses.values()].at(-1)!;
     mkdirSync(path.dirname(path.join(storageDir, row.storageKey)), { recursive: true });
     writeFileSync(path.join(storageDir, row.storageKey), Buffer.alloc(4096, 1));
-    await suite.media.sendWebhook(`${suite.app.baseUrl}/api/media/webhook`, { event: 'egress_ended', egressInfo: { egressId: egress.egressId, roomName: r.mediaRoomName, status: 'EGRESS_COMPLETE' } });
+    await suite.media.sendWebhook(`${suite.app.baseUrl}/api/media/webhook`, {
+      event: 'egress_ended',
+      egressInfo: { egressId: egress.egressId, roomName: r.mediaRoomName, status: 'EGRESS_COMPLETE' },
+    });
 
-    await expect.poll(async () => (await suite.api('GET', `/api/v1/recordings/${rec.id}/transcripts`, { key: t.key })).body.data[0]?.status, { timeout: 15_000 }).toBe('COMPLETED');
+    await expect
+      .poll(
+        async () =>
+          (await suite.api('GET', `/api/v1/recordings/${rec.id}/transcripts`, { key: t.key })).body.data[0]?.status,
+        { timeout: 15_000 },
+      )
+      .toBe('COMPLETED');
     const [transcript] = (await suite.api('GET', `/api/v1/recordings/${rec.id}/transcripts`, { key: t.key })).body.data;
-    expect(transcript).toMatchObject({ recordingId: rec.id, text: 'hello world', segments: [{ start: 0, end: 1.5, text: 'hello world' }] });
-    expect((await suite.api('GET', `/api/v1/transcripts/${transcript.id}`, { key: t.key })).body.id).toBe(transcript.id);
+    expect(transcript).toMatchObject({
+      recordingId: rec.id,
+      text: 'hello world',
+      segments: [{ start: 0, end: 1.5, text: 'hello world' }],
+    });
+    expect((await suite.api('GET', `/api/v1/transcripts/${transcript.id}`, { key: t.key })).body.id).toBe(
+      transcript.id,
+    );
     expect(received).toEqual([{ auth: 'Bearer stt-key', bytes: 4096, type: 'video/mp4', url: '/v1/transcribe' }]);
-    const ready = (await events('transcript.ready')).filter((e) => (e.data as { recordingId: string }).recordingId === rec.id);
+    const ready = (await events('transcript.ready')).filter(
+      (e) => (e.data as { recordingId: string }).recordingId === rec.id,
+    );
     expect(ready.map((e) => e.data)).toEqual([{ transcriptId: transcript.id, recordingId: rec.id }]);
 
     // A room without the AI opt-in is not transcribed.
     const plain = await room(t.key, { enableRecording: true });
-    const plainRec = (await suite.api('POST', `/api/v1/rooms/${plain.id}/recordings/start`, { key: t.key, body: {} })).body;
+    const plainRec = (await suite.api('POST', `/api/v1/rooms/${plain.id}/recordings/start`, { key: t.key, body: {} }))
+      .body;
     const plainRow = await db().recording.findUniqueOrThrow({ where: { id: plainRec.id } });
     writeFileSync(path.join(storageDir, plainRow.storageKey), Buffer.alloc(10, 1));
     const plainEgress = [...suite.media.egresses.values()].at(-1)!;
-    await suite.media.sendWebhook(`${suite.app.baseUrl}/api/media/webhook`, { event: 'egress_ended', egressInfo: { egressId: plainEgress.egressId, roomName: plain.mediaRoomName, status: 'EGRESS_COMPLETE' } });
+    await suite.media.sendWebhook(`${suite.app.baseUrl}/api/media/webhook`, {
+      event: 'egress_ended',
+      egressInfo: { egressId: plainEgress.egressId, roomName: plain.mediaRoomName, status: 'EGRESS_COMPLETE' },
+    });
     expect((await suite.api('GET', `/api/v1/recordings/${plainRec.id}`, { key: t.key })).body.status).toBe('COMPLETED');
     expect(await db().transcript.count({ where: { recordingId: plainRec.id } })).toBe(0);
     stt.close();

@@ -19,13 +19,24 @@ describe('LiveKit media layer against the development media server', () => {
     expect(rooms.map((r) => r.name)).toContain('r1');
     expect(rooms[0].createdAt).toBeInstanceOf(Date);
     const participants = await media.listParticipants('r1');
-    expect(participants).toEqual([expect.objectContaining({ identity: 'alice', tracks: [expect.objectContaining({ sid: 'TR_a', type: 'AUDIO', muted: false })] })]);
+    expect(participants).toEqual([
+      expect.objectContaining({
+        identity: 'alice',
+        tracks: [expect.objectContaining({ sid: 'TR_a', type: 'AUDIO', muted: false })],
+      }),
+    ]);
     expect(() => JSON.stringify(participants)).not.toThrow();
   });
 
   it('mutes every audio track except the excepted identities', async () => {
     fake.addParticipant('r2', { identity: 'host', tracks: [{ sid: 'TR_h', type: 'AUDIO' }] });
-    fake.addParticipant('r2', { identity: 'g1', tracks: [{ sid: 'TR_1', type: 'AUDIO' }, { sid: 'TR_1v', type: 'VIDEO' }] });
+    fake.addParticipant('r2', {
+      identity: 'g1',
+      tracks: [
+        { sid: 'TR_1', type: 'AUDIO' },
+        { sid: 'TR_1v', type: 'VIDEO' },
+      ],
+    });
     fake.addParticipant('r2', { identity: 'g2', tracks: [{ sid: 'TR_2', type: 'AUDIO', muted: true }] });
     expect(await media.muteAllAudio('r2', new Set(['host']))).toBe(1);
     const room = fake.rooms.get('r2')!;
@@ -36,7 +47,10 @@ describe('LiveKit media layer against the development media server', () => {
 
   it('updates, moves and removes participants; sends data', async () => {
     fake.addParticipant('r3', { identity: 'bob' });
-    await media.updateParticipant('r3', 'bob', { metadata: '{"x":1}', grants: { canPublish: false, canSubscribe: true, canPublishData: true } });
+    await media.updateParticipant('r3', 'bob', {
+      metadata: '{"x":1}',
+      grants: { canPublish: false, canSubscribe: true, canPublishData: true },
+    });
     expect(fake.rooms.get('r3')!.participants.get('bob')!.metadata).toBe('{"x":1}');
     await media.sendData('r3', { type: 'hello' }, { topic: 'convene.test' });
     const sent = fake.callsTo('SendData').at(-1)!.body;
@@ -73,19 +87,32 @@ describe('LiveKit media layer against the development media server', () => {
       roomName: 'room-x',
       ttlSeconds: 600,
       metadata: '{"metaVersion":1}',
-      grants: { canPublish: true, canSubscribe: true, canPublishData: false, canPublishSources: ['camera', 'microphone'] },
+      grants: {
+        canPublish: true,
+        canSubscribe: true,
+        canPublishData: false,
+        canPublishSources: ['camera', 'microphone'],
+      },
     });
     const claims = await new TokenVerifier(fake.apiKey, fake.apiSecret).verify(jwt);
     expect(claims.sub).toBe('p_1');
     expect(claims.name).toBe('Ada');
     expect(claims.metadata).toBe('{"metaVersion":1}');
-    expect(claims.video).toMatchObject({ roomJoin: true, room: 'room-x', canPublish: true, canPublishData: false, canPublishSources: ['camera', 'microphone'] });
+    expect(claims.video).toMatchObject({
+      roomJoin: true,
+      room: 'room-x',
+      canPublish: true,
+      canPublishData: false,
+      canPublishSources: ['camera', 'microphone'],
+    });
     const exp = (claims as { exp?: number }).exp!;
     expect(exp - Date.now() / 1000).toBeGreaterThan(590);
     expect(exp - Date.now() / 1000).toBeLessThanOrEqual(600);
     const verified = await media.verifyParticipantToken(jwt);
     expect(verified).toMatchObject({ identity: 'p_1', roomName: 'room-x' });
-    await expect(createLiveKitMediaLayer({ url: fake.url, apiKey: fake.apiKey, apiSecret: 'other' }).verifyParticipantToken(jwt)).rejects.toThrow();
+    await expect(
+      createLiveKitMediaLayer({ url: fake.url, apiKey: fake.apiKey, apiSecret: 'other' }).verifyParticipantToken(jwt),
+    ).rejects.toThrow();
   });
 
   it('verifies media-layer webhooks and rejects tampering', async () => {
@@ -101,11 +128,21 @@ describe('LiveKit media layer against the development media server', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
-    await fake.sendWebhook(url, { event: 'participant_joined', room: { name: 'r9', sid: 'RM_9' }, participant: { identity: 'p9', sid: 'PA_9', joinedAt: '1700000000' } });
+    await fake.sendWebhook(url, {
+      event: 'participant_joined',
+      room: { name: 'r9', sid: 'RM_9' },
+      participant: { identity: 'p9', sid: 'PA_9', joinedAt: '1700000000' },
+    });
     server.close();
     const event = await media.receiveWebhook(received[0].body, received[0].auth);
-    expect(event).toMatchObject({ event: 'participant_joined', room: { name: 'r9' }, participant: { identity: 'p9', joinedAt: new Date(1700000000 * 1000) } });
-    await expect(media.receiveWebhook(received[0].body.replace('p9', 'p8'), received[0].auth)).rejects.toBeInstanceOf(MediaAuthError);
+    expect(event).toMatchObject({
+      event: 'participant_joined',
+      room: { name: 'r9' },
+      participant: { identity: 'p9', joinedAt: new Date(1700000000 * 1000) },
+    });
+    await expect(media.receiveWebhook(received[0].body.replace('p9', 'p8'), received[0].auth)).rejects.toBeInstanceOf(
+      MediaAuthError,
+    );
     await expect(media.receiveWebhook(received[0].body, null)).rejects.toBeInstanceOf(MediaAuthError);
   });
 });

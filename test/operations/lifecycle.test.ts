@@ -11,18 +11,28 @@ beforeAll(async () => {
   t = await seedTenant({ plan: 'growth' });
 });
 
-const create = async (body: Record<string, unknown> = {}) => (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'u', ...body } })).body;
-const finishedEvents = async (roomId: string) => (await db().event.findMany({ where: { tenantId: t.tenant.id, name: 'room.finished' } })).filter((e) => (e.data as { roomId: string }).roomId === roomId);
+const create = async (body: Record<string, unknown> = {}) =>
+  (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'u', ...body } })).body;
+const finishedEvents = async (roomId: string) =>
+  (await db().event.findMany({ where: { tenantId: t.tenant.id, name: 'room.finished' } })).filter(
+    (e) => (e.data as { roomId: string }).roomId === roomId,
+  );
 
 describe('room lifecycle', () => {
   it('scheduledAt: joins open a window before the start (425 TOO_EARLY before it); hosts may always join', async () => {
     const soon = await create({ scheduledAt: new Date(Date.now() + 10 * 60_000).toISOString() });
     const later = await create({ scheduledAt: new Date(Date.now() + 60 * 60_000).toISOString() });
-    const join = (roomId: string, role = 'ATTENDEE') => suite.api('POST', `/api/v1/rooms/${roomId}/join`, { key: t.key, body: { externalUserId: `u-${role}`, displayName: 'U', role } });
+    const join = (roomId: string, role = 'ATTENDEE') =>
+      suite.api('POST', `/api/v1/rooms/${roomId}/join`, {
+        key: t.key,
+        body: { externalUserId: `u-${role}`, displayName: 'U', role },
+      });
     expect((await join(soon.id)).status).toBe(200);
     const early = await join(later.id);
     expect([early.status, early.body.error.code]).toEqual([425, 'TOO_EARLY']);
-    expect(early.body.error.message).toContain(new Date(new Date(later.scheduledAt).getTime() - 15 * 60_000).toISOString());
+    expect(early.body.error.message).toContain(
+      new Date(new Date(later.scheduledAt).getTime() - 15 * 60_000).toISOString(),
+    );
     expect((await join(later.id, 'HOST')).status).toBe(200);
   });
 
@@ -55,9 +65,17 @@ describe('room lifecycle', () => {
 
   it('an ACTIVE room empty for the tenant timeout is ended', async () => {
     const room = await create();
-    const p = (await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: t.key, body: { externalUserId: 'e', displayName: 'E' } })).body.participant;
+    const p = (
+      await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
+        key: t.key,
+        body: { externalUserId: 'e', displayName: 'E' },
+      })
+    ).body.participant;
     const leftAt = new Date();
-    await db().room.update({ where: { id: room.id }, data: { status: 'ACTIVE', startedAt: new Date(Date.now() - 3_600_000) } });
+    await db().room.update({
+      where: { id: room.id },
+      data: { status: 'ACTIVE', startedAt: new Date(Date.now() - 3_600_000) },
+    });
     await db().participant.update({ where: { id: p.id }, data: { connectionState: 'DISCONNECTED', leftAt } });
     expect(await endEmptyRooms(new Date(leftAt.getTime() + 9 * 60_000))).toBe(0);
     expect(await endEmptyRooms(new Date(leftAt.getTime() + 10 * 60_000))).toBe(1);
@@ -69,10 +87,26 @@ describe('room lifecycle', () => {
     const gone = await create();
     await db().room.update({ where: { id: gone.id }, data: { status: 'ACTIVE', startedAt: new Date() } });
     const live = await create();
-    const a = (await suite.api('POST', `/api/v1/rooms/${live.id}/join`, { key: t.key, body: { externalUserId: 'a', displayName: 'A' } })).body.participant;
-    const b = (await suite.api('POST', `/api/v1/rooms/${live.id}/join`, { key: t.key, body: { externalUserId: 'b', displayName: 'B' } })).body.participant;
-    await db().room.update({ where: { id: live.id }, data: { status: 'ACTIVE', startedAt: new Date(), activeParticipants: 2 } });
-    await db().participant.updateMany({ where: { id: { in: [a.id, b.id] } }, data: { connectionState: 'CONNECTED', joinedAt: new Date() } });
+    const a = (
+      await suite.api('POST', `/api/v1/rooms/${live.id}/join`, {
+        key: t.key,
+        body: { externalUserId: 'a', displayName: 'A' },
+      })
+    ).body.participant;
+    const b = (
+      await suite.api('POST', `/api/v1/rooms/${live.id}/join`, {
+        key: t.key,
+        body: { externalUserId: 'b', displayName: 'B' },
+      })
+    ).body.participant;
+    await db().room.update({
+      where: { id: live.id },
+      data: { status: 'ACTIVE', startedAt: new Date(), activeParticipants: 2 },
+    });
+    await db().participant.updateMany({
+      where: { id: { in: [a.id, b.id] } },
+      data: { connectionState: 'CONNECTED', joinedAt: new Date() },
+    });
     suite.media.addParticipant(live.mediaRoomName, { identity: a.mediaIdentity }); // b's participant_left webhook was lost
     const result = await reconcileRooms(new Date());
     expect(result.ended).toBeGreaterThanOrEqual(1);
@@ -83,16 +117,56 @@ describe('room lifecycle', () => {
   });
 
   it('retention prunes old attempt bodies and expired idempotency records in batches', async () => {
-    const event = await db().event.create({ data: { id: `evt_ret_${Date.now()}`, tenantId: t.tenant.id, name: 'webhook.test', data: {}, occurredAt: new Date() } });
-    const delivery = await db().webhookDelivery.create({ data: { tenantId: t.tenant.id, eventId: event.id, eventName: 'webhook.test', url: 'https://x.example.com', status: 'DELIVERED' } });
+    const event = await db().event.create({
+      data: {
+        id: `evt_ret_${Date.now()}`,
+        tenantId: t.tenant.id,
+        name: 'webhook.test',
+        data: {},
+        occurredAt: new Date(),
+      },
+    });
+    const delivery = await db().webhookDelivery.create({
+      data: {
+        tenantId: t.tenant.id,
+        eventId: event.id,
+        eventName: 'webhook.test',
+        url: 'https://x.example.com',
+        status: 'DELIVERED',
+      },
+    });
     const old = new Date(Date.now() - 40 * 86_400_000);
     await db().webhookAttempt.createMany({
-      data: Array.from({ length: 1200 }, (_, i) => ({ deliveryId: delivery.id, attemptNumber: i + 1, requestUrl: 'https://x', requestHeaders: {}, requestBody: '{"big":1}', responseBody: 'ok', durationMs: 1, willRetry: false, createdAt: i < 1100 ? old : new Date() })),
+      data: Array.from({ length: 1200 }, (_, i) => ({
+        deliveryId: delivery.id,
+        attemptNumber: i + 1,
+        requestUrl: 'https://x',
+        requestHeaders: {},
+        requestBody: '{"big":1}',
+        responseBody: 'ok',
+        durationMs: 1,
+        willRetry: false,
+        createdAt: i < 1100 ? old : new Date(),
+      })),
     });
     await db().idempotencyRecord.createMany({
       data: [
-        { scope: 's', key: 'old', method: 'POST', path: '/x', requestHash: 'h', expiresAt: new Date(Date.now() - 1000) },
-        { scope: 's', key: 'new', method: 'POST', path: '/x', requestHash: 'h', expiresAt: new Date(Date.now() + 86_400_000) },
+        {
+          scope: 's',
+          key: 'old',
+          method: 'POST',
+          path: '/x',
+          requestHash: 'h',
+          expiresAt: new Date(Date.now() - 1000),
+        },
+        {
+          scope: 's',
+          key: 'new',
+          method: 'POST',
+          path: '/x',
+          requestHash: 'h',
+          expiresAt: new Date(Date.now() + 86_400_000),
+        },
       ],
     });
     const pruned = await pruneRetention(new Date(), 30);

@@ -12,15 +12,30 @@ const suite = useSuite({ env: () => ({ METRICS_TOKEN, WEBHOOK_TIMEOUT_MS: '5000'
 describe('structured logs', () => {
   it('redacts every path on the redaction list', () => {
     const lines: string[] = [];
-    const sink = new Writable({ write(chunk, _enc, done) { lines.push(chunk.toString()); done(); } });
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
     const logger = createLogger('info', sink);
     const secret = 'cv_live_SHOULDNEVERAPPEAR0000000000000000000';
-    logger.info({
-      apiKey: secret, plainTextKey: secret, token: secret, secret, webhookSecret: secret, streamKey: secret, password: secret, authorization: secret,
-      headers: { authorization: secret, 'x-api-key': secret, 'x-provider-key': secret, cookie: secret },
-      nested: { apiKey: secret, token: secret, plainTextKey: secret, secret, streamKey: secret, password: secret },
-      requestId: 'req_keep',
-    }, 'test');
+    logger.info(
+      {
+        apiKey: secret,
+        plainTextKey: secret,
+        token: secret,
+        secret,
+        webhookSecret: secret,
+        streamKey: secret,
+        password: secret,
+        authorization: secret,
+        headers: { authorization: secret, 'x-api-key': secret, 'x-provider-key': secret, cookie: secret },
+        nested: { apiKey: secret, token: secret, plainTextKey: secret, secret, streamKey: secret, password: secret },
+        requestId: 'req_keep',
+      },
+      'test',
+    );
     const line = lines.join('');
     expect(line).not.toContain(secret);
     expect(line).toContain('req_keep');
@@ -31,8 +46,18 @@ describe('structured logs', () => {
   it('every request is logged with request id, tenant, route, status and duration', async () => {
     const t = await seedTenant();
     const res = await suite.api('GET', '/api/v1/tenant', { key: t.key });
-    const line = suite.app.output().split('\n').find((l) => l.includes(res.headers.get('x-request-id')!))!;
-    expect(JSON.parse(line)).toMatchObject({ requestId: res.headers.get('x-request-id'), tenantId: t.tenant.id, route: '/api/v1/tenant', method: 'GET', status: 200, durationMs: expect.any(Number) });
+    const line = suite.app
+      .output()
+      .split('\n')
+      .find((l) => l.includes(res.headers.get('x-request-id')!))!;
+    expect(JSON.parse(line)).toMatchObject({
+      requestId: res.headers.get('x-request-id'),
+      tenantId: t.tenant.id,
+      route: '/api/v1/tenant',
+      method: 'GET',
+      status: 200,
+      durationMs: expect.any(Number),
+    });
     expect(suite.app.output()).not.toContain(t.key);
   });
 });
@@ -48,8 +73,12 @@ describe('metrics', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(res.text).toMatch(/# TYPE convene_http_request_duration_seconds histogram/);
-    expect(res.text).toMatch(/convene_http_request_duration_seconds_count\{method="POST",route="\/api\/v1\/rooms",status="201"\} 1/);
-    expect(res.text).toMatch(/convene_http_request_duration_seconds_bucket\{le="0.05",method="POST",route="\/api\/v1\/rooms\/\[id\]\/end",status="200"\}/);
+    expect(res.text).toMatch(
+      /convene_http_request_duration_seconds_count\{method="POST",route="\/api\/v1\/rooms",status="201"\} 1/,
+    );
+    expect(res.text).toMatch(
+      /convene_http_request_duration_seconds_bucket\{le="0.05",method="POST",route="\/api\/v1\/rooms\/\[id\]\/end",status="200"\}/,
+    );
     expect(res.text).toMatch(/# TYPE convene_webhook_queue_depth gauge/);
     expect(res.text).toMatch(/convene_media_call_duration_seconds_count\{method="deleteRoom",outcome="(ok|error)"\}/);
   });
@@ -60,13 +89,20 @@ describe('graceful shutdown', () => {
     // A receiver that takes 1.5 s to answer.
     let arrived!: () => void;
     const requestArrived = new Promise<void>((r) => (arrived = r));
-    const server = http.createServer((req, res) => { arrived(); req.resume(); setTimeout(() => res.end('ok'), 1500); });
+    const server = http.createServer((req, res) => {
+      arrived();
+      req.resume();
+      setTimeout(() => res.end('ok'), 1500);
+    });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const t = await seedTenant({ webhookUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/` });
     const sent = await suite.api('POST', '/api/v1/webhooks/test', { key: t.key, body: {} });
     await requestArrived; // the attempt is now waiting on the slow receiver
     await suite.app.stop(); // SIGTERM, and wait for the process to exit
-    const delivery = await db().webhookDelivery.findUniqueOrThrow({ where: { id: sent.body.deliveryId }, include: { attempts: true } });
+    const delivery = await db().webhookDelivery.findUniqueOrThrow({
+      where: { id: sent.body.deliveryId },
+      include: { attempts: true },
+    });
     expect(delivery.status).toBe('DELIVERED');
     expect(delivery.attempts).toHaveLength(1);
     server.close();

@@ -9,7 +9,12 @@ import { runSoak } from '../../bench/soak';
 
 describe('soak under faults (short)', () => {
   it('answers every request with a success, a documented 4xx or a 503, and loses no webhook', async () => {
-    const result = await runSoak({ seconds: Number(process.env.SOAK_TEST_SECONDS ?? 16), workers: 4, pgDownSeconds: 2, log: () => undefined });
+    const result = await runSoak({
+      seconds: Number(process.env.SOAK_TEST_SECONDS ?? 16),
+      workers: 4,
+      pgDownSeconds: 2,
+      log: () => undefined,
+    });
     expect(result.problems, result.table).toEqual([]);
     // The run did what it claims: traffic, a database outage answered 503, and the kill.
     expect(result.counts.success).toBeGreaterThan(50);

@@ -49,7 +49,9 @@ afterAll(async () => {
 describe('two instances, one database', () => {
   it('each webhook is delivered exactly once across both', async () => {
     const t = await seedTenant({ webhookUrl: receiver.url, plan: 'enterprise' });
-    const sent = await Promise.all(Array.from({ length: 40 }, (_, i) => api[i % 2]('POST', '/api/v1/webhooks/test', { key: t.key, body: {} })));
+    const sent = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => api[i % 2]('POST', '/api/v1/webhooks/test', { key: t.key, body: {} })),
+    );
     expect(sent.filter((s) => s.status !== 202).map((s) => s.text)).toEqual([]);
     await receiver.waitFor(40);
     await new Promise((r) => setTimeout(r, 1000));
@@ -61,15 +63,26 @@ describe('two instances, one database', () => {
 
   it('the participant cap holds when joins are spread over both', async () => {
     const t = await seedTenant({ plan: 'enterprise' });
-    const room = (await api[0]('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'u', maxParticipants: 7 } })).body;
-    const results = await Promise.all(Array.from({ length: 60 }, (_, i) => api[i % 2]('POST', `/api/v1/rooms/${room.id}/join`, { key: t.key, body: { externalUserId: `p${i}`, displayName: 'P' } })));
+    const room = (
+      await api[0]('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'u', maxParticipants: 7 } })
+    ).body;
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        api[i % 2]('POST', `/api/v1/rooms/${room.id}/join`, {
+          key: t.key,
+          body: { externalUserId: `p${i}`, displayName: 'P' },
+        }),
+      ),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(7);
     expect(results.filter((r) => r.status === 409)).toHaveLength(53);
   });
 
   it('rate limits are shared through Redis', async () => {
     const t = await seedTenant({ entitlementOverrides: { apiRequestsPerSecond: 4 } });
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => api[i % 2]('GET', '/api/v1/tenant', { key: t.key })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => api[i % 2]('GET', '/api/v1/tenant', { key: t.key })),
+    );
     const ok = results.filter((r) => r.status === 200).length;
     // Per-process stores would admit up to 8 (4 on each instance); a shared one admits at most 4.
     expect(ok).toBeLessThanOrEqual(4);
@@ -78,10 +91,22 @@ describe('two instances, one database', () => {
 
   it('a scheduled job runs after the instance that scheduled it is killed', async () => {
     const t = await seedTenant({ plan: 'enterprise' });
-    const room = (await api[0]('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'u', autoEndAt: new Date(Date.now() + 3000).toISOString() } })).body;
+    const room = (
+      await api[0]('POST', '/api/v1/rooms', {
+        key: t.key,
+        body: { createdByExternalId: 'u', autoEndAt: new Date(Date.now() + 3000).toISOString() },
+      })
+    ).body;
     await apps[0].kill();
-    await expect.poll(async () => (await db().room.findUniqueOrThrow({ where: { id: room.id } })).status, { timeout: 20_000, interval: 250 }).toBe('ENDED');
-    const finished = (await db().event.findMany({ where: { tenantId: t.tenant.id, name: 'room.finished' } })).filter((e) => (e.data as { roomId: string }).roomId === room.id);
+    await expect
+      .poll(async () => (await db().room.findUniqueOrThrow({ where: { id: room.id } })).status, {
+        timeout: 20_000,
+        interval: 250,
+      })
+      .toBe('ENDED');
+    const finished = (await db().event.findMany({ where: { tenantId: t.tenant.id, name: 'room.finished' } })).filter(
+      (e) => (e.data as { roomId: string }).roomId === room.id,
+    );
     expect(finished).toHaveLength(1);
     apps[0] = await startApp(env);
   }, 40_000);

@@ -59,13 +59,19 @@ describe('isPublicAddress', () => {
 describe('assertPublicUrl (save time) with every IPv6 spelling as a URL host', () => {
   const v6 = refused.filter(([, a]) => a.includes(':') && !a.includes('%'));
   it.each(v6)('refuses https://[%s]', async (_, address) => {
-    await expect(assertPublicUrl(`https://[${address}]/hook`, { allowInsecure: false })).rejects.toThrow(/private|loopback|link-local/);
+    await expect(assertPublicUrl(`https://[${address}]/hook`, { allowInsecure: false })).rejects.toThrow(
+      /private|loopback|link-local/,
+    );
   });
   it('refuses a name that resolves to a transition form (connect-time rule, same classifier)', async () => {
     const resolve = (async () => [{ address: '2002:7f00:1::', family: 6 }]) as never;
-    await expect(assertPublicUrl('https://hooks.example.com/', { allowInsecure: false, resolve })).rejects.toThrow(/resolves to a private/);
+    await expect(assertPublicUrl('https://hooks.example.com/', { allowInsecure: false, resolve })).rejects.toThrow(
+      /resolves to a private/,
+    );
   });
   it('allows https://[2606:4700:4700::1111]', async () => {
-    await expect(assertPublicUrl('https://[2606:4700:4700::1111]/hook', { allowInsecure: false })).resolves.toBeInstanceOf(URL);
+    await expect(
+      assertPublicUrl('https://[2606:4700:4700::1111]/hook', { allowInsecure: false }),
+    ).resolves.toBeInstanceOf(URL);
   });
 });

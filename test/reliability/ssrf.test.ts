@@ -34,7 +34,12 @@ describe('webhook URL SSRF through the API', () => {
     const t = await seedTenant({ webhookUrl: null });
     for (const webhookUrl of unsafe) {
       const res = await suite.api('PATCH', '/api/v1/tenant/webhook', { key: t.key, body: { webhookUrl } });
-      expect([webhookUrl, res.status, res.body.error?.code, res.body.error?.details?.[0]?.field]).toEqual([webhookUrl, 400, 'VALIDATION_FAILED', 'webhookUrl']);
+      expect([webhookUrl, res.status, res.body.error?.code, res.body.error?.details?.[0]?.field]).toEqual([
+        webhookUrl,
+        400,
+        'VALIDATION_FAILED',
+        'webhookUrl',
+      ]);
     }
     expect((await db().tenant.findUniqueOrThrow({ where: { id: t.tenant.id } })).webhookUrl).toBeNull();
   });
@@ -43,7 +48,10 @@ describe('webhook URL SSRF through the API', () => {
     const owner = await seedTenant();
     const before = await db().tenant.count();
     for (const webhookUrl of unsafe.slice(0, 6)) {
-      const res = await suite.api('POST', '/api/v1/provider/tenants', { providerKey: owner.providerKey!, body: { name: 'Probe', webhookUrl } });
+      const res = await suite.api('POST', '/api/v1/provider/tenants', {
+        providerKey: owner.providerKey!,
+        body: { name: 'Probe', webhookUrl },
+      });
       expect([webhookUrl, res.status, res.body.error?.code]).toEqual([webhookUrl, 400, 'VALIDATION_FAILED']);
     }
     expect(await db().tenant.count()).toBe(before);

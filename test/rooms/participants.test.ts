@@ -22,10 +22,23 @@ const base = (roomId: string, pid: string) => `/api/v1/rooms/${roomId}/participa
 async function liveRoom(extra: Record<string, unknown> = {}) {
   const room = await createRoom(extra);
   const people: Record<string, { id: string; mediaIdentity: string }> = {};
-  for (const [who, role] of [['host', 'HOST'], ['amy', 'ATTENDEE'], ['bob', 'ATTENDEE']] as const) {
+  for (const [who, role] of [
+    ['host', 'HOST'],
+    ['amy', 'ATTENDEE'],
+    ['bob', 'ATTENDEE'],
+  ] as const) {
     const p = (await join(room.id, { externalUserId: who, role })).body.participant;
-    await db().participant.update({ where: { id: p.id }, data: { connectionState: 'CONNECTED', joinedAt: new Date() } });
-    suite.media.addParticipant(room.mediaRoomName, { identity: p.mediaIdentity, tracks: [{ sid: `TR_${who}_a`, type: 'AUDIO' }, { sid: `TR_${who}_v`, type: 'VIDEO' }] });
+    await db().participant.update({
+      where: { id: p.id },
+      data: { connectionState: 'CONNECTED', joinedAt: new Date() },
+    });
+    suite.media.addParticipant(room.mediaRoomName, {
+      identity: p.mediaIdentity,
+      tracks: [
+        { sid: `TR_${who}_a`, type: 'AUDIO' },
+        { sid: `TR_${who}_v`, type: 'VIDEO' },
+      ],
+    });
     people[who] = p;
   }
   return { room, people };
@@ -37,23 +50,44 @@ describe('waiting room', () => {
     const host = await join(room.id, { externalUserId: 'host', role: 'HOST' });
     expect(host.body.waitingForApproval).toBe(false);
     const parked = await join(room.id, { externalUserId: 'guest', displayName: 'Guest' });
-    expect(parked.body).toMatchObject({ token: null, joinUrl: null, mediaUrl: null, waitingForApproval: true, participant: { connectionState: 'WAITING', isApproved: false } });
+    expect(parked.body).toMatchObject({
+      token: null,
+      joinUrl: null,
+      mediaUrl: null,
+      waitingForApproval: true,
+      participant: { connectionState: 'WAITING', isApproved: false },
+    });
     const again = await join(room.id, { externalUserId: 'guest', displayName: 'Guest' });
     expect(again.body.waitingForApproval).toBe(true);
-    const waitingEvents = await db().event.findMany({ where: { tenantId: acme.tenant.id, name: 'participant.waiting' } });
+    const waitingEvents = await db().event.findMany({
+      where: { tenantId: acme.tenant.id, name: 'participant.waiting' },
+    });
     const mine = waitingEvents.filter((e) => (e.data as { roomId: string }).roomId === room.id);
     expect(mine).toHaveLength(1);
-    expect(mine[0].data).toEqual({ roomId: room.id, participantId: parked.body.participant.id, externalUserId: 'guest' });
+    expect(mine[0].data).toEqual({
+      roomId: room.id,
+      participantId: parked.body.participant.id,
+      externalUserId: 'guest',
+    });
 
     const pid = parked.body.participant.id;
     const poll = await suite.api('GET', `${base(room.id, pid)}/admission`, { key: acme.key });
     expect(poll.body).toMatchObject({ status: 'waiting', token: null });
 
-    const notModerator = await suite.api('POST', `${base(room.id, pid)}/approve`, { key: acme.key, body: { actingExternalUserId: 'guest' } });
+    const notModerator = await suite.api('POST', `${base(room.id, pid)}/approve`, {
+      key: acme.key,
+      body: { actingExternalUserId: 'guest' },
+    });
     expect([notModerator.status, notModerator.body.error.code]).toEqual([403, 'FORBIDDEN']);
-    const approved = await suite.api('POST', `${base(room.id, pid)}/approve`, { key: acme.key, body: { actingExternalUserId: 'host' } });
+    const approved = await suite.api('POST', `${base(room.id, pid)}/approve`, {
+      key: acme.key,
+      body: { actingExternalUserId: 'host' },
+    });
     expect(approved.body).toMatchObject({ isApproved: true, approvedBy: 'host', connectionState: 'PENDING' });
-    const twice = await suite.api('POST', `${base(room.id, pid)}/approve`, { key: acme.key, body: { actingExternalUserId: 'host' } });
+    const twice = await suite.api('POST', `${base(room.id, pid)}/approve`, {
+      key: acme.key,
+      body: { actingExternalUserId: 'host' },
+    });
     expect(twice.body.error.code).toBe('INVALID_STATE');
 
     const admitted = await suite.api('GET', `${base(room.id, pid)}/admission`, { key: acme.key });
@@ -83,9 +117,14 @@ describe('waiting room', () => {
     const room = await createRoom({ enableWaitingRoom: true });
     await join(room.id, { externalUserId: 'host', role: 'MODERATOR' });
     const parked = await join(room.id, { externalUserId: 'g3' });
-    const denied = await suite.api('POST', `${base(room.id, parked.body.participant.id)}/deny`, { key: acme.key, body: { actingExternalUserId: 'host' } });
+    const denied = await suite.api('POST', `${base(room.id, parked.body.participant.id)}/deny`, {
+      key: acme.key,
+      body: { actingExternalUserId: 'host' },
+    });
     expect(denied.body.connectionState).toBe('DENIED');
-    expect((await suite.api('GET', `${base(room.id, parked.body.participant.id)}/admission`, { key: acme.key })).body.status).toBe('denied');
+    expect(
+      (await suite.api('GET', `${base(room.id, parked.body.participant.id)}/admission`, { key: acme.key })).body.status,
+    ).toBe('denied');
     // The waiting page, holding only the admission secret, learns it was refused (not "invalid link").
     const secret = new URL(parked.body.admissionUrl).hash.slice(1);
     const told = await suite.api('GET', `${base(room.id, parked.body.participant.id)}/admission`, { bearer: secret });
@@ -98,7 +137,10 @@ describe('waiting room', () => {
     const room = await createRoom({ enableWaitingRoom: true, maxParticipants: 1 });
     await join(room.id, { externalUserId: 'host', role: 'HOST' });
     const parked = await join(room.id, { externalUserId: 'g4' });
-    const res = await suite.api('POST', `${base(room.id, parked.body.participant.id)}/approve`, { key: acme.key, body: { actingExternalUserId: 'host' } });
+    const res = await suite.api('POST', `${base(room.id, parked.body.participant.id)}/approve`, {
+      key: acme.key,
+      body: { actingExternalUserId: 'host' },
+    });
     expect([res.status, res.body.error.code]).toEqual([409, 'ROOM_FULL']);
   });
 });
@@ -108,23 +150,32 @@ describe('participants', () => {
     const { room, people } = await liveRoom();
     const got = await suite.api('GET', base(room.id, people.amy.id), { key: acme.key });
     expect(got.body).toMatchObject({ id: people.amy.id, externalUserId: 'amy', connectionState: 'CONNECTED' });
-    const list = await suite.api('GET', `/api/v1/rooms/${room.id}/participants?connectionState=CONNECTED`, { key: acme.key });
+    const list = await suite.api('GET', `/api/v1/rooms/${room.id}/participants?connectionState=CONNECTED`, {
+      key: acme.key,
+    });
     expect(list.body.data).toHaveLength(3);
     expect((await suite.api('GET', base(room.id, people.amy.id), { key: other.key })).status).toBe(404);
-    expect((await suite.api('PATCH', base(room.id, people.amy.id), { key: other.key, body: { canPublish: false } })).status).toBe(404);
+    expect(
+      (await suite.api('PATCH', base(room.id, people.amy.id), { key: other.key, body: { canPublish: false } })).status,
+    ).toBe(404);
     expect((await suite.api('POST', `${base(room.id, people.amy.id)}/remove`, { key: other.key })).status).toBe(404);
     expect((await suite.api('GET', base(room.id, 'nope'), { key: acme.key })).status).toBe(404);
   });
 
   it('PATCH changes role and permissions and pushes them to the media layer for a connected participant', async () => {
     const { room, people } = await liveRoom();
-    const res = await suite.api('PATCH', base(room.id, people.amy.id), { key: acme.key, body: { role: 'MODERATOR', canPublish: false } });
+    const res = await suite.api('PATCH', base(room.id, people.amy.id), {
+      key: acme.key,
+      body: { role: 'MODERATOR', canPublish: false },
+    });
     expect(res.body).toMatchObject({ role: 'MODERATOR', canPublish: false });
     const pushed = suite.media.callsTo('UpdateParticipant').at(-1)!.body;
     expect(pushed.identity).toBe(people.amy.mediaIdentity);
     expect(pushed.permission.canPublish ?? false).toBe(false);
     expect(JSON.parse(pushed.metadata).role).toBe('MODERATOR');
-    expect((await suite.api('PATCH', base(room.id, people.amy.id), { key: acme.key, body: { role: 'KING' } })).status).toBe(400);
+    expect(
+      (await suite.api('PATCH', base(room.id, people.amy.id), { key: acme.key, body: { role: 'KING' } })).status,
+    ).toBe(400);
   });
 
   it('PATCH with the media layer down is 502 and changes nothing', async () => {
@@ -147,12 +198,16 @@ describe('participants', () => {
     const room = await createRoom();
     const early = (await join(room.id, { externalUserId: 'early' })).body.participant;
     suite.media.addParticipant(room.mediaRoomName, { identity: early.mediaIdentity }); // connected; no webhook yet
-    expect((await suite.api('POST', `${base(room.id, early.id)}/remove`, { key: acme.key })).body.connectionState).toBe('REMOVED');
+    expect((await suite.api('POST', `${base(room.id, early.id)}/remove`, { key: acme.key })).body.connectionState).toBe(
+      'REMOVED',
+    );
     expect(suite.media.rooms.get(room.mediaRoomName)!.participants.has(early.mediaIdentity)).toBe(false);
     const never = (await join(room.id, { externalUserId: 'never' })).body.participant;
     suite.media.setDown(true);
     try {
-      expect((await suite.api('POST', `${base(room.id, never.id)}/remove`, { key: acme.key })).body.connectionState).toBe('REMOVED');
+      expect(
+        (await suite.api('POST', `${base(room.id, never.id)}/remove`, { key: acme.key })).body.connectionState,
+      ).toBe('REMOVED');
     } finally {
       suite.media.setDown(false);
     }
@@ -160,49 +215,90 @@ describe('participants', () => {
 
   it('mute-all mutes non-moderators only, and only a host or moderator may do it', async () => {
     const { room } = await liveRoom();
-    const refused = await suite.api('POST', `/api/v1/rooms/${room.id}/mute-all`, { key: acme.key, body: { actingExternalUserId: 'amy' } });
+    const refused = await suite.api('POST', `/api/v1/rooms/${room.id}/mute-all`, {
+      key: acme.key,
+      body: { actingExternalUserId: 'amy' },
+    });
     expect([refused.status, refused.body.error.code]).toEqual([403, 'FORBIDDEN']);
-    const stranger = await suite.api('POST', `/api/v1/rooms/${room.id}/mute-all`, { key: acme.key, body: { actingExternalUserId: 'nobody' } });
+    const stranger = await suite.api('POST', `/api/v1/rooms/${room.id}/mute-all`, {
+      key: acme.key,
+      body: { actingExternalUserId: 'nobody' },
+    });
     expect(stranger.status).toBe(403);
-    const res = await suite.api('POST', `/api/v1/rooms/${room.id}/mute-all`, { key: acme.key, body: { actingExternalUserId: 'host' } });
+    const res = await suite.api('POST', `/api/v1/rooms/${room.id}/mute-all`, {
+      key: acme.key,
+      body: { actingExternalUserId: 'host' },
+    });
     expect(res.body).toEqual({ roomId: room.id, mutedTracks: 2 });
-    const tracks = [...suite.media.rooms.get(room.mediaRoomName)!.participants.values()].flatMap((p) => [...p.tracks.values()].map((t) => [t.sid, t.muted]));
-    expect(Object.fromEntries(tracks)).toMatchObject({ TR_host_a: false, TR_amy_a: true, TR_bob_a: true, TR_amy_v: false });
-    expect((await suite.api('POST', `/api/v1/rooms/${room.id}/mute-all`, { key: acme.key, body: {} })).status).toBe(400);
+    const tracks = [...suite.media.rooms.get(room.mediaRoomName)!.participants.values()].flatMap((p) =>
+      [...p.tracks.values()].map((t) => [t.sid, t.muted]),
+    );
+    expect(Object.fromEntries(tracks)).toMatchObject({
+      TR_host_a: false,
+      TR_amy_a: true,
+      TR_bob_a: true,
+      TR_amy_v: false,
+    });
+    expect((await suite.api('POST', `/api/v1/rooms/${room.id}/mute-all`, { key: acme.key, body: {} })).status).toBe(
+      400,
+    );
   });
 });
 
 describe('breakouts', () => {
   it('creates, lists, moves a participant into a breakout and closes it', async () => {
     const { room, people } = await liveRoom();
-    const refused = await suite.api('POST', `/api/v1/rooms/${room.id}/breakouts`, { key: acme.key, body: { name: 'Group A', createdByExternalId: 'amy' } });
+    const refused = await suite.api('POST', `/api/v1/rooms/${room.id}/breakouts`, {
+      key: acme.key,
+      body: { name: 'Group A', createdByExternalId: 'amy' },
+    });
     expect(refused.status).toBe(403);
-    const created = await suite.api('POST', `/api/v1/rooms/${room.id}/breakouts`, { key: acme.key, body: { name: 'Group A', createdByExternalId: 'host' } });
+    const created = await suite.api('POST', `/api/v1/rooms/${room.id}/breakouts`, {
+      key: acme.key,
+      body: { name: 'Group A', createdByExternalId: 'host' },
+    });
     expect(created.status).toBe(201);
     const breakout = created.body;
     expect(breakout).toMatchObject({ name: 'Group A', status: 'OPEN', roomId: room.id });
     expect((await suite.api('GET', `/api/v1/rooms/${room.id}/breakouts`, { key: acme.key })).body.data).toHaveLength(1);
 
-    const move = (body: Record<string, unknown>) => suite.api('POST', `/api/v1/rooms/${room.id}/breakouts/${breakout.id}/move`, { key: acme.key, body });
+    const move = (body: Record<string, unknown>) =>
+      suite.api('POST', `/api/v1/rooms/${room.id}/breakouts/${breakout.id}/move`, { key: acme.key, body });
     expect((await move({ actingExternalUserId: 'bob', participantId: people.amy.id })).status).toBe(403);
     expect((await move({ actingExternalUserId: 'host', participantId: 'missing' })).status).toBe(404);
     const moved = await move({ actingExternalUserId: 'host', participantId: people.amy.id });
     expect(moved.body.participant.breakoutId).toBe(breakout.id);
     expect(suite.media.rooms.get(breakout.mediaRoomName)!.participants.has(people.amy.mediaIdentity)).toBe(true);
-    expect(suite.media.callsTo('MoveParticipant').at(-1)!.body).toMatchObject({ room: room.mediaRoomName, destinationRoom: breakout.mediaRoomName });
+    expect(suite.media.callsTo('MoveParticipant').at(-1)!.body).toMatchObject({
+      room: room.mediaRoomName,
+      destinationRoom: breakout.mediaRoomName,
+    });
 
-    const closed = await suite.api('POST', `/api/v1/rooms/${room.id}/breakouts/${breakout.id}/close`, { key: acme.key, body: { actingExternalUserId: 'host' } });
+    const closed = await suite.api('POST', `/api/v1/rooms/${room.id}/breakouts/${breakout.id}/close`, {
+      key: acme.key,
+      body: { actingExternalUserId: 'host' },
+    });
     expect(closed.body.status).toBe('CLOSED');
     expect(suite.media.rooms.get(room.mediaRoomName)!.participants.has(people.amy.mediaIdentity)).toBe(true);
     expect((await db().participant.findUniqueOrThrow({ where: { id: people.amy.id } })).breakoutId).toBeNull();
-    expect((await move({ actingExternalUserId: 'host', participantId: people.bob.id })).body.error.code).toBe('INVALID_STATE');
+    expect((await move({ actingExternalUserId: 'host', participantId: people.bob.id })).body.error.code).toBe(
+      'INVALID_STATE',
+    );
   });
 
   it('only a connected participant can be moved', async () => {
     const { room } = await liveRoom();
-    const breakout = (await suite.api('POST', `/api/v1/rooms/${room.id}/breakouts`, { key: acme.key, body: { name: 'B', createdByExternalId: 'host' } })).body;
+    const breakout = (
+      await suite.api('POST', `/api/v1/rooms/${room.id}/breakouts`, {
+        key: acme.key,
+        body: { name: 'B', createdByExternalId: 'host' },
+      })
+    ).body;
     const pending = (await join(room.id, { externalUserId: 'late' })).body.participant;
-    const res = await suite.api('POST', `/api/v1/rooms/${room.id}/breakouts/${breakout.id}/move`, { key: acme.key, body: { actingExternalUserId: 'host', participantId: pending.id } });
+    const res = await suite.api('POST', `/api/v1/rooms/${room.id}/breakouts/${breakout.id}/move`, {
+      key: acme.key,
+      body: { actingExternalUserId: 'host', participantId: pending.id },
+    });
     expect([res.status, res.body.error.code]).toEqual([409, 'INVALID_STATE']);
   });
 });

@@ -61,12 +61,24 @@ describe('rooms', () => {
     expect(plain.body.recordingPreset).toBe('H264_720P_30');
     for (const bad of ['speaker', 'h264_720p_30', 'PASSTHROUGH', '', null, 7]) {
       const refused = await createRoom({ recordingPreset: bad });
-      expect([refused.status, refused.body.error.code, refused.body.error.details[0].field]).toEqual([400, 'VALIDATION_FAILED', 'recordingPreset']);
+      expect([refused.status, refused.body.error.code, refused.body.error.details[0].field]).toEqual([
+        400,
+        'VALIDATION_FAILED',
+        'recordingPreset',
+      ]);
     }
-    const patched = await suite.api('PATCH', `/api/v1/rooms/${plain.body.id}`, { key: acme.key, body: { recordingPreset: 'PORTRAIT_H264_720P_60' } });
+    const patched = await suite.api('PATCH', `/api/v1/rooms/${plain.body.id}`, {
+      key: acme.key,
+      body: { recordingPreset: 'PORTRAIT_H264_720P_60' },
+    });
     expect(patched.body.recordingPreset).toBe('PORTRAIT_H264_720P_60');
-    expect((await suite.api('PATCH', `/api/v1/rooms/${plain.body.id}`, { key: acme.key, body: { recordingPreset: null } })).status).toBe(400);
-    expect((await suite.api('GET', `/api/v1/rooms/${plain.body.id}`, { key: acme.key })).body.recordingPreset).toBe('PORTRAIT_H264_720P_60');
+    expect(
+      (await suite.api('PATCH', `/api/v1/rooms/${plain.body.id}`, { key: acme.key, body: { recordingPreset: null } }))
+        .status,
+    ).toBe(400);
+    expect((await suite.api('GET', `/api/v1/rooms/${plain.body.id}`, { key: acme.key })).body.recordingPreset).toBe(
+      'PORTRAIT_H264_720P_60',
+    );
   });
 
   it('refuses bad input with VALIDATION_FAILED naming the field', async () => {
@@ -76,16 +88,27 @@ describe('rooms', () => {
     expect(missing.body.error.details[0].field).toBe('createdByExternalId');
     const wrongType = await createRoom({ maxParticipants: 'ten', enableChat: 'yes' });
     expect(wrongType.status).toBe(400);
-    expect(wrongType.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['enableChat', 'maxParticipants']);
+    expect(wrongType.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'enableChat',
+      'maxParticipants',
+    ]);
     expect((await createRoom({ autoEndAt: '2000-01-01T00:00:00Z' })).body.error.code).toBe('VALIDATION_FAILED');
     expect((await createRoom({ enableE2EE: true, enableAiFeatures: true })).body.error.code).toBe('VALIDATION_FAILED');
     expect((await createRoom({ name: 'x'.repeat(201) })).status).toBe(400);
   });
 
   it('malformed JSON, wrong content type and oversize bodies are 400 / 415 / 413', async () => {
-    const bad = await suite.api('POST', '/api/v1/rooms', { key: acme.key, rawBody: '{"name":', headers: { 'content-type': 'application/json' } });
+    const bad = await suite.api('POST', '/api/v1/rooms', {
+      key: acme.key,
+      rawBody: '{"name":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect([bad.status, bad.body.error.code]).toEqual([400, 'INVALID_JSON']);
-    const form = await suite.api('POST', '/api/v1/rooms', { key: acme.key, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await suite.api('POST', '/api/v1/rooms', {
+      key: acme.key,
+      rawBody: 'name=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect([form.status, form.body.error.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
     const big = await createRoom({ externalMetadata: { blob: 'x'.repeat(70_000) } });
     expect([big.status, big.body.error.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
@@ -105,7 +128,11 @@ describe('rooms', () => {
     const t = await seedTenant({ entitlementOverrides: { concurrentLiveRooms: 5, apiRequestsPerSecond: 1000 } });
     const results = await Promise.all(Array.from({ length: 30 }, () => createRoom({}, t.key)));
     expect(results.filter((r) => r.status === 201)).toHaveLength(5);
-    expect(results.filter((r) => r.status !== 201).every((r) => r.status === 403 && r.body.error.code === 'PLAN_LIMIT_REACHED')).toBe(true);
+    expect(
+      results
+        .filter((r) => r.status !== 201)
+        .every((r) => r.status === 403 && r.body.error.code === 'PLAN_LIMIT_REACHED'),
+    ).toBe(true);
     expect(await db().room.count({ where: { tenantId: t.tenant.id } })).toBe(5);
     const [first, second] = results.filter((r) => r.status === 201).map((r) => r.body.id as string);
     // Ended through the API, and behind the API's back (a job or a manual UPDATE): each frees a slot.
@@ -135,7 +162,11 @@ describe('rooms', () => {
     expect(odd.body.data.map((r: { id: string }) => r.id)).toEqual([ids[3], ids[1]]);
     expect((await suite.api('GET', '/api/v1/rooms?status=BOGUS', { key: t.key })).status).toBe(400);
     expect((await suite.api('GET', '/api/v1/rooms?limit=500', { key: t.key })).status).toBe(400);
-    for (const bad of ['nope', Buffer.from(JSON.stringify([5, '2030-01-01T00:00:00.000Z', 'x'])).toString('base64url'), Buffer.from(JSON.stringify(['not a date', 'x'])).toString('base64url')]) {
+    for (const bad of [
+      'nope',
+      Buffer.from(JSON.stringify([5, '2030-01-01T00:00:00.000Z', 'x'])).toString('base64url'),
+      Buffer.from(JSON.stringify(['not a date', 'x'])).toString('base64url'),
+    ]) {
       const res = await suite.api('GET', `/api/v1/rooms?cursor=${bad}`, { key: t.key });
       expect([res.status, res.body.error.details?.[0]?.field]).toEqual([400, 'cursor']);
     }
@@ -145,7 +176,10 @@ describe('rooms', () => {
     const room = (await createRoom()).body;
     const got = await suite.api('GET', `/api/v1/rooms/${room.id}`, { key: acme.key });
     expect(got.body).toMatchObject({ id: room.id, participants: [] });
-    const patched = await suite.api('PATCH', `/api/v1/rooms/${room.id}`, { key: acme.key, body: { isLocked: true, name: 'Renamed', enableChat: false } });
+    const patched = await suite.api('PATCH', `/api/v1/rooms/${room.id}`, {
+      key: acme.key,
+      body: { isLocked: true, name: 'Renamed', enableChat: false },
+    });
     expect(patched.body).toMatchObject({ isLocked: true, name: 'Renamed', enableChat: false });
     for (const [method, path, body] of [
       ['GET', `/api/v1/rooms/${room.id}`],
@@ -172,21 +206,38 @@ describe('rooms', () => {
     for (let i = 0; i < 55; i++) ids.push((await join(room.id, { externalUserId: `p${i}` })).body.participant.id);
     const joined = await join(room.id, { externalUserId: 'p55' });
     expect(joined.body.room.participants).toHaveLength(50);
-    expect(joined.body.room.participants[0]).toMatchObject({ id: ids[0], externalUserId: 'p0', connectionState: 'PENDING' });
+    expect(joined.body.room.participants[0]).toMatchObject({
+      id: ids[0],
+      externalUserId: 'p0',
+      connectionState: 'PENDING',
+    });
     // Those who were removed or left are not in the room any more.
-    expect((await suite.api('POST', `/api/v1/rooms/${room.id}/participants/${ids[0]}/remove`, { key: acme.key })).status).toBe(200);
-    await db().participant.update({ where: { id: ids[1] }, data: { connectionState: 'DISCONNECTED', leftAt: new Date() } });
-    const listed = (await suite.api('GET', `/api/v1/rooms/${room.id}`, { key: acme.key })).body.participants.map((p: { externalUserId: string }) => p.externalUserId);
+    expect(
+      (await suite.api('POST', `/api/v1/rooms/${room.id}/participants/${ids[0]}/remove`, { key: acme.key })).status,
+    ).toBe(200);
+    await db().participant.update({
+      where: { id: ids[1] },
+      data: { connectionState: 'DISCONNECTED', leftAt: new Date() },
+    });
+    const listed = (await suite.api('GET', `/api/v1/rooms/${room.id}`, { key: acme.key })).body.participants.map(
+      (p: { externalUserId: string }) => p.externalUserId,
+    );
     expect(listed).toEqual(Array.from({ length: 50 }, (_, i) => `p${i + 2}`));
     const patched = await suite.api('PATCH', `/api/v1/rooms/${room.id}`, { key: acme.key, body: { name: 'Renamed' } });
     expect(patched.body.participants.map((p: { externalUserId: string }) => p.externalUserId)).toEqual(listed);
-    const page = (await suite.api('GET', `/api/v1/rooms?limit=100`, { key: acme.key })).body.data.find((r: { id: string }) => r.id === room.id);
+    const page = (await suite.api('GET', `/api/v1/rooms?limit=100`, { key: acme.key })).body.data.find(
+      (r: { id: string }) => r.id === room.id,
+    );
     expect(page.participants.map((p: { externalUserId: string }) => p.externalUserId)).toEqual(listed);
     // The list endpoint pages through every participant, those who left included.
     const all: string[] = [];
     let cursor: string | null = null;
     do {
-      const res: { body: { data: { id: string }[]; nextCursor: string | null } } = await suite.api('GET', `/api/v1/rooms/${room.id}/participants?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { key: acme.key });
+      const res: { body: { data: { id: string }[]; nextCursor: string | null } } = await suite.api(
+        'GET',
+        `/api/v1/rooms/${room.id}/participants?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+        { key: acme.key },
+      );
       all.push(...res.body.data.map((p) => p.id));
       cursor = res.body.nextCursor;
     } while (cursor);
@@ -198,7 +249,15 @@ describe('rooms', () => {
     await join(room.id, { externalUserId: 'u1' });
     const info = await suite.api('GET', `/api/v1/rooms/${room.id}/info`);
     expect(info.status).toBe(200);
-    expect(info.body).toMatchObject({ id: room.id, roomId: room.id, roomName: 'Standup', metaVersion: 1, enableE2EE: true, enableChat: true, enableWaitingRoom: false });
+    expect(info.body).toMatchObject({
+      id: room.id,
+      roomId: room.id,
+      roomName: 'Standup',
+      metaVersion: 1,
+      enableE2EE: true,
+      enableChat: true,
+      enableWaitingRoom: false,
+    });
     expect(info.text).not.toMatch(/crm|externalMetadata|participants|tenantId|u1/);
     expect((await suite.api('GET', '/api/v1/rooms/nope/info')).status).toBe(404);
   });
@@ -207,18 +266,45 @@ describe('rooms', () => {
 describe('join', () => {
   it('mints a LiveKit token with role grants and the metadata claim, and a join URL', async () => {
     const room = (await createRoom({ enableScreenShare: true })).body;
-    const res = await join(room.id, { externalUserId: 'u_host', displayName: 'Grace', role: 'HOST', externalRole: 'teacher', avatarUrl: 'https://img.example.com/g.png' });
+    const res = await join(room.id, {
+      externalUserId: 'u_host',
+      displayName: 'Grace',
+      role: 'HOST',
+      externalRole: 'teacher',
+      avatarUrl: 'https://img.example.com/g.png',
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ waitingForApproval: false, mediaUrl: suite.media.url, participant: { role: 'HOST', connectionState: 'PENDING', rejoinCount: 0, externalRole: 'teacher' }, room: { id: room.id } });
+    expect(res.body).toMatchObject({
+      waitingForApproval: false,
+      mediaUrl: suite.media.url,
+      participant: { role: 'HOST', connectionState: 'PENDING', rejoinCount: 0, externalRole: 'teacher' },
+      room: { id: room.id },
+    });
     const claims = await new TokenVerifier(suite.media.apiKey, suite.media.apiSecret).verify(res.body.token);
     expect(claims.sub).toBe(res.body.participant.mediaIdentity);
     expect(claims.sub).not.toContain('u_host');
     expect(claims.name).toBe('Grace');
-    expect(claims.video).toMatchObject({ roomJoin: true, room: room.mediaRoomName, canPublish: true, canSubscribe: true, canPublishData: true });
+    expect(claims.video).toMatchObject({
+      roomJoin: true,
+      room: room.mediaRoomName,
+      canPublish: true,
+      canSubscribe: true,
+      canPublishData: true,
+    });
     expect(claims.video!.canPublishSources).toEqual(['camera', 'microphone', 'screen_share', 'screen_share_audio']);
     expect(JSON.parse(claims.metadata!)).toEqual({
-      metaVersion: 1, roomId: room.id, roomName: 'Standup', externalUserId: 'u_host', role: 'HOST', externalRole: 'teacher',
-      enableE2EE: false, enableRecording: false, autoRecord: false, enableAiFeatures: false, enableChat: true, enableWaitingRoom: false,
+      metaVersion: 1,
+      roomId: room.id,
+      roomName: 'Standup',
+      externalUserId: 'u_host',
+      role: 'HOST',
+      externalRole: 'teacher',
+      enableE2EE: false,
+      enableRecording: false,
+      autoRecord: false,
+      enableAiFeatures: false,
+      enableChat: true,
+      enableWaitingRoom: false,
     });
     const ttl = (claims as { exp: number }).exp - Math.floor(Date.now() / 1000);
     expect(ttl).toBeGreaterThan(6 * 3600 - 60);
@@ -242,7 +328,11 @@ describe('join', () => {
     const room = (await createRoom()).body;
     expect((await join(room.id, { externalUserId: 'u_a' })).body.participant.role).toBe('ATTENDEE');
     const badRole = await join(room.id, { externalUserId: 'u_b', role: 'ADMIN' });
-    expect([badRole.status, badRole.body.error.code, badRole.body.error.details[0].field]).toEqual([400, 'VALIDATION_FAILED', 'role']);
+    expect([badRole.status, badRole.body.error.code, badRole.body.error.details[0].field]).toEqual([
+      400,
+      'VALIDATION_FAILED',
+      'role',
+    ]);
     expect((await join(room.id, { displayName: 'no id' })).body.error.details[0].field).toBe('externalUserId');
     expect((await join(room.id, { externalUserId: 'x', ttlSeconds: 10 })).status).toBe(400);
     expect((await join('missing-room', { externalUserId: 'x' })).status).toBe(404);
@@ -268,7 +358,9 @@ describe('join', () => {
 
   it('200 simultaneous joins into a room for 10 admit exactly 10', async () => {
     const room = (await createRoom({ maxParticipants: 10 })).body;
-    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => join(room.id, { externalUserId: `racer_${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => join(room.id, { externalUserId: `racer_${i}` })),
+    );
     const admitted = results.filter((r) => r.status === 200);
     const full = results.filter((r) => r.status === 409);
     expect(admitted).toHaveLength(10);
@@ -278,9 +370,15 @@ describe('join', () => {
   }, 60_000);
 
   it('a stampede of 300 simultaneous joins into one room for 250 admits exactly 250; the rest are 409 ROOM_FULL', async () => {
-    const big = await seedTenant({ name: 'Webinar', plan: 'enterprise', entitlementOverrides: { apiRequestsPerSecond: 10_000 } });
+    const big = await seedTenant({
+      name: 'Webinar',
+      plan: 'enterprise',
+      entitlementOverrides: { apiRequestsPerSecond: 10_000 },
+    });
     const room = (await createRoom({ maxParticipants: 250 }, big.key)).body;
-    const results = await Promise.all(Array.from({ length: 300 }, (_, i) => join(room.id, { externalUserId: `att_${i}` }, big.key)));
+    const results = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => join(room.id, { externalUserId: `att_${i}` }, big.key)),
+    );
     const admitted = results.filter((r) => r.status === 200);
     const full = results.filter((r) => r.status === 409);
     expect(results.filter((r) => r.status !== 200 && r.status !== 409).map((r) => r.status)).toEqual([]);
@@ -288,10 +386,14 @@ describe('join', () => {
     expect(full).toHaveLength(50);
     expect(full.every((r) => r.body.error.code === 'ROOM_FULL')).toBe(true);
     expect(new Set(admitted.map((r) => r.body.participant.id)).size).toBe(250);
-    expect(admitted.every((r) => typeof r.body.token === 'string' && r.body.participant.connectionState === 'PENDING')).toBe(true);
+    expect(
+      admitted.every((r) => typeof r.body.token === 'string' && r.body.participant.connectionState === 'PENDING'),
+    ).toBe(true);
     expect(await db().participant.count({ where: { roomId: room.id } })).toBe(250);
     // Rejoins of admitted participants keep their seats; a newcomer is still refused.
-    const again = await Promise.all(admitted.slice(0, 20).map((r) => join(room.id, { externalUserId: r.body.participant.externalUserId }, big.key)));
+    const again = await Promise.all(
+      admitted.slice(0, 20).map((r) => join(room.id, { externalUserId: r.body.participant.externalUserId }, big.key)),
+    );
     expect(again.map((r) => r.status)).toEqual(Array(20).fill(200));
     expect(again.every((r) => r.body.participant.rejoinCount === 1)).toBe(true);
     expect((await join(room.id, { externalUserId: 'late' }, big.key)).body.error.code).toBe('ROOM_FULL');
@@ -310,7 +412,9 @@ describe('join', () => {
 
   it('a join on an ENDED room re-opens it; POST reopen likewise; reopen of an open room is 409', async () => {
     const room = (await createRoom()).body;
-    expect((await suite.api('POST', `/api/v1/rooms/${room.id}/reopen`, { key: acme.key })).body.error.code).toBe('INVALID_STATE');
+    expect((await suite.api('POST', `/api/v1/rooms/${room.id}/reopen`, { key: acme.key })).body.error.code).toBe(
+      'INVALID_STATE',
+    );
     const ended = await suite.api('POST', `/api/v1/rooms/${room.id}/end`, { key: acme.key });
     expect(ended.body).toMatchObject({ status: 'ENDED' });
     expect(ended.body.endedAt).not.toBeNull();
@@ -324,7 +428,10 @@ describe('join', () => {
   it('ending deletes the media room, disconnects participants and emits room.finished once', async () => {
     const room = (await createRoom()).body;
     const p = await join(room.id, { externalUserId: 'u_conn' });
-    await db().participant.update({ where: { id: p.body.participant.id }, data: { connectionState: 'CONNECTED', joinedAt: new Date(Date.now() - 5000) } });
+    await db().participant.update({
+      where: { id: p.body.participant.id },
+      data: { connectionState: 'CONNECTED', joinedAt: new Date(Date.now() - 5000) },
+    });
     suite.media.addParticipant(room.mediaRoomName, { identity: p.body.participant.mediaIdentity });
     await suite.api('POST', `/api/v1/rooms/${room.id}/end`, { key: acme.key });
     await suite.api('POST', `/api/v1/rooms/${room.id}/end`, { key: acme.key });

@@ -19,8 +19,18 @@ const T0 = Math.floor(Date.now() / 1000) - 3600;
 const iso = (s: number) => new Date((T0 + s) * 1000).toISOString();
 const hook = () => `${suite.app.baseUrl}/api/media/webhook`;
 
-async function send(id: string, event: string, at: number, participant?: { name: string; sid: string; joinedAt?: number }) {
-  const body: Record<string, unknown> = { id, event, createdAt: String(T0 + at), room: { name: room.mediaRoomName, sid: 'RM_1' } };
+async function send(
+  id: string,
+  event: string,
+  at: number,
+  participant?: { name: string; sid: string; joinedAt?: number },
+) {
+  const body: Record<string, unknown> = {
+    id,
+    event,
+    createdAt: String(T0 + at),
+    room: { name: room.mediaRoomName, sid: 'RM_1' },
+  };
   if (participant) {
     body.participant = {
       identity: who[participant.name].mediaIdentity,
@@ -36,9 +46,17 @@ const get = (path: string, key = t.key) => suite.api('GET', path, { key });
 beforeAll(async () => {
   t = await seedTenant({ plan: 'growth' });
   other = await seedTenant({ plan: 'growth', name: 'Other' });
-  room = (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'u', name: 'Standup' } })).body;
-  for (const [name, role] of [['ada', 'HOST'], ['bob', 'ATTENDEE'], ['carl', 'ATTENDEE']] as const) {
-    const res = await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: t.key, body: { externalUserId: name, displayName: name.toUpperCase(), role } });
+  room = (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'u', name: 'Standup' } }))
+    .body;
+  for (const [name, role] of [
+    ['ada', 'HOST'],
+    ['bob', 'ATTENDEE'],
+    ['carl', 'ATTENDEE'],
+  ] as const) {
+    const res = await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
+      key: t.key,
+      body: { externalUserId: name, displayName: name.toUpperCase(), role },
+    });
     expect(res.status).toBe(200);
     who[name] = res.body.participant;
   }
@@ -63,8 +81,13 @@ describe('sessions and attendance', () => {
 
     const presence = await get(`/api/v1/rooms/${room.id}/presence`);
     expect(presence.status).toBe(200);
-    expect(presence.body.participants.map((p: { externalUserId: string }) => p.externalUserId).sort()).toEqual(['ada', 'bob']);
-    expect(presence.body.participants.find((p: { externalUserId: string }) => p.externalUserId === 'ada').connectedSince).toBe(iso(105));
+    expect(presence.body.participants.map((p: { externalUserId: string }) => p.externalUserId).sort()).toEqual([
+      'ada',
+      'bob',
+    ]);
+    expect(
+      presence.body.participants.find((p: { externalUserId: string }) => p.externalUserId === 'ada').connectedSince,
+    ).toBe(iso(105));
     sessionId = presence.body.sessionId;
     expect(sessionId).toBeTruthy();
 
@@ -73,12 +96,23 @@ describe('sessions and attendance', () => {
     expect(tenantPresence.body.data[0]).toMatchObject({ roomId: room.id, sessionId });
 
     // Our own participant rows agree: ada stays connected through the reconnect, carl is not connected.
-    const states = Object.fromEntries((await db().participant.findMany({ where: { roomId: room.id } })).map((p) => [p.externalUserId, p.connectionState]));
+    const states = Object.fromEntries(
+      (await db().participant.findMany({ where: { roomId: room.id } })).map((p) => [
+        p.externalUserId,
+        p.connectionState,
+      ]),
+    );
     expect(states).toEqual({ ada: 'CONNECTED', bob: 'CONNECTED', carl: 'DISCONNECTED' });
     expect((await db().room.findUniqueOrThrow({ where: { id: room.id } })).activeParticipants).toBe(2);
 
     const live = await get(`/api/v1/sessions/${sessionId}`);
-    expect(live.body).toMatchObject({ status: 'LIVE', startedAt: iso(0), endedAt: null, peakParticipants: 3, uniqueAttendees: 3 });
+    expect(live.body).toMatchObject({
+      status: 'LIVE',
+      startedAt: iso(0),
+      endedAt: null,
+      peakParticipants: 3,
+      uniqueAttendees: 3,
+    });
   });
 
   it('a room that ends with people in it closes their intervals at the end; the summary event is emitted once', async () => {
@@ -88,9 +122,24 @@ describe('sessions and attendance', () => {
 
     const res = await get(`/api/v1/sessions/${sessionId}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: sessionId, roomId: room.id, status: 'ENDED', startedAt: iso(0), endedAt: iso(600), duration: 600, peakParticipants: 3, uniqueAttendees: 3 });
-    const byUser = Object.fromEntries(res.body.attendance.map((a: { externalUserId: string }) => [a.externalUserId, a]));
-    expect(res.body.attendance.map((a: { externalUserId: string }) => a.externalUserId)).toEqual(['ada', 'bob', 'carl']);
+    expect(res.body).toMatchObject({
+      id: sessionId,
+      roomId: room.id,
+      status: 'ENDED',
+      startedAt: iso(0),
+      endedAt: iso(600),
+      duration: 600,
+      peakParticipants: 3,
+      uniqueAttendees: 3,
+    });
+    const byUser = Object.fromEntries(
+      res.body.attendance.map((a: { externalUserId: string }) => [a.externalUserId, a]),
+    );
+    expect(res.body.attendance.map((a: { externalUserId: string }) => a.externalUserId)).toEqual([
+      'ada',
+      'bob',
+      'carl',
+    ]);
     expect(byUser.ada).toMatchObject({
       displayName: 'ADA',
       role: 'HOST',
@@ -103,14 +152,32 @@ describe('sessions and attendance', () => {
         { joinedAt: iso(105), leftAt: iso(600), seconds: 495 },
       ],
     });
-    expect(byUser.bob).toMatchObject({ role: 'ATTENDEE', firstJoinedAt: iso(20), lastLeftAt: iso(300), totalSeconds: 280, intervals: [{ joinedAt: iso(20), leftAt: iso(300), seconds: 280 }] });
+    expect(byUser.bob).toMatchObject({
+      role: 'ATTENDEE',
+      firstJoinedAt: iso(20),
+      lastLeftAt: iso(300),
+      totalSeconds: 280,
+      intervals: [{ joinedAt: iso(20), leftAt: iso(300), seconds: 280 }],
+    });
     expect(byUser.carl).toMatchObject({ firstJoinedAt: iso(50), lastLeftAt: iso(200), totalSeconds: 150 });
 
     const events = await db().event.findMany({ where: { tenantId: t.tenant.id, name: 'room.session.ended' } });
     expect(events).toHaveLength(1);
-    expect(events[0].data).toEqual({ sessionId, roomId: room.id, startedAt: iso(0), endedAt: iso(600), duration: 600, peakParticipants: 3, uniqueAttendees: 3 });
+    expect(events[0].data).toEqual({
+      sessionId,
+      roomId: room.id,
+      startedAt: iso(0),
+      endedAt: iso(600),
+      duration: 600,
+      peakParticipants: 3,
+      uniqueAttendees: 3,
+    });
 
-    expect((await get(`/api/v1/rooms/${room.id}/presence`)).body).toEqual({ roomId: room.id, sessionId: null, participants: [] });
+    expect((await get(`/api/v1/rooms/${room.id}/presence`)).body).toEqual({
+      roomId: room.id,
+      sessionId: null,
+      participants: [],
+    });
     expect((await get('/api/v1/presence')).body).toEqual({ data: [], nextCursor: null });
     // The participant's own duration sums its connections.
     expect((await db().participant.findUniqueOrThrow({ where: { id: who.ada.id } })).duration).toBe(585);
@@ -122,12 +189,21 @@ describe('sessions and attendance', () => {
     const res = await get(`/api/v1/sessions/${sessionId}`);
     const ada = res.body.attendance.find((a: { externalUserId: string }) => a.externalUserId === 'ada');
     expect(ada).toMatchObject({ lastLeftAt: iso(550), totalSeconds: 90 + 445 });
-    expect(res.body.attendance.find((a: { externalUserId: string }) => a.externalUserId === 'bob').intervals).toHaveLength(1);
+    expect(
+      res.body.attendance.find((a: { externalUserId: string }) => a.externalUserId === 'bob').intervals,
+    ).toHaveLength(1);
     expect(await db().roomSession.count({ where: { roomId: room.id } })).toBe(1);
   });
 
   it('a room used again gets a new session; lists page by cursor and filter by time range', async () => {
-    expect((await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: t.key, body: { externalUserId: 'ada', displayName: 'ADA' } })).status).toBe(200);
+    expect(
+      (
+        await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
+          key: t.key,
+          body: { externalUserId: 'ada', displayName: 'ADA' },
+        })
+      ).status,
+    ).toBe(200);
     await send('EV_start2', 'room_started', 1000);
     await send('EV_ada_j3', 'participant_joined', 1010, { name: 'ada', sid: 'PA_a3', joinedAt: 1010 });
     await send('EV_ada_l3', 'participant_left', 1070, { name: 'ada', sid: 'PA_a3', joinedAt: 1010 });
@@ -136,10 +212,19 @@ describe('sessions and attendance', () => {
     const list = await get(`/api/v1/rooms/${room.id}/sessions`);
     expect(list.status).toBe(200);
     expect(list.body.data.map((s: { startedAt: string }) => s.startedAt)).toEqual([iso(1000), iso(0)]);
-    expect(list.body.data[0]).toMatchObject({ status: 'ENDED', duration: 100, peakParticipants: 1, uniqueAttendees: 1 });
+    expect(list.body.data[0]).toMatchObject({
+      status: 'ENDED',
+      duration: 100,
+      peakParticipants: 1,
+      uniqueAttendees: 1,
+    });
     const second = await get(`/api/v1/sessions/${list.body.data[0].id}`);
     expect(second.body.attendance).toEqual([
-      expect.objectContaining({ externalUserId: 'ada', totalSeconds: 60, intervals: [{ joinedAt: iso(1010), leftAt: iso(1070), seconds: 60 }] }),
+      expect.objectContaining({
+        externalUserId: 'ada',
+        totalSeconds: 60,
+        intervals: [{ joinedAt: iso(1010), leftAt: iso(1070), seconds: 60 }],
+      }),
     ]);
 
     const first = await get(`/api/v1/rooms/${room.id}/sessions?limit=1`);
@@ -149,7 +234,8 @@ describe('sessions and attendance', () => {
     expect(next.body.data.map((s: { id: string }) => s.id)).toEqual([sessionId]);
     expect(next.body.nextCursor).toBeNull();
 
-    const q = (from: number, to: number) => get(`/api/v1/sessions?from=${encodeURIComponent(iso(from))}&to=${encodeURIComponent(iso(to))}`);
+    const q = (from: number, to: number) =>
+      get(`/api/v1/sessions?from=${encodeURIComponent(iso(from))}&to=${encodeURIComponent(iso(to))}`);
     expect((await q(650, 900)).body.data).toEqual([]);
     expect((await q(500, 1001)).body.data.map((s: { startedAt: string }) => s.startedAt)).toEqual([iso(1000), iso(0)]);
     expect((await q(601, 2000)).body.data.map((s: { startedAt: string }) => s.startedAt)).toEqual([iso(1000)]);
@@ -159,7 +245,7 @@ describe('sessions and attendance', () => {
     expect((await get('/api/v1/sessions?from=yesterday')).status).toBe(400);
   });
 
-  it("another tenant sees none of it", async () => {
+  it('another tenant sees none of it', async () => {
     expect((await get(`/api/v1/sessions/${sessionId}`, other.key)).status).toBe(404);
     expect((await get(`/api/v1/rooms/${room.id}/sessions`, other.key)).status).toBe(404);
     expect((await get(`/api/v1/rooms/${room.id}/presence`, other.key)).status).toBe(404);
@@ -167,7 +253,10 @@ describe('sessions and attendance', () => {
   });
 
   it('ending the room through the API closes the open session at that moment', async () => {
-    await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: t.key, body: { externalUserId: 'bob', displayName: 'BOB' } });
+    await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
+      key: t.key,
+      body: { externalUserId: 'bob', displayName: 'BOB' },
+    });
     const now = Math.floor(Date.now() / 1000) - T0;
     await send('EV_bob_j3', 'participant_joined', now - 30, { name: 'bob', sid: 'PA_b3', joinedAt: now - 30 });
     expect((await get(`/api/v1/rooms/${room.id}/presence`)).body.participants).toHaveLength(1);

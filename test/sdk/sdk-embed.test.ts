@@ -9,7 +9,11 @@ import { IFRAME_ALLOW, mountCall, type CallEventName } from '../../sdk/src/embed
 function fakeWindow() {
   const handlers = new Set<(e: MessageEvent) => void>();
   const frameWindow = { postMessage: vi.fn() };
-  const iframe = { style: {} as Record<string, string>, contentWindow: frameWindow, remove: vi.fn() } as unknown as HTMLIFrameElement & { contentWindow: typeof frameWindow };
+  const iframe = {
+    style: {} as Record<string, string>,
+    contentWindow: frameWindow,
+    remove: vi.fn(),
+  } as unknown as HTMLIFrameElement & { contentWindow: typeof frameWindow };
   const win = {
     location: { href: 'https://lms.example.edu/course/1' },
     document: { createElement: () => iframe },
@@ -24,7 +28,11 @@ function fakeWindow() {
 describe('@convene/sdk/embed', () => {
   it('mounts the frame with the call permissions and hears only its frame at the join origin', () => {
     const f = fakeWindow();
-    const call = mountCall(f.container, { url: 'https://meet.example.com/join?token=t&url=wss%3A%2F%2Fm#e2ee-key' }, f.win);
+    const call = mountCall(
+      f.container,
+      { url: 'https://meet.example.com/join?token=t&url=wss%3A%2F%2Fm#e2ee-key' },
+      f.win,
+    );
     expect(f.container.appendChild).toHaveBeenCalledWith(f.iframe);
     expect(f.iframe.allow).toBe(IFRAME_ALLOW);
     expect(f.iframe.src).toBe('https://meet.example.com/join?token=t&url=wss%3A%2F%2Fm#e2ee-key');
@@ -37,7 +45,11 @@ describe('@convene/sdk/embed', () => {
     f.dispatch({ source: f.frameWindow as unknown as Window, origin: 'https://meet.example.com', data: msg });
     f.dispatch({ source: {} as Window, origin: 'https://meet.example.com', data: msg }); // another window
     f.dispatch({ source: f.frameWindow as unknown as Window, origin: 'https://evil.example', data: msg }); // another origin
-    f.dispatch({ source: f.frameWindow as unknown as Window, origin: 'https://meet.example.com', data: { event: 'left' } }); // not the protocol
+    f.dispatch({
+      source: f.frameWindow as unknown as Window,
+      origin: 'https://meet.example.com',
+      data: { event: 'left' },
+    }); // not the protocol
     expect(left).toHaveBeenCalledTimes(1);
     expect(left).toHaveBeenCalledWith({ reason: 'removed' }, 'left');
     expect(any).toHaveBeenCalledWith('left' satisfies CallEventName, { reason: 'removed' });

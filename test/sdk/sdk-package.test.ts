@@ -16,7 +16,13 @@ const sdkDir = path.join(root, 'sdk');
 const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'convene-sdk-'));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const quiet = { ...process.env, npm_config_loglevel: 'error', npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' };
+const quiet = {
+  ...process.env,
+  npm_config_loglevel: 'error',
+  npm_config_fund: 'false',
+  npm_config_audit: 'false',
+  npm_config_update_notifier: 'false',
+};
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -97,31 +103,79 @@ describe('npm pack of the SDK', () => {
   it('packs dist, types and README only; installs into a scratch project; the example type-checks and runs', async () => {
     const packDir = path.join(scratch, 'pack');
     mkdirSync(packDir);
-    const { stdout } = await run(npm, ['pack', '--json', '--pack-destination', packDir], { cwd: sdkDir, env: quiet, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await run(npm, ['pack', '--json', '--pack-destination', packDir], {
+      cwd: sdkDir,
+      env: quiet,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
     const files = packed.files.map((f) => f.path).sort();
-    expect(files).toEqual(expect.arrayContaining(['README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/webhooks.js', 'dist/generated/openapi.d.ts']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        'package.json',
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/webhooks.js',
+        'dist/generated/openapi.d.ts',
+      ]),
+    );
     expect(files.filter((f) => !f.startsWith('dist/') && !['README.md', 'package.json'].includes(f))).toEqual([]);
 
     // Edge runtimes: nothing in the built code imports a Node built-in.
     const dist = path.join(sdkDir, 'dist');
     for (const file of readdirSync(dist, { recursive: true }) as string[]) {
-      if (file.endsWith('.js')) expect([file, readFileSync(path.join(dist, file), 'utf8')]).not.toEqual([file, expect.stringMatching(/from ['"]node:|require\(/)]);
+      if (file.endsWith('.js'))
+        expect([file, readFileSync(path.join(dist, file), 'utf8')]).not.toEqual([
+          file,
+          expect.stringMatching(/from ['"]node:|require\(/),
+        ]);
     }
 
     const project = path.join(scratch, 'app');
     mkdirSync(project);
-    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'scratch-integrator', private: true, type: 'module' }));
-    await run(npm, ['install', path.join(packDir, packed.filename), '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: project, env: quiet });
+    writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'scratch-integrator', private: true, type: 'module' }),
+    );
+    await run(
+      npm,
+      [
+        'install',
+        path.join(packDir, packed.filename),
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+      ],
+      { cwd: project, env: quiet },
+    );
     const installed = JSON.parse(readFileSync(path.join(project, 'node_modules/@convene/sdk/package.json'), 'utf8'));
     expect(installed.name).toBe('@convene/sdk');
 
     writeFileSync(path.join(project, 'example.ts'), EXAMPLE);
     // NodeNext also checks the SDK's own declaration files (skipLibCheck false); Bundler only the example.
-    for (const [module, moduleResolution, skipLibCheck] of [['NodeNext', 'NodeNext', false], ['ESNext', 'Bundler', true]] as const) {
-      const tsconfig = { compilerOptions: { target: 'ES2022', lib: ['ES2022', 'DOM', 'DOM.Iterable'], module, moduleResolution, strict: true, noEmit: true, types: [], skipLibCheck }, files: ['example.ts'] };
+    for (const [module, moduleResolution, skipLibCheck] of [
+      ['NodeNext', 'NodeNext', false],
+      ['ESNext', 'Bundler', true],
+    ] as const) {
+      const tsconfig = {
+        compilerOptions: {
+          target: 'ES2022',
+          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+          module,
+          moduleResolution,
+          strict: true,
+          noEmit: true,
+          types: [],
+          skipLibCheck,
+        },
+        files: ['example.ts'],
+      };
       writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
-      const result = await run(process.execPath, [tsc, '-p', project], { cwd: project }).catch((e: { stdout: string }) => ({ stdout: e.stdout, failed: true }));
+      const result = await run(process.execPath, [tsc, '-p', project], { cwd: project }).catch(
+        (e: { stdout: string }) => ({ stdout: e.stdout, failed: true }),
+      );
       expect([moduleResolution, result.stdout]).toEqual([moduleResolution, '']);
     }
 

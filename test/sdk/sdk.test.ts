@@ -32,10 +32,16 @@ let tenantKey: string;
 let webhookSecret: string;
 let tenantId: string;
 
-const client = (opts: Partial<ConstructorParameters<typeof Convene>[0]> = {}) => new Convene({ baseUrl: suite.app.baseUrl, retryBaseDelayMs: 20, ...opts });
+const client = (opts: Partial<ConstructorParameters<typeof Convene>[0]> = {}) =>
+  new Convene({ baseUrl: suite.app.baseUrl, retryBaseDelayMs: 20, ...opts });
 
 /** An HTTP server answering each request with `answer(n, req)`; `'proxy'` forwards it to the app. */
-async function startStub(answer: (n: number, req: http.IncomingMessage) => { status: number; headers?: Record<string, string>; body?: string } | 'proxy' | 'hang') {
+async function startStub(
+  answer: (
+    n: number,
+    req: http.IncomingMessage,
+  ) => { status: number; headers?: Record<string, string>; body?: string } | 'proxy' | 'hang',
+) {
   const seen: { method: string; url: string; headers: http.IncomingHttpHeaders; at: number }[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -46,9 +52,21 @@ async function startStub(answer: (n: number, req: http.IncomingMessage) => { sta
       const action = answer(n, req);
       if (action === 'hang') return;
       if (action === 'proxy') {
-        const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)) as [string, string][]);
-        const upstream = await fetch(`${suite.app.baseUrl}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
-        res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json', 'x-request-id': upstream.headers.get('x-request-id') ?? '' });
+        const headers = Object.fromEntries(
+          Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)) as [
+            string,
+            string,
+          ][],
+        );
+        const upstream = await fetch(`${suite.app.baseUrl}${req.url}`, {
+          method: req.method,
+          headers,
+          body: chunks.length ? Buffer.concat(chunks) : undefined,
+        });
+        res.writeHead(upstream.status, {
+          'content-type': upstream.headers.get('content-type') ?? 'application/json',
+          'x-request-id': upstream.headers.get('x-request-id') ?? '',
+        });
         return res.end(Buffer.from(await upstream.arrayBuffer()));
       }
       res.writeHead(action.status, action.headers).end(action.body ?? '');
@@ -58,7 +76,11 @@ async function startStub(answer: (n: number, req: http.IncomingMessage) => { sta
   return {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
     seen,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -107,7 +129,9 @@ describe('a provider provisions a tenant through the SDK', () => {
     expect((await convene.tenant.get()).id).toBe(tenantId);
     const owned = await provider.provider.tenants.get(tenantId);
     expect(owned).toMatchObject({ id: tenantId, name: 'Acme via SDK', plan: 'growth' });
-    const updated = await provider.provider.tenants.update(tenantId, { entitlementOverrides: { maxParticipantsPerRoom: 40 } });
+    const updated = await provider.provider.tenants.update(tenantId, {
+      entitlementOverrides: { maxParticipantsPerRoom: 40 },
+    });
     expect(updated.resolvedLimits.maxParticipantsPerRoom).toBe(40);
   });
 
@@ -134,7 +158,9 @@ describe('the typical flow', () => {
     expect(url.searchParams.get('token')).toBe(joined.token);
     expect(url.searchParams.get('url')).toBe(joined.mediaUrl);
     // What the call UI does with the URL's token: it identifies this participant in this room.
-    const { data: me } = await convene.api.GET('/api/v1/me', { headers: { authorization: `Bearer ${url.searchParams.get('token')}` } });
+    const { data: me } = await convene.api.GET('/api/v1/me', {
+      headers: { authorization: `Bearer ${url.searchParams.get('token')}` },
+    });
     expect(me).toMatchObject({ room: { roomId: room.id }, participant: { externalUserId: 'user_42', role: 'HOST' } });
     expect((await convene.rooms.get(room.id)).participants?.map((p) => p.externalUserId)).toEqual(['user_42']);
     const ended = await convene.rooms.end(room.id);
@@ -148,7 +174,9 @@ describe('the typical flow', () => {
     expect(b.id).toBe(a.id);
     const c = await convene.rooms.create({ name: 'Once', createdByExternalId: 'u' });
     expect(c.id).not.toBe(a.id);
-    const conflict = await caught(convene.rooms.create({ name: 'Other body', createdByExternalId: 'u' }, { idempotencyKey: key }));
+    const conflict = await caught(
+      convene.rooms.create({ name: 'Other body', createdByExternalId: 'u' }, { idempotencyKey: key }),
+    );
     expect([conflict.status, conflict.code]).toEqual([409, 'CONFLICT']);
   });
 
@@ -168,7 +196,10 @@ describe('a call queue', () => {
     expect(queued.status).toBe('QUEUED');
     expect((await convene.calls.list({ status: 'QUEUED' })).data.map((c) => c.id)).toContain(queued.id);
     expect((await convene.calls.ring(queued.id, { agentExternalId: 'agent_7' })).status).toBe('RINGING');
-    const accepted = await convene.calls.accept(queued.id, { acceptedByExternalId: 'agent_7', acceptedByDisplayName: 'Agent' });
+    const accepted = await convene.calls.accept(queued.id, {
+      acceptedByExternalId: 'agent_7',
+      acceptedByDisplayName: 'Agent',
+    });
     expect(new URL(accepted.callerJoinUrl).searchParams.get('token')).toBe(accepted.callerToken);
     expect(new URL(accepted.agentJoinUrl).searchParams.get('token')).toBe(accepted.agentToken);
     expect((await convene.calls.get(queued.id)).status).toBe('ACCEPTED');
@@ -220,19 +251,30 @@ describe('webhooks', () => {
       expect(event.data).toMatchObject({ test: true });
       // Fetch Headers work as well as Node's header object.
       const asHeaders = new Headers(Object.entries(delivery.headers).map(([k, v]): [string, string] => [k, String(v)]));
-      expect((await verifyWebhook(new TextEncoder().encode(delivery.body), asHeaders, [webhookSecret])).id).toBe(sent.eventId);
+      expect((await verifyWebhook(new TextEncoder().encode(delivery.body), asHeaders, [webhookSecret])).id).toBe(
+        sent.eventId,
+      );
 
       const tampered = delivery.body.replace('"test":true', '"test":false');
       expect(tampered).not.toBe(delivery.body);
-      await expect(verifyWebhook(tampered, delivery.headers, webhookSecret)).rejects.toBeInstanceOf(WebhookSignatureError);
+      await expect(verifyWebhook(tampered, delivery.headers, webhookSecret)).rejects.toBeInstanceOf(
+        WebhookSignatureError,
+      );
       const wrong = await verifyWebhook(delivery.body, delivery.headers, 'whsec_not_the_secret').catch((e) => e);
       expect(wrong).toBeInstanceOf(WebhookSignatureError);
       expect(wrong.code).toBe('SIGNATURE_MISMATCH');
-      const old = await verifyWebhook(delivery.body, delivery.headers, webhookSecret, { now: Date.now() + 16 * 60_000 }).catch((e) => e);
+      const old = await verifyWebhook(delivery.body, delivery.headers, webhookSecret, {
+        now: Date.now() + 16 * 60_000,
+      }).catch((e) => e);
       expect(old).toBeInstanceOf(WebhookTimestampError);
       expect(old.message).toMatch(/signed \d+ s ago/);
       // A wider tolerance accepts the same delivery.
-      await expect(verifyWebhook(delivery.body, delivery.headers, webhookSecret, { toleranceSeconds: 3600, now: Date.now() + 16 * 60_000 })).resolves.toMatchObject({ id: sent.eventId });
+      await expect(
+        verifyWebhook(delivery.body, delivery.headers, webhookSecret, {
+          toleranceSeconds: 3600,
+          now: Date.now() + 16 * 60_000,
+        }),
+      ).resolves.toMatchObject({ id: sent.eventId });
       const { 'x-webhook-signature': _dropped, ...unsigned } = delivery.headers;
       const missing = await verifyWebhook(delivery.body, unsigned, webhookSecret).catch((e) => e);
       expect(missing).toBeInstanceOf(WebhookMissingHeaderError);
@@ -258,14 +300,20 @@ describe('webhooks', () => {
       expect(String(delivery.headers['x-webhook-signature']).split(',')).toHaveLength(2);
       expect((await verifyWebhook(delivery.body, delivery.headers, webhookSecret)).event).toBe('webhook.test');
       expect((await verifyWebhook(delivery.body, delivery.headers, rotated.webhookSecret)).event).toBe('webhook.test');
-      expect((await verifyWebhook(delivery.body, delivery.headers, ['whsec_unrelated', rotated.webhookSecret])).event).toBe('webhook.test');
+      expect(
+        (await verifyWebhook(delivery.body, delivery.headers, ['whsec_unrelated', rotated.webhookSecret])).event,
+      ).toBe('webhook.test');
 
       const now = await convene.webhooks.rotateSecret({ overlapSeconds: 0 });
       await convene.webhooks.test();
       const [, second] = await receiver.waitFor(2);
       expect(String(second.headers['x-webhook-signature']).split(',')).toHaveLength(1);
-      await expect(verifyWebhook(second.body, second.headers, rotated.webhookSecret)).rejects.toBeInstanceOf(WebhookSignatureError);
-      expect((await verifyWebhook(second.body, second.headers, [rotated.webhookSecret, now.webhookSecret])).event).toBe('webhook.test');
+      await expect(verifyWebhook(second.body, second.headers, rotated.webhookSecret)).rejects.toBeInstanceOf(
+        WebhookSignatureError,
+      );
+      expect((await verifyWebhook(second.body, second.headers, [rotated.webhookSecret, now.webhookSecret])).event).toBe(
+        'webhook.test',
+      );
       webhookSecret = now.webhookSecret;
     } finally {
       await receiver.close();
@@ -280,9 +328,15 @@ describe('webhooks', () => {
   });
 });
 
-describe('verifyWebhook refusals, against the server\'s own signer', () => {
+describe("verifyWebhook refusals, against the server's own signer", () => {
   const at = new Date('2026-11-23T10:00:00.000Z');
-  const body = JSON.stringify({ version: 2, id: 'evt_abc', event: 'participant.waiting', occurredAt: at.toISOString(), data: { roomId: 'r', participantId: 'p', externalUserId: 'u' } });
+  const body = JSON.stringify({
+    version: 2,
+    id: 'evt_abc',
+    event: 'participant.waiting',
+    occurredAt: at.toISOString(),
+    data: { roomId: 'r', participantId: 'p', externalUserId: 'u' },
+  });
   const headers = (over: Record<string, string> = {}) => ({
     'x-webhook-event': 'participant.waiting',
     'x-webhook-id': 'evt_abc',
@@ -291,7 +345,12 @@ describe('verifyWebhook refusals, against the server\'s own signer', () => {
     'x-webhook-signature': signatureHeader(['whsec_new', 'whsec_old'], at.toISOString(), body),
     ...over,
   });
-  const verify = (h: Record<string, string>, secrets: string | string[] = 'whsec_old', now = at.getTime() + 1000, b = body) => verifyWebhook(b, h, secrets, { now }).catch((e: unknown) => e);
+  const verify = (
+    h: Record<string, string>,
+    secrets: string | string[] = 'whsec_old',
+    now = at.getTime() + 1000,
+    b = body,
+  ) => verifyWebhook(b, h, secrets, { now }).catch((e: unknown) => e);
 
   it('accepts a match on any value and any secret, and types the event', async () => {
     const event = await verifyWebhook(body, headers(), 'whsec_old', { now: at });
@@ -304,14 +363,32 @@ describe('verifyWebhook refusals, against the server\'s own signer', () => {
     for (const name of ['x-webhook-signature', 'x-webhook-timestamp', 'x-webhook-id', 'x-webhook-event']) {
       const h: Record<string, string> = headers();
       delete h[name];
-      expect(await verify(h)).toMatchObject({ name: 'WebhookMissingHeaderError', code: 'MISSING_HEADER', header: name });
+      expect(await verify(h)).toMatchObject({
+        name: 'WebhookMissingHeaderError',
+        code: 'MISSING_HEADER',
+        header: name,
+      });
     }
-    expect(await verify(headers({ 'x-webhook-signature': 'v1,abc' }))).toMatchObject({ name: 'WebhookSignatureError', code: 'INVALID_HEADER' });
-    expect(await verify(headers(), 'whsec_other')).toMatchObject({ name: 'WebhookSignatureError', code: 'SIGNATURE_MISMATCH' });
+    expect(await verify(headers({ 'x-webhook-signature': 'v1,abc' }))).toMatchObject({
+      name: 'WebhookSignatureError',
+      code: 'INVALID_HEADER',
+    });
+    expect(await verify(headers(), 'whsec_other')).toMatchObject({
+      name: 'WebhookSignatureError',
+      code: 'SIGNATURE_MISMATCH',
+    });
     // The signature covers the timestamp: moving it breaks the signature, not just the age check.
-    expect(await verify(headers({ 'x-webhook-timestamp': new Date().toISOString() }))).toMatchObject({ code: 'SIGNATURE_MISMATCH' });
-    expect(await verify(headers(), 'whsec_old', at.getTime() + 901_000)).toMatchObject({ name: 'WebhookTimestampError', code: 'TIMESTAMP_OUT_OF_TOLERANCE' });
-    expect(await verify(headers(), 'whsec_old', at.getTime() - 901_000)).toMatchObject({ code: 'TIMESTAMP_OUT_OF_TOLERANCE', message: expect.stringContaining('future') });
+    expect(await verify(headers({ 'x-webhook-timestamp': new Date().toISOString() }))).toMatchObject({
+      code: 'SIGNATURE_MISMATCH',
+    });
+    expect(await verify(headers(), 'whsec_old', at.getTime() + 901_000)).toMatchObject({
+      name: 'WebhookTimestampError',
+      code: 'TIMESTAMP_OUT_OF_TOLERANCE',
+    });
+    expect(await verify(headers(), 'whsec_old', at.getTime() - 901_000)).toMatchObject({
+      code: 'TIMESTAMP_OUT_OF_TOLERANCE',
+      message: expect.stringContaining('future'),
+    });
     // Signed correctly but not agreeing with its headers.
     const other = headers({ 'x-webhook-id': 'evt_other' });
     expect(await verify(other)).toMatchObject({ name: 'WebhookPayloadError', code: 'INVALID_PAYLOAD' });
@@ -372,7 +449,9 @@ describe('errors are one typed class', () => {
   it('a network failure is NETWORK_ERROR (after its retries)', async () => {
     const closed = await startStub(() => ({ status: 200 }));
     await closed.close();
-    const err = await caught(new Convene({ baseUrl: closed.url, apiKey: 'k', maxRetries: 1, retryBaseDelayMs: 10 }).rooms.list());
+    const err = await caught(
+      new Convene({ baseUrl: closed.url, apiKey: 'k', maxRetries: 1, retryBaseDelayMs: 10 }).rooms.list(),
+    );
     expect(err).toMatchObject({ code: 'NETWORK_ERROR', status: null, requestId: null });
     expect(err.message).toContain(`GET ${closed.url}/api/v1/rooms`);
   });
@@ -380,7 +459,11 @@ describe('errors are one typed class', () => {
   it("a proxy's HTML 502 page is UNEXPECTED_RESPONSE with the status; a 200 that is not JSON too", async () => {
     const proxy = await startStub((n) =>
       n === 0
-        ? { status: 502, headers: { 'content-type': 'text/html' }, body: '<html><body><h1>502 Bad Gateway</h1>nginx</body></html>' }
+        ? {
+            status: 502,
+            headers: { 'content-type': 'text/html' },
+            body: '<html><body><h1>502 Bad Gateway</h1>nginx</body></html>',
+          }
         : { status: 200, headers: { 'content-type': 'text/html' }, body: '<html>login page</html>' },
     );
     try {
@@ -400,7 +483,9 @@ describe('errors are one typed class', () => {
     const hang = await startStub(() => 'hang');
     try {
       const started = Date.now();
-      const err = await caught(new Convene({ baseUrl: hang.url, apiKey: 'k', timeoutMs: 200, maxRetries: 0 }).rooms.list());
+      const err = await caught(
+        new Convene({ baseUrl: hang.url, apiKey: 'k', timeoutMs: 200, maxRetries: 0 }).rooms.list(),
+      );
       expect(err.code).toBe('TIMEOUT');
       expect(Date.now() - started).toBeLessThan(3000);
     } finally {
@@ -413,7 +498,11 @@ describe('retries', () => {
   it('a 429 is retried after Retry-After with the same Idempotency-Key, and the room is created once', async () => {
     const proxy = await startStub((n) =>
       n === 0
-        ? { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '1' }, body: JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'slow down', requestId: 'req_x' } }) }
+        ? {
+            status: 429,
+            headers: { 'content-type': 'application/json', 'retry-after': '1' },
+            body: JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'slow down', requestId: 'req_x' } }),
+          }
         : 'proxy',
     );
     try {
@@ -439,10 +528,16 @@ describe('retries', () => {
   });
 
   it('503 is retried with backoff; once retries run out the last answer is the error; a Retry-After beyond maxRetryDelayMs is not waited for', async () => {
-    const busy = { status: 503, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 'SERVICE_UNAVAILABLE', message: 'busy', requestId: 'req_y' } }) };
+    const busy = {
+      status: 503,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ error: { code: 'SERVICE_UNAVAILABLE', message: 'busy', requestId: 'req_y' } }),
+    };
     const proxy = await startStub(() => busy);
     try {
-      const err = await caught(new Convene({ baseUrl: proxy.url, apiKey: 'k', maxRetries: 2, retryBaseDelayMs: 10 }).rooms.list());
+      const err = await caught(
+        new Convene({ baseUrl: proxy.url, apiKey: 'k', maxRetries: 2, retryBaseDelayMs: 10 }).rooms.list(),
+      );
       expect(proxy.seen).toHaveLength(3);
       expect(proxy.seen.map((r) => r.headers['idempotency-key'])).toEqual([undefined, undefined, undefined]); // GETs carry none
       expect(err).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503, requestId: 'req_y' });
@@ -450,7 +545,11 @@ describe('retries', () => {
     } finally {
       await proxy.close();
     }
-    const limited = await startStub(() => ({ status: 429, headers: { 'content-type': 'application/json', 'retry-after': '120' }, body: JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'later', requestId: 'req_z' } }) }));
+    const limited = await startStub(() => ({
+      status: 429,
+      headers: { 'content-type': 'application/json', 'retry-after': '120' },
+      body: JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'later', requestId: 'req_z' } }),
+    }));
     try {
       const err = await caught(new Convene({ baseUrl: limited.url, apiKey: 'k', maxRetryDelayMs: 5_000 }).rooms.list());
       expect(limited.seen).toHaveLength(1);

@@ -85,13 +85,17 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     }
   }
   if (!match) {
-    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'No such route.' } }));
+    res
+      .writeHead(404, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'No such route.' } }));
     return;
   }
   const mod = await load(match.entry.file);
   const handler = mod[req.method ?? 'GET'] as Handler | undefined;
   if (!handler) {
-    res.writeHead(405, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed.' } }));
+    res
+      .writeHead(405, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: { code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed.' } }));
     return;
   }
   const headers = new Headers();

@@ -34,11 +34,15 @@ export function baseTestEnv(databaseUrl: string, extra: Record<string, string> =
 
 /** Starts test/support/app-server.ts in a child process and waits until it listens. */
 export async function startApp(env: Record<string, string>): Promise<AppProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'test/support/app-server.ts')], {
-    cwd: root,
-    env: { ...process.env, ...env, PORT: env.PORT ?? '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'test/support/app-server.ts')],
+    {
+      cwd: root,
+      env: { ...process.env, ...env, PORT: env.PORT ?? '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`app did not start:\n${output}`)), 30_000);

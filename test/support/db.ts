@@ -9,7 +9,6 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-
 /** A fresh, migrated database for one suite, cloned from the run's template (fast: a file copy). */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const adminUrl = inject('databaseAdminUrl');

@@ -23,8 +23,15 @@ export async function startS3Server() {
         objects.delete(key);
         return res.writeHead(204).end();
       }
-      if (!object) return res.writeHead(404, { 'content-type': 'application/xml' }).end(req.method === 'HEAD' ? undefined : '<Error><Code>NoSuchKey</Code></Error>');
-      res.writeHead(200, { 'content-length': String(object.length), 'content-type': 'application/octet-stream', etag: '"1"' });
+      if (!object)
+        return res
+          .writeHead(404, { 'content-type': 'application/xml' })
+          .end(req.method === 'HEAD' ? undefined : '<Error><Code>NoSuchKey</Code></Error>');
+      res.writeHead(200, {
+        'content-length': String(object.length),
+        'content-type': 'application/octet-stream',
+        etag: '"1"',
+      });
       res.end(req.method === 'HEAD' ? undefined : object);
     });
   });

@@ -7,7 +7,9 @@ export interface ReceivedWebhook {
 }
 
 /** What the receiver does with the n-th request (0-based): answer a status, hang, or reset. */
-export type Behaviour = (n: number) => { status: number; body?: string; headers?: Record<string, string> } | 'hang' | 'reset';
+export type Behaviour = (
+  n: number,
+) => { status: number; body?: string; headers?: Record<string, string> } | 'hang' | 'reset';
 
 /** A real HTTP receiver on loopback that records every delivery it gets. */
 export async function startWebhookReceiver(behaviour: Behaviour = () => ({ status: 200, body: 'ok' })) {
@@ -50,7 +52,11 @@ export async function startWebhookReceiver(behaviour: Behaviour = () => ({ statu
       }
       return received;
     },
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 export type WebhookReceiver = Awaited<ReturnType<typeof startWebhookReceiver>>;

@@ -19,10 +19,18 @@ function tenantRoutes(dir = path.join(root, 'app/api/v1')): { template: string; 
     if (statSync(full).isDirectory()) out.push(...tenantRoutes(full));
     else if (name === 'route.ts') {
       const source = readFileSync(full, 'utf8');
-      const methods = [...source.matchAll(/export const (GET|POST|PATCH|PUT|DELETE) = route\(\{ auth: auth\.tenant\(/g)].map((m) => m[1]);
-      const twoCredentials = /authenticateTenant\(/.test(source) ? [...source.matchAll(/export const (GET|POST|PATCH|PUT|DELETE) =/g)].map((m) => m[1]) : [];
+      const methods = [
+        ...source.matchAll(/export const (GET|POST|PATCH|PUT|DELETE) = route\(\{ auth: auth\.tenant\(/g),
+      ].map((m) => m[1]);
+      const twoCredentials = /authenticateTenant\(/.test(source)
+        ? [...source.matchAll(/export const (GET|POST|PATCH|PUT|DELETE) =/g)].map((m) => m[1])
+        : [];
       const all = [...new Set([...methods, ...twoCredentials])];
-      if (all.length) out.push({ template: '/' + path.relative(path.join(root, 'app'), path.dirname(full)).split(path.sep).join('/'), methods: all });
+      if (all.length)
+        out.push({
+          template: '/' + path.relative(path.join(root, 'app'), path.dirname(full)).split(path.sep).join('/'),
+          methods: all,
+        });
     }
   }
   return out;
@@ -61,7 +69,10 @@ const MATRIX: Record<string, unknown> = {
   'GET /api/v1/rooms/[id]/breakouts': {},
   'POST /api/v1/rooms/[id]/breakouts': { name: 'b', createdByExternalId: 'host' },
   'POST /api/v1/rooms/[id]/breakouts/[breakoutId]/close': { actingExternalUserId: 'host' },
-  'POST /api/v1/rooms/[id]/breakouts/[breakoutId]/move': { actingExternalUserId: 'host', participantId: '{participantId}' },
+  'POST /api/v1/rooms/[id]/breakouts/[breakoutId]/move': {
+    actingExternalUserId: 'host',
+    participantId: '{participantId}',
+  },
   'POST /api/v1/calls': null,
   'GET /api/v1/calls': null,
   'GET /api/v1/calls/[id]': {},
@@ -71,7 +82,13 @@ const MATRIX: Record<string, unknown> = {
   'POST /api/v1/calls/[id]/cancel': {},
   'POST /api/v1/calls/[id]/miss': {},
   'POST /api/v1/calls/[id]/end': {},
-  'POST /api/v1/polls': { roomId: '{roomId}', createdByExternalId: 'host', question: 'q', options: ['a', 'b'], __expect404: true },
+  'POST /api/v1/polls': {
+    roomId: '{roomId}',
+    createdByExternalId: 'host',
+    question: 'q',
+    options: ['a', 'b'],
+    __expect404: true,
+  },
   'GET /api/v1/polls': { __query: '?roomId={roomId}', __expect404: true },
   'GET /api/v1/polls/[id]': {},
   'POST /api/v1/polls/[id]/open': { actorExternalId: 'host' },
@@ -90,10 +107,21 @@ const MATRIX: Record<string, unknown> = {
   'DELETE /api/v1/recordings/[id]': {},
   'POST /api/v1/recordings/[id]/stop': {},
   'GET /api/v1/recordings/[id]/download': {},
-  'POST /api/v1/streaming/start': { roomId: '{roomId}', urls: ['rtmp://live.example.com/app/key123'], __expect404: true },
+  'POST /api/v1/streaming/start': {
+    roomId: '{roomId}',
+    urls: ['rtmp://live.example.com/app/key123'],
+    __expect404: true,
+  },
   'GET /api/v1/streaming/[id]': {},
   'POST /api/v1/streaming/[id]/stop': {},
-  'POST /api/v1/ingress': { roomId: '{roomId}', name: 'n', participantIdentity: 'i', participantName: 'n', createdByExternalId: 'x', __expect404: true },
+  'POST /api/v1/ingress': {
+    roomId: '{roomId}',
+    name: 'n',
+    participantIdentity: 'i',
+    participantName: 'n',
+    createdByExternalId: 'x',
+    __expect404: true,
+  },
   'GET /api/v1/ingress/[id]': {},
   'DELETE /api/v1/ingress/[id]': {},
   'POST /api/v1/captions/start': { roomId: '{roomId}', __expect404: true },
@@ -117,32 +145,130 @@ const ids: Record<string, Ids> = {};
 beforeAll(async () => {
   a = await seedTenant({ name: 'Tenant A', plan: 'growth' });
   b = await seedTenant({ name: 'Tenant B', plan: 'growth' });
-  const room = (await suite.api('POST', '/api/v1/rooms', { key: a.key, body: { createdByExternalId: 'host', name: 'A-secret-room', enableWaitingRoom: true } })).body;
-  await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: a.key, body: { externalUserId: 'host', displayName: 'Host', role: 'HOST' } });
-  const waiting = (await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: a.key, body: { externalUserId: 'guest', displayName: 'Guest' } })).body.participant;
-  const breakout = (await suite.api('POST', `/api/v1/rooms/${room.id}/breakouts`, { key: a.key, body: { name: 'A-breakout', createdByExternalId: 'host' } })).body;
-  const event = await db().event.create({ data: { id: 'evt_matrix_a', tenantId: a.tenant.id, name: 'webhook.test', data: {}, occurredAt: new Date() } });
-  const delivery = await db().webhookDelivery.create({ data: { tenantId: a.tenant.id, eventId: event.id, eventName: 'webhook.test', url: 'https://a.example.com/hook', status: 'FAILED' } });
-  const call = (await suite.api('POST', '/api/v1/calls', { key: a.key, body: { callerExternalId: 'c', callerDisplayName: 'C' } })).body;
-  const poll = (await suite.api('POST', '/api/v1/polls', { key: a.key, body: { roomId: room.id, createdByExternalId: 'host', question: 'A-poll', options: ['x', 'y'], status: 'OPEN' } })).body;
-  const question = (await suite.api('POST', '/api/v1/questions', { key: a.key, body: { roomId: room.id, text: 'A-question', askerExternalId: 'host' } })).body;
-  ids.rooms = { id: room.id, roomId: room.id, participantId: waiting.id, breakoutId: breakout.id, optionId: poll.options[0].id };
+  const room = (
+    await suite.api('POST', '/api/v1/rooms', {
+      key: a.key,
+      body: { createdByExternalId: 'host', name: 'A-secret-room', enableWaitingRoom: true },
+    })
+  ).body;
+  await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
+    key: a.key,
+    body: { externalUserId: 'host', displayName: 'Host', role: 'HOST' },
+  });
+  const waiting = (
+    await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
+      key: a.key,
+      body: { externalUserId: 'guest', displayName: 'Guest' },
+    })
+  ).body.participant;
+  const breakout = (
+    await suite.api('POST', `/api/v1/rooms/${room.id}/breakouts`, {
+      key: a.key,
+      body: { name: 'A-breakout', createdByExternalId: 'host' },
+    })
+  ).body;
+  const event = await db().event.create({
+    data: { id: 'evt_matrix_a', tenantId: a.tenant.id, name: 'webhook.test', data: {}, occurredAt: new Date() },
+  });
+  const delivery = await db().webhookDelivery.create({
+    data: {
+      tenantId: a.tenant.id,
+      eventId: event.id,
+      eventName: 'webhook.test',
+      url: 'https://a.example.com/hook',
+      status: 'FAILED',
+    },
+  });
+  const call = (
+    await suite.api('POST', '/api/v1/calls', { key: a.key, body: { callerExternalId: 'c', callerDisplayName: 'C' } })
+  ).body;
+  const poll = (
+    await suite.api('POST', '/api/v1/polls', {
+      key: a.key,
+      body: { roomId: room.id, createdByExternalId: 'host', question: 'A-poll', options: ['x', 'y'], status: 'OPEN' },
+    })
+  ).body;
+  const question = (
+    await suite.api('POST', '/api/v1/questions', {
+      key: a.key,
+      body: { roomId: room.id, text: 'A-question', askerExternalId: 'host' },
+    })
+  ).body;
+  ids.rooms = {
+    id: room.id,
+    roomId: room.id,
+    participantId: waiting.id,
+    breakoutId: breakout.id,
+    optionId: poll.options[0].id,
+  };
   ids.webhooks = { id: delivery.id };
   ids.calls = { id: call.id };
   ids.polls = { id: poll.id, roomId: room.id, optionId: poll.options[0].id };
   ids.questions = { id: question.id, roomId: room.id };
-  const recording = await db().recording.create({ data: { tenantId: a.tenant.id, roomId: room.id, mediaEgressId: 'EG_matrix', storageKey: 'recordings/x.mp4', status: 'COMPLETED' } });
-  const stream = await db().stream.create({ data: { tenantId: a.tenant.id, roomId: room.id, mediaEgressId: 'EG_matrix_s', destinations: [], status: 'ACTIVE' } });
-  const ingress = await db().ingressEndpoint.create({ data: { tenantId: a.tenant.id, roomId: room.id, mediaIngressId: 'IN_matrix', name: 'n', participantIdentity: 'i', participantName: 'n', createdByExternalId: 'x' } });
-  const session = await db().roomSession.create({ data: { tenantId: a.tenant.id, roomId: room.id, startedAt: new Date() } });
-  await db().sessionConnection.create({ data: { sessionId: session.id, tenantId: a.tenant.id, roomId: room.id, participantId: waiting.id, connectionKey: 'sid:PA_matrix', joinedAt: new Date() } });
-  await db().chatMessage.create({ data: { tenantId: a.tenant.id, roomId: room.id, senderParticipantId: waiting.id, senderExternalId: 'guest', senderName: 'Guest', text: 'A-chat' } });
+  const recording = await db().recording.create({
+    data: {
+      tenantId: a.tenant.id,
+      roomId: room.id,
+      mediaEgressId: 'EG_matrix',
+      storageKey: 'recordings/x.mp4',
+      status: 'COMPLETED',
+    },
+  });
+  const stream = await db().stream.create({
+    data: { tenantId: a.tenant.id, roomId: room.id, mediaEgressId: 'EG_matrix_s', destinations: [], status: 'ACTIVE' },
+  });
+  const ingress = await db().ingressEndpoint.create({
+    data: {
+      tenantId: a.tenant.id,
+      roomId: room.id,
+      mediaIngressId: 'IN_matrix',
+      name: 'n',
+      participantIdentity: 'i',
+      participantName: 'n',
+      createdByExternalId: 'x',
+    },
+  });
+  const session = await db().roomSession.create({
+    data: { tenantId: a.tenant.id, roomId: room.id, startedAt: new Date() },
+  });
+  await db().sessionConnection.create({
+    data: {
+      sessionId: session.id,
+      tenantId: a.tenant.id,
+      roomId: room.id,
+      participantId: waiting.id,
+      connectionKey: 'sid:PA_matrix',
+      joinedAt: new Date(),
+    },
+  });
+  await db().chatMessage.create({
+    data: {
+      tenantId: a.tenant.id,
+      roomId: room.id,
+      senderParticipantId: waiting.id,
+      senderExternalId: 'guest',
+      senderName: 'Guest',
+      text: 'A-chat',
+    },
+  });
   ids.sessions = { id: session.id, roomId: room.id };
   ids.recordings = { id: recording.id, roomId: room.id };
   ids.streaming = { id: stream.id, roomId: room.id };
   ids.ingress = { id: ingress.id, roomId: room.id };
   ids.captions = { roomId: room.id };
-  ids.transcripts = { id: (await db().transcript.create({ data: { tenantId: a.tenant.id, recordingId: recording.id, roomId: room.id, status: 'COMPLETED', text: 'A-secret' } })).id };
+  ids.transcripts = {
+    id: (
+      await db().transcript.create({
+        data: {
+          tenantId: a.tenant.id,
+          recordingId: recording.id,
+          roomId: room.id,
+          status: 'COMPLETED',
+          text: 'A-secret',
+        },
+      })
+    ).id,
+  };
 });
 
 describe('tenant isolation matrix', () => {
@@ -165,7 +291,11 @@ describe('tenant isolation matrix', () => {
       const res = await suite.api(method, path, { key: b.key, body: method === 'GET' ? undefined : sent });
       if (template.includes('[') || __expect404) {
         if (res.status !== 404) leaks.push(`${entry} → ${res.status}`);
-      } else if (/A-secret-room|A-breakout|A-poll|A-question|A-chat|evt_matrix_a|Tenant A/.test(res.text) || res.text.includes(a.tenant.id) || res.text.includes(ids.rooms.id)) {
+      } else if (
+        /A-secret-room|A-breakout|A-poll|A-question|A-chat|evt_matrix_a|Tenant A/.test(res.text) ||
+        res.text.includes(a.tenant.id) ||
+        res.text.includes(ids.rooms.id)
+      ) {
         leaks.push(`${entry} shows tenant A's data`);
       }
     }
@@ -173,7 +303,9 @@ describe('tenant isolation matrix', () => {
     // And nothing of A's changed.
     const room = await db().room.findUniqueOrThrow({ where: { id: ids.rooms.id } });
     expect(room).toMatchObject({ isLocked: false, status: 'WAITING' });
-    expect((await db().participant.findUniqueOrThrow({ where: { id: ids.rooms.participantId } })).connectionState).toBe('WAITING');
+    expect((await db().participant.findUniqueOrThrow({ where: { id: ids.rooms.participantId } })).connectionState).toBe(
+      'WAITING',
+    );
     expect(await db().chatMessage.count({ where: { roomId: ids.rooms.id } })).toBe(1);
   });
 });

@@ -9,7 +9,9 @@ const suite = useSuite();
 describe('rate limits', () => {
   it('a burst past the key limit gets 429 with Retry-After and x-ratelimit-* headers', async () => {
     const t = await seedTenant({ entitlementOverrides: { apiRequestsPerSecond: 3 } });
-    const results = await Promise.all(Array.from({ length: 8 }, () => suite.api('GET', '/api/v1/tenant', { key: t.key })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => suite.api('GET', '/api/v1/tenant', { key: t.key })),
+    );
     const limited = results.filter((r) => r.status === 429);
     expect(results.filter((r) => r.status === 200).length).toBeLessThanOrEqual(3);
     expect(limited.length).toBeGreaterThanOrEqual(5);
@@ -25,7 +27,11 @@ describe('rate limits', () => {
 
 describe('Idempotency-Key', () => {
   const create = (key: string, idem: string, name = 'Daily') =>
-    suite.api('POST', '/api/v1/rooms', { key, headers: { 'idempotency-key': idem }, body: { createdByExternalId: 'u', name } });
+    suite.api('POST', '/api/v1/rooms', {
+      key,
+      headers: { 'idempotency-key': idem },
+      body: { createdByExternalId: 'u', name },
+    });
 
   it('the same key and body replays the first response; no second room is created', async () => {
     const t = await seedTenant();
@@ -50,7 +56,12 @@ describe('Idempotency-Key', () => {
     const t2 = await seedTenant();
     expect((await create(t1.key, 'shared')).status).toBe(201);
     expect((await create(t2.key, 'shared')).status).toBe(201);
-    const bad = () => suite.api('POST', '/api/v1/rooms', { key: t1.key, headers: { 'idempotency-key': 'bad-1' }, body: { name: 'no creator' } });
+    const bad = () =>
+      suite.api('POST', '/api/v1/rooms', {
+        key: t1.key,
+        headers: { 'idempotency-key': 'bad-1' },
+        body: { name: 'no creator' },
+      });
     const first = await bad();
     const again = await bad();
     expect([first.status, again.status]).toEqual([400, 400]);
@@ -89,9 +100,13 @@ describe('test mode and billable media', () => {
   it('a live key never reaches a test tenant and vice versa', async () => {
     const sandbox = await seedTenant({ isTestMode: true });
     const live = await seedTenant();
-    const room = (await suite.api('POST', '/api/v1/rooms', { key: sandbox.key, body: { createdByExternalId: 'u' } })).body;
+    const room = (await suite.api('POST', '/api/v1/rooms', { key: sandbox.key, body: { createdByExternalId: 'u' } }))
+      .body;
     expect((await suite.api('GET', `/api/v1/rooms/${room.id}`, { key: live.key })).status).toBe(404);
-    const join = await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: sandbox.key, body: { externalUserId: 'x', displayName: 'X' } });
+    const join = await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
+      key: sandbox.key,
+      body: { externalUserId: 'x', displayName: 'X' },
+    });
     expect(join.body.token).toEqual(expect.any(String));
   });
 });

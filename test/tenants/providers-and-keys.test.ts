@@ -12,13 +12,25 @@ beforeAll(async () => {
   b = await seedTenant({ name: 'B tenant' });
 });
 
-const prov = (method: string, path: string, body?: unknown, key = a.providerKey) => suite.api(method, `/api/v1/provider${path}`, { providerKey: key, body });
+const prov = (method: string, path: string, body?: unknown, key = a.providerKey) =>
+  suite.api(method, `/api/v1/provider${path}`, { providerKey: key, body });
 
 describe('provider API', () => {
   it('provisions a tenant and returns its first key and webhook secret once', async () => {
-    const res = await prov('POST', '/tenants', { name: 'Newco', plan: 'growth', entitlementOverrides: { maxParticipantsPerRoom: 300 }, frameAncestors: ['https://app.newco.com'] });
+    const res = await prov('POST', '/tenants', {
+      name: 'Newco',
+      plan: 'growth',
+      entitlementOverrides: { maxParticipantsPerRoom: 300 },
+      frameAncestors: ['https://app.newco.com'],
+    });
     expect(res.status).toBe(201);
-    expect(res.body.tenant).toMatchObject({ name: 'Newco', plan: 'growth', isTestMode: false, status: 'ACTIVE', resolvedLimits: { maxParticipantsPerRoom: 300, concurrentLiveRooms: 250 } });
+    expect(res.body.tenant).toMatchObject({
+      name: 'Newco',
+      plan: 'growth',
+      isTestMode: false,
+      status: 'ACTIVE',
+      resolvedLimits: { maxParticipantsPerRoom: 300, concurrentLiveRooms: 250 },
+    });
     expect(res.body.apiKey.plainTextKey).toMatch(/^cv_live_[0-9A-Za-z]{40}$/);
     expect(res.body.webhookSecret).toMatch(/^whsec_/);
     const key = res.body.apiKey.plainTextKey;
@@ -44,7 +56,9 @@ describe('provider API', () => {
     expect((await prov('POST', '/tenants', {})).body.error.details[0].field).toBe('name');
     expect((await prov('POST', '/tenants', { name: 'x', plan: 'platinum' })).status).toBe(400);
     expect((await prov('POST', '/tenants', { name: 'x', entitlementOverrides: { bogusLimit: 1 } })).status).toBe(400);
-    expect((await prov('POST', '/tenants', { name: 'x', entitlementOverrides: { concurrentLiveRooms: -1 } })).status).toBe(400);
+    expect(
+      (await prov('POST', '/tenants', { name: 'x', entitlementOverrides: { concurrentLiveRooms: -1 } })).status,
+    ).toBe(400);
     expect((await prov('POST', '/tenants', { name: 'x', webhookEvents: ['nope'] })).status).toBe(400);
     expect((await prov('POST', '/tenants', { name: 'x', frameAncestors: ['not an origin'] })).status).toBe(400);
   });
@@ -87,13 +101,20 @@ describe('provider API', () => {
 
   it('plan and overrides change resolved limits and their enforcement; null clears overrides', async () => {
     const t = await seedTenant({ providerId: a.provider.id });
-    const create = (max: number) => suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'u', maxParticipants: max } });
+    const create = (max: number) =>
+      suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'u', maxParticipants: max } });
     expect((await create(60)).body.error.code).toBe('PLAN_LIMIT_REACHED');
-    const patched = await prov('PATCH', `/tenants/${t.tenant.id}`, { entitlementOverrides: { maxParticipantsPerRoom: 60 } });
+    const patched = await prov('PATCH', `/tenants/${t.tenant.id}`, {
+      entitlementOverrides: { maxParticipantsPerRoom: 60 },
+    });
     expect(patched.body.resolvedLimits.maxParticipantsPerRoom).toBe(60);
     expect((await create(60)).status).toBe(201);
     const upgraded = await prov('PATCH', `/tenants/${t.tenant.id}`, { plan: 'enterprise', entitlementOverrides: null });
-    expect(upgraded.body).toMatchObject({ plan: 'enterprise', entitlementOverrides: {}, resolvedLimits: { maxParticipantsPerRoom: 1000 } });
+    expect(upgraded.body).toMatchObject({
+      plan: 'enterprise',
+      entitlementOverrides: {},
+      resolvedLimits: { maxParticipantsPerRoom: 1000 },
+    });
     expect((await create(900)).status).toBe(201);
   });
 
@@ -111,7 +132,10 @@ describe('provider API', () => {
 describe('API keys', () => {
   it('a provider creates a scoped key, revokes it (401 at once), and revoking twice is 404', async () => {
     const t = await seedTenant({ providerId: a.provider.id });
-    const created = await prov('POST', `/tenants/${t.tenant.id}/api-keys`, { name: 'reader', permissions: ['rooms.read'] });
+    const created = await prov('POST', `/tenants/${t.tenant.id}/api-keys`, {
+      name: 'reader',
+      permissions: ['rooms.read'],
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'reader', permissions: ['rooms.read'], status: 'active' });
     const key = created.body.plainTextKey;
@@ -125,7 +149,10 @@ describe('API keys', () => {
 
   it('tenant self-rotation: new key carries scope and mode; the old key works until exactly the grace period ends', async () => {
     const t = await seedTenant({ isTestMode: true, keyPermissions: ['tenant.read', 'tenant.manage', 'rooms.read'] });
-    const res = await suite.api('POST', '/api/v1/tenant/keys/rotate', { key: t.key, body: { gracePeriodSeconds: 600 } });
+    const res = await suite.api('POST', '/api/v1/tenant/keys/rotate', {
+      key: t.key,
+      body: { gracePeriodSeconds: 600 },
+    });
     expect(res.status).toBe(200);
     expect(res.body.plainTextKey).toMatch(/^cv_test_/);
     expect(res.body.apiKey.permissions).toEqual(['tenant.read', 'tenant.manage', 'rooms.read']);
@@ -134,7 +161,10 @@ describe('API keys', () => {
     expect(Math.abs(expiresAt - (Date.now() + 600_000))).toBeLessThan(5_000);
     expect((await suite.api('GET', '/api/v1/tenant', { key: res.body.plainTextKey })).status).toBe(200);
     // Just inside the window: still valid.
-    await db().apiKey.update({ where: { id: res.body.previousKey.id }, data: { expiresAt: new Date(Date.now() + 1500) } });
+    await db().apiKey.update({
+      where: { id: res.body.previousKey.id },
+      data: { expiresAt: new Date(Date.now() + 1500) },
+    });
     expect((await suite.api('GET', '/api/v1/tenant', { key: t.key })).status).toBe(200);
     // Just past it: refused.
     await db().apiKey.update({ where: { id: res.body.previousKey.id }, data: { expiresAt: new Date(Date.now() - 1) } });
@@ -146,13 +176,25 @@ describe('API keys', () => {
   it('grace 0 revokes at once; bounds on gracePeriodSeconds are enforced; a rotated-out key cannot rotate again', async () => {
     const t = await seedTenant();
     for (const bad of [-1, 604_801, 1.5, '60']) {
-      const r = await suite.api('POST', '/api/v1/tenant/keys/rotate', { key: t.key, body: { gracePeriodSeconds: bad } });
+      const r = await suite.api('POST', '/api/v1/tenant/keys/rotate', {
+        key: t.key,
+        body: { gracePeriodSeconds: bad },
+      });
       expect([bad, r.status]).toEqual([bad, 400]);
     }
-    const first = await suite.api('POST', '/api/v1/tenant/keys/rotate', { key: t.key, body: { gracePeriodSeconds: 60 } });
-    const again = await suite.api('POST', '/api/v1/tenant/keys/rotate', { key: t.key, body: { gracePeriodSeconds: 60 } });
+    const first = await suite.api('POST', '/api/v1/tenant/keys/rotate', {
+      key: t.key,
+      body: { gracePeriodSeconds: 60 },
+    });
+    const again = await suite.api('POST', '/api/v1/tenant/keys/rotate', {
+      key: t.key,
+      body: { gracePeriodSeconds: 60 },
+    });
     expect([again.status, again.body.error.code]).toEqual([409, 'INVALID_STATE']);
-    const now = await suite.api('POST', '/api/v1/tenant/keys/rotate', { key: first.body.plainTextKey, body: { gracePeriodSeconds: 0 } });
+    const now = await suite.api('POST', '/api/v1/tenant/keys/rotate', {
+      key: first.body.plainTextKey,
+      body: { gracePeriodSeconds: 0 },
+    });
     expect(now.body.previousKey.status).toBe('revoked');
     expect((await suite.api('GET', '/api/v1/tenant', { key: first.body.plainTextKey })).status).toBe(401);
     expect((await suite.api('GET', '/api/v1/tenant', { key: now.body.plainTextKey })).status).toBe(200);
@@ -173,11 +215,21 @@ describe('usage', () => {
     const t = await seedTenant({ providerId: a.provider.id });
     for (let i = 0; i < 3; i++) await suite.api('GET', '/api/v1/tenant', { key: t.key });
     const room = (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'u' } })).body;
-    const p = (await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: t.key, body: { externalUserId: 'x', displayName: 'X' } })).body.participant;
-    await db().participant.update({ where: { id: p.id }, data: { joinedAt: new Date(Date.now() - 600_000), leftAt: new Date(), duration: 600 } });
+    const p = (
+      await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
+        key: t.key,
+        body: { externalUserId: 'x', displayName: 'X' },
+      })
+    ).body.participant;
+    await db().participant.update({
+      where: { id: p.id },
+      data: { joinedAt: new Date(Date.now() - 600_000), leftAt: new Date(), duration: 600 },
+    });
     // The app process flushes its request counters every few seconds.
     await expect
-      .poll(async () => (await suite.api('GET', '/api/v1/tenant/usage', { key: t.key })).body.monthToDate.apiRequests, { timeout: 10_000 })
+      .poll(async () => (await suite.api('GET', '/api/v1/tenant/usage', { key: t.key })).body.monthToDate.apiRequests, {
+        timeout: 10_000,
+      })
       .toBeGreaterThanOrEqual(6);
     const usage = await suite.api('GET', '/api/v1/tenant/usage', { key: t.key });
     const today = usage.body.data.at(-1);

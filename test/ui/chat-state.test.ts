@@ -27,7 +27,9 @@ describe('chat panel state', () => {
     list = mergeMessages(list, history); // a re-read after a reconnect
     expect(list.map((m) => m.id)).toEqual(['a', 'b', 'd', 'c']);
     // Same instant: ordered by id, stably.
-    expect(mergeMessages([msg('y', '2026-01-01T10:00:00.000Z')], [msg('x', '2026-01-01T10:00:00.000Z')]).map((m) => m.id)).toEqual(['x', 'y']);
+    expect(
+      mergeMessages([msg('y', '2026-01-01T10:00:00.000Z')], [msg('x', '2026-01-01T10:00:00.000Z')]).map((m) => m.id),
+    ).toEqual(['x', 'y']);
   });
 
   it('reads only well-formed chat.message payloads on its own topic', () => {

@@ -19,21 +19,53 @@ describe('the embedding protocol', () => {
 
   it('finds the parent origin from the browser, else the referrer, and only if allowed and framed', () => {
     const allowlist = ['https://lms.example.edu'];
-    expect(allowedParentOrigin({ framed: true, ancestorOrigin: 'https://lms.example.edu', referrer: null, allowlist })).toBe('https://lms.example.edu');
-    expect(allowedParentOrigin({ framed: true, ancestorOrigin: null, referrer: 'https://lms.example.edu/course/1', allowlist })).toBe('https://lms.example.edu');
-    expect(allowedParentOrigin({ framed: true, ancestorOrigin: 'https://evil.example', referrer: 'https://lms.example.edu/', allowlist })).toBeNull();
-    expect(allowedParentOrigin({ framed: false, ancestorOrigin: null, referrer: 'https://lms.example.edu/', allowlist })).toBeNull();
+    expect(
+      allowedParentOrigin({ framed: true, ancestorOrigin: 'https://lms.example.edu', referrer: null, allowlist }),
+    ).toBe('https://lms.example.edu');
+    expect(
+      allowedParentOrigin({
+        framed: true,
+        ancestorOrigin: null,
+        referrer: 'https://lms.example.edu/course/1',
+        allowlist,
+      }),
+    ).toBe('https://lms.example.edu');
+    expect(
+      allowedParentOrigin({
+        framed: true,
+        ancestorOrigin: 'https://evil.example',
+        referrer: 'https://lms.example.edu/',
+        allowlist,
+      }),
+    ).toBeNull();
+    expect(
+      allowedParentOrigin({ framed: false, ancestorOrigin: null, referrer: 'https://lms.example.edu/', allowlist }),
+    ).toBeNull();
     expect(allowedParentOrigin({ framed: true, ancestorOrigin: null, referrer: null, allowlist })).toBeNull();
   });
 
   it('reads commands, refuses malformed ones, ignores other messages', () => {
     expect(parseCommand({ source: 'convene-embed', command: 'leave' })).toEqual({ command: 'leave' });
-    expect(parseCommand({ source: 'convene-embed', command: 'set-display-name', displayName: ' Ada ' })).toEqual({ command: 'set-display-name', displayName: 'Ada' });
-    expect(parseCommand({ source: 'convene-embed', command: 'set-display-name', displayName: '' })).toEqual({ command: 'set-display-name', invalid: true });
-    expect(parseCommand({ source: 'convene-embed', command: 'format-disk' })).toEqual({ command: 'format-disk', invalid: true });
+    expect(parseCommand({ source: 'convene-embed', command: 'set-display-name', displayName: ' Ada ' })).toEqual({
+      command: 'set-display-name',
+      displayName: 'Ada',
+    });
+    expect(parseCommand({ source: 'convene-embed', command: 'set-display-name', displayName: '' })).toEqual({
+      command: 'set-display-name',
+      invalid: true,
+    });
+    expect(parseCommand({ source: 'convene-embed', command: 'format-disk' })).toEqual({
+      command: 'format-disk',
+      invalid: true,
+    });
     expect(parseCommand({ source: 'other', command: 'leave' })).toBeNull();
     expect(parseCommand('leave')).toBeNull();
-    expect(eventMessage('left', { reason: 'removed' })).toEqual({ source: 'convene', version: 1, event: 'left', data: { reason: 'removed' } });
+    expect(eventMessage('left', { reason: 'removed' })).toEqual({
+      source: 'convene',
+      version: 1,
+      event: 'left',
+      data: { reason: 'removed' },
+    });
   });
 
   it('computes WCAG contrast ratios', () => {

@@ -60,9 +60,15 @@ function question(over: Partial<QuestionView> = {}): QuestionView {
 describe('live-update messages', () => {
   it('reads a poll or question update from its own topic only', () => {
     const p = poll();
-    expect(parseLiveUpdate('convene.polls', bytes({ type: 'poll.updated', poll: p }))).toEqual({ type: 'poll.updated', poll: p });
+    expect(parseLiveUpdate('convene.polls', bytes({ type: 'poll.updated', poll: p }))).toEqual({
+      type: 'poll.updated',
+      poll: p,
+    });
     const q = question();
-    expect(parseLiveUpdate('convene.questions', bytes({ type: 'question.updated', question: q }))).toEqual({ type: 'question.updated', question: q });
+    expect(parseLiveUpdate('convene.questions', bytes({ type: 'question.updated', question: q }))).toEqual({
+      type: 'question.updated',
+      question: q,
+    });
     expect(parseLiveUpdate('convene.questions', bytes({ type: 'poll.updated', poll: p }))).toBeNull();
     expect(parseLiveUpdate('lk-chat-topic', bytes({ type: 'poll.updated', poll: p }))).toBeNull();
   });
@@ -71,7 +77,12 @@ describe('live-update messages', () => {
     expect(parseLiveUpdate('convene.polls', bytes('not json {'))).toBeNull();
     expect(parseLiveUpdate('convene.polls', bytes([1, 2]))).toBeNull();
     expect(parseLiveUpdate('convene.polls', bytes({ type: 'poll.updated', poll: { id: 'x' } }))).toBeNull();
-    expect(parseLiveUpdate('convene.questions', bytes({ type: 'question.updated', question: { id: 'q', text: 'hi', status: 'OPEN', upvoteCount: '3' } }))).toBeNull();
+    expect(
+      parseLiveUpdate(
+        'convene.questions',
+        bytes({ type: 'question.updated', question: { id: 'q', text: 'hi', status: 'OPEN', upvoteCount: '3' } }),
+      ),
+    ).toBeNull();
   });
 });
 
@@ -106,7 +117,15 @@ describe('merging polls', () => {
 
 describe('tallies and ballots', () => {
   it('counts per option in option order, percent of ballots, and marks the leader', () => {
-    const rows = tally(poll({ totalVotes: 3, options: [{ id: 'o_b', text: 'Pizza', order: 1, count: 2 }, { id: 'o_a', text: 'Salad', order: 0, count: 1 }] }));
+    const rows = tally(
+      poll({
+        totalVotes: 3,
+        options: [
+          { id: 'o_b', text: 'Pizza', order: 1, count: 2 },
+          { id: 'o_a', text: 'Salad', order: 0, count: 1 },
+        ],
+      }),
+    );
     expect(rows).toEqual([
       { id: 'o_a', text: 'Salad', count: 1, percent: 33, leading: false },
       { id: 'o_b', text: 'Pizza', count: 2, percent: 67, leading: true },
@@ -121,7 +140,12 @@ describe('tallies and ballots', () => {
   });
 
   it('finds the viewer ballot: this session first, else the poll ballots', () => {
-    const p = poll({ votes: [{ optionId: 'o_b', voterExternalId: 'amy' }, { optionId: 'o_a', voterExternalId: 'bob' }] });
+    const p = poll({
+      votes: [
+        { optionId: 'o_b', voterExternalId: 'amy' },
+        { optionId: 'o_a', voterExternalId: 'bob' },
+      ],
+    });
     expect(myBallot(p, 'amy', {})).toEqual(['o_b']);
     expect(myBallot(p, 'amy', { poll_1: ['o_a'] })).toEqual(['o_a']);
     expect(myBallot(poll({ isAnonymous: true }), 'amy', {})).toEqual([]);
@@ -134,16 +158,31 @@ describe('the new-poll form', () => {
   it('drops blank option rows and builds the API body', () => {
     expect(pollDraft('  Lunch? ', [' Pizza ', '', 'Salad'], flags)).toEqual({
       ok: true,
-      body: { question: 'Lunch?', options: ['Pizza', 'Salad'], allowMultiple: false, isAnonymous: true, status: 'OPEN' },
+      body: {
+        question: 'Lunch?',
+        options: ['Pizza', 'Salad'],
+        allowMultiple: false,
+        isAnonymous: true,
+        status: 'OPEN',
+      },
     });
-    expect(pollDraft('Q', ['a', 'b'], { ...flags, openNow: false })).toMatchObject({ ok: true, body: { status: 'DRAFT' } });
+    expect(pollDraft('Q', ['a', 'b'], { ...flags, openNow: false })).toMatchObject({
+      ok: true,
+      body: { status: 'DRAFT' },
+    });
   });
 
   it('refuses what the API would refuse', () => {
     expect(pollDraft(' ', ['a', 'b'], flags)).toEqual({ ok: false, error: 'questionMissing' });
     expect(pollDraft('x'.repeat(501), ['a', 'b'], flags)).toEqual({ ok: false, error: 'questionTooLong' });
     expect(pollDraft('Q', ['a', '  '], flags)).toEqual({ ok: false, error: 'tooFewOptions' });
-    expect(pollDraft('Q', Array.from({ length: 11 }, (_, i) => `o${i}`), flags)).toEqual({ ok: false, error: 'tooManyOptions' });
+    expect(
+      pollDraft(
+        'Q',
+        Array.from({ length: 11 }, (_, i) => `o${i}`),
+        flags,
+      ),
+    ).toEqual({ ok: false, error: 'tooManyOptions' });
     expect(pollDraft('Q', ['a', 'b'.repeat(201)], flags)).toEqual({ ok: false, error: 'optionTooLong' });
     expect(pollDraft('Q', ['Yes', 'yes '], flags)).toEqual({ ok: false, error: 'duplicateOptions' });
   });
@@ -175,7 +214,14 @@ describe('merging and ordering questions', () => {
 });
 
 describe('caption lines', () => {
-  const seg = (over: Partial<CaptionSegment>): CaptionSegment => ({ id: 's1', speaker: 'Ada', text: 'hello', final: false, source: 'event', ...over });
+  const seg = (over: Partial<CaptionSegment>): CaptionSegment => ({
+    id: 's1',
+    speaker: 'Ada',
+    text: 'hello',
+    final: false,
+    source: 'event',
+    ...over,
+  });
 
   it('refines an interim line in place until it is final, then keeps it final', () => {
     let b = addCaptions(emptyCaptions, [seg({ text: 'hel' })], 0);

@@ -11,23 +11,50 @@ const ids: Record<string, { id: string; mediaIdentity: string }> = {};
 
 beforeAll(async () => {
   t = await seedTenant({ plan: 'growth' });
-  room = (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'host', enableWaitingRoom: true } })).body;
-  for (const [who, role] of [['host', 'HOST'], ['mod', 'MODERATOR']] as const) {
-    const j = (await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: t.key, body: { externalUserId: who, displayName: who, role } })).body;
+  room = (
+    await suite.api('POST', '/api/v1/rooms', {
+      key: t.key,
+      body: { createdByExternalId: 'host', enableWaitingRoom: true },
+    })
+  ).body;
+  for (const [who, role] of [
+    ['host', 'HOST'],
+    ['mod', 'MODERATOR'],
+  ] as const) {
+    const j = (
+      await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
+        key: t.key,
+        body: { externalUserId: who, displayName: who, role },
+      })
+    ).body;
     tokens[who] = j.token;
     ids[who] = j.participant;
   }
   // An attendee admitted once, so it holds a token.
-  const parked = (await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: t.key, body: { externalUserId: 'amy', displayName: 'Amy' } })).body;
-  await suite.api('POST', `/api/v1/rooms/${room.id}/participants/${parked.participant.id}/approve`, { key: t.key, body: { actingExternalUserId: 'host' } });
-  tokens.amy = (await suite.api('GET', `/api/v1/rooms/${room.id}/participants/${parked.participant.id}/admission`, { key: t.key })).body.token;
+  const parked = (
+    await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
+      key: t.key,
+      body: { externalUserId: 'amy', displayName: 'Amy' },
+    })
+  ).body;
+  await suite.api('POST', `/api/v1/rooms/${room.id}/participants/${parked.participant.id}/approve`, {
+    key: t.key,
+    body: { actingExternalUserId: 'host' },
+  });
+  tokens.amy = (
+    await suite.api('GET', `/api/v1/rooms/${room.id}/participants/${parked.participant.id}/admission`, { key: t.key })
+  ).body.token;
   ids.amy = parked.participant;
 });
 
 describe('host controls with a participant token', () => {
   it('GET /me tells who the token is, from our records', async () => {
     const res = await suite.api('GET', '/api/v1/me', { bearer: tokens.amy });
-    expect(res.body).toMatchObject({ isModerator: false, participant: { externalUserId: 'amy', role: 'ATTENDEE' }, room: { roomId: room.id, enableWaitingRoom: true, isLocked: false } });
+    expect(res.body).toMatchObject({
+      isModerator: false,
+      participant: { externalUserId: 'amy', role: 'ATTENDEE' },
+      room: { roomId: room.id, enableWaitingRoom: true, isLocked: false },
+    });
     expect((await suite.api('GET', '/api/v1/me', { bearer: tokens.mod })).body.isModerator).toBe(true);
     expect((await suite.api('GET', '/api/v1/me')).status).toBe(401);
   });
@@ -41,22 +68,50 @@ describe('host controls with a participant token', () => {
       const res = await suite.api(method, path, { bearer: tokens.amy, body });
       expect([path, res.status, res.body.error?.code]).toEqual([path, 403, 'FORBIDDEN']);
     }
-    suite.media.addParticipant(room.mediaRoomName, { identity: ids.amy.mediaIdentity, tracks: [{ sid: 'TR_amy', type: 'AUDIO' }] });
-    suite.media.addParticipant(room.mediaRoomName, { identity: ids.host.mediaIdentity, tracks: [{ sid: 'TR_host', type: 'AUDIO' }] });
-    expect((await suite.api('POST', '/api/v1/me/mute-all', { bearer: tokens.mod })).body).toEqual({ roomId: room.id, mutedTracks: 1 });
-    expect((await suite.api('POST', '/api/v1/me/lock', { bearer: tokens.host, body: { locked: true } })).body).toEqual({ roomId: room.id, isLocked: true });
+    suite.media.addParticipant(room.mediaRoomName, {
+      identity: ids.amy.mediaIdentity,
+      tracks: [{ sid: 'TR_amy', type: 'AUDIO' }],
+    });
+    suite.media.addParticipant(room.mediaRoomName, {
+      identity: ids.host.mediaIdentity,
+      tracks: [{ sid: 'TR_host', type: 'AUDIO' }],
+    });
+    expect((await suite.api('POST', '/api/v1/me/mute-all', { bearer: tokens.mod })).body).toEqual({
+      roomId: room.id,
+      mutedTracks: 1,
+    });
+    expect((await suite.api('POST', '/api/v1/me/lock', { bearer: tokens.host, body: { locked: true } })).body).toEqual({
+      roomId: room.id,
+      isLocked: true,
+    });
     expect((await db().room.findUniqueOrThrow({ where: { id: room.id } })).isLocked).toBe(true);
     await suite.api('POST', '/api/v1/me/lock', { bearer: tokens.host, body: { locked: false } });
-    expect((await suite.api('POST', '/api/v1/me/lock', { bearer: tokens.host, body: { locked: 'yes' } })).status).toBe(400);
+    expect((await suite.api('POST', '/api/v1/me/lock', { bearer: tokens.host, body: { locked: 'yes' } })).status).toBe(
+      400,
+    );
   });
 
   it('a host admits and refuses people from the waiting room', async () => {
-    const bob = (await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: t.key, body: { externalUserId: 'bob', displayName: 'Bob' } })).body.participant;
-    const eve = (await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: t.key, body: { externalUserId: 'eve', displayName: 'Eve' } })).body.participant;
+    const bob = (
+      await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
+        key: t.key,
+        body: { externalUserId: 'bob', displayName: 'Bob' },
+      })
+    ).body.participant;
+    const eve = (
+      await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
+        key: t.key,
+        body: { externalUserId: 'eve', displayName: 'Eve' },
+      })
+    ).body.participant;
     const waiting = await suite.api('GET', '/api/v1/me/waiting', { bearer: tokens.host });
     expect(waiting.body.data.map((p: { displayName: string }) => p.displayName)).toEqual(['Bob', 'Eve']);
-    expect((await suite.api('POST', `/api/v1/me/waiting/${bob.id}/admit`, { bearer: tokens.host })).body).toMatchObject({ isApproved: true, approvedBy: 'host' });
-    expect((await suite.api('POST', `/api/v1/me/waiting/${eve.id}/deny`, { bearer: tokens.mod })).body.connectionState).toBe('DENIED');
+    expect((await suite.api('POST', `/api/v1/me/waiting/${bob.id}/admit`, { bearer: tokens.host })).body).toMatchObject(
+      { isApproved: true, approvedBy: 'host' },
+    );
+    expect(
+      (await suite.api('POST', `/api/v1/me/waiting/${eve.id}/deny`, { bearer: tokens.mod })).body.connectionState,
+    ).toBe('DENIED');
     expect((await suite.api('POST', `/api/v1/me/waiting/${eve.id}/admit`, { bearer: tokens.amy })).status).toBe(403);
     expect((await suite.api('GET', '/api/v1/me/waiting', { bearer: tokens.host })).body.data).toEqual([]);
   });
@@ -64,8 +119,19 @@ describe('host controls with a participant token', () => {
 
 describe('entry: what the call UI asks before it connects', () => {
   it('GET /me says open, full, locked (hosts pass), removed, denied or ended, with the join rules', async () => {
-    const r = (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'host', maxParticipants: 3 } })).body;
-    const join = async (who: string, role = 'ATTENDEE') => (await suite.api('POST', `/api/v1/rooms/${r.id}/join`, { key: t.key, body: { externalUserId: who, displayName: who, role } })).body;
+    const r = (
+      await suite.api('POST', '/api/v1/rooms', {
+        key: t.key,
+        body: { createdByExternalId: 'host', maxParticipants: 3 },
+      })
+    ).body;
+    const join = async (who: string, role = 'ATTENDEE') =>
+      (
+        await suite.api('POST', `/api/v1/rooms/${r.id}/join`, {
+          key: t.key,
+          body: { externalUserId: who, displayName: who, role },
+        })
+      ).body;
     const host = await join('host', 'HOST');
     const ann = await join('ann');
     const ben = await join('ben');
@@ -73,7 +139,10 @@ describe('entry: what the call UI asks before it connects', () => {
     expect(await entry(ann.token)).toBe('open'); // her token holds a seat
 
     // Her hold lapses (token older than 10 minutes, never connected): she needs a free seat again.
-    await db().participant.update({ where: { id: ann.participant.id }, data: { tokenIssuedAt: new Date(Date.now() - 11 * 60_000) } });
+    await db().participant.update({
+      where: { id: ann.participant.id },
+      data: { tokenIssuedAt: new Date(Date.now() - 11 * 60_000) },
+    });
     expect(await entry(ann.token)).toBe('open'); // host and ben hold 2 of 3
     const cat = await join('cat');
     expect(await entry(ann.token)).toBe('full');
@@ -81,21 +150,40 @@ describe('entry: what the call UI asks before it connects', () => {
     expect(await entry(ann.token)).toBe('open'); // already in
     await db().participant.update({ where: { id: ann.participant.id }, data: { connectionState: 'PENDING' } });
 
-    expect((await suite.api('PATCH', `/api/v1/rooms/${r.id}`, { key: t.key, body: { isLocked: true } })).status).toBe(200);
+    expect((await suite.api('PATCH', `/api/v1/rooms/${r.id}`, { key: t.key, body: { isLocked: true } })).status).toBe(
+      200,
+    );
     expect(await entry(ann.token)).toBe('locked'); // no seat held: the lock stops her
     expect(await entry(ben.token)).toBe('open'); // let in before the lock, seat still held
-    await db().participant.update({ where: { id: host.participant.id }, data: { tokenIssuedAt: new Date(Date.now() - 11 * 60_000) } });
+    await db().participant.update({
+      where: { id: host.participant.id },
+      data: { tokenIssuedAt: new Date(Date.now() - 11 * 60_000) },
+    });
     expect(await entry(host.token)).toBe('open'); // no seat held either, but hosts pass a lock (ben and cat hold 2 of 3)
     await suite.api('PATCH', `/api/v1/rooms/${r.id}`, { key: t.key, body: { isLocked: false } });
 
-    expect((await suite.api('POST', `/api/v1/rooms/${r.id}/participants/${ben.participant.id}/remove`, { key: t.key, body: {} })).status).toBe(200);
+    expect(
+      (
+        await suite.api('POST', `/api/v1/rooms/${r.id}/participants/${ben.participant.id}/remove`, {
+          key: t.key,
+          body: {},
+        })
+      ).status,
+    ).toBe(200);
     const removed = await suite.api('GET', '/api/v1/me', { bearer: ben.token });
     expect([removed.status, removed.body.entry, removed.body.isModerator]).toEqual([200, 'removed', false]);
     // Reading about themselves is all a removed participant's token still does.
     expect((await suite.api('GET', '/api/v1/me/waiting', { bearer: ben.token })).status).toBe(403);
 
     // A removed host moderates nothing any more.
-    expect((await suite.api('POST', `/api/v1/rooms/${r.id}/participants/${host.participant.id}/remove`, { key: t.key, body: {} })).status).toBe(200);
+    expect(
+      (
+        await suite.api('POST', `/api/v1/rooms/${r.id}/participants/${host.participant.id}/remove`, {
+          key: t.key,
+          body: {},
+        })
+      ).status,
+    ).toBe(200);
     const removedHost = await suite.api('GET', '/api/v1/me', { bearer: host.token });
     expect([removedHost.body.entry, removedHost.body.isModerator]).toEqual(['removed', false]);
     expect((await suite.api('POST', '/api/v1/me/mute-all', { bearer: host.token, body: {} })).status).toBe(403);

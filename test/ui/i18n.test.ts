@@ -20,7 +20,9 @@ describe('the call UI languages', () => {
       expect(m.errors.expiredToken.title).not.toBe(en.errors.expiredToken.title);
       for (const p of paths(en)) {
         const value = p.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], m);
-        expect(typeof value, p).toBe(typeof p.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], en));
+        expect(typeof value, p).toBe(
+          typeof p.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], en),
+        );
       }
     });
   }

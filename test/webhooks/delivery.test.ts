@@ -6,11 +6,16 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 import { db } from '@/lib/db';
 
 const BASE = 100;
-const suite = useSuite({ env: () => ({ WEBHOOK_BACKOFF_BASE_MS: String(BASE), WEBHOOK_TIMEOUT_MS: '300', WEBHOOK_TENANT_CONCURRENCY: '4' }) });
+const suite = useSuite({
+  env: () => ({ WEBHOOK_BACKOFF_BASE_MS: String(BASE), WEBHOOK_TIMEOUT_MS: '300', WEBHOOK_TENANT_CONCURRENCY: '4' }),
+});
 const receivers: WebhookReceiver[] = [];
 afterAll(() => Promise.all(receivers.map((r) => r.close())));
 
-async function tenantWithReceiver(behaviour?: Parameters<typeof startWebhookReceiver>[0], extra: Record<string, unknown> = {}) {
+async function tenantWithReceiver(
+  behaviour?: Parameters<typeof startWebhookReceiver>[0],
+  extra: Record<string, unknown> = {},
+) {
   const receiver = await startWebhookReceiver(behaviour);
   receivers.push(receiver);
   const t = await seedTenant({ webhookUrl: receiver.url, ...extra });
@@ -26,7 +31,8 @@ function verify(secret: string, headers: Record<string, string | string[] | unde
     .some((candidate) => candidate.length === expected.length && timingSafeEqual(Buffer.from(candidate), expected));
 }
 
-const test = (key: string, event?: string) => suite.api('POST', '/api/v1/webhooks/test', { key, body: event ? { event } : {} });
+const test = (key: string, event?: string) =>
+  suite.api('POST', '/api/v1/webhooks/test', { key, body: event ? { event } : {} });
 
 describe('signed deliveries', () => {
   it('delivers the v2 envelope with the five headers and a signature an independent verifier accepts', async () => {
@@ -36,7 +42,13 @@ describe('signed deliveries', () => {
     expect(res.body.eventId).toMatch(/^evt_/);
     const [got] = await t.receiver.waitFor(1);
     const envelope = JSON.parse(got.body);
-    expect(envelope).toEqual({ version: 2, id: res.body.eventId, event: 'webhook.test', occurredAt: expect.any(String), data: expect.objectContaining({ test: true }) });
+    expect(envelope).toEqual({
+      version: 2,
+      id: res.body.eventId,
+      event: 'webhook.test',
+      occurredAt: expect.any(String),
+      data: expect.objectContaining({ test: true }),
+    });
     expect(got.headers).toMatchObject({
       'x-webhook-event': 'webhook.test',
       'x-webhook-id': res.body.eventId,
@@ -48,14 +60,23 @@ describe('signed deliveries', () => {
     expect(verify(t.webhookSecret, got.headers, got.body)).toBe(true);
     expect(verify('whsec_wrong', got.headers, got.body)).toBe(false);
     expect(verify(t.webhookSecret, got.headers, got.body.replace('webhook.test', 'room.started'))).toBe(false);
-    await expect.poll(async () => (await suite.api('GET', `/api/v1/webhooks/deliveries/${res.body.deliveryId}`, { key: t.key })).body.status).toBe('delivered');
+    await expect
+      .poll(
+        async () =>
+          (await suite.api('GET', `/api/v1/webhooks/deliveries/${res.body.deliveryId}`, { key: t.key })).body.status,
+      )
+      .toBe('delivered');
   });
 
   it('a receiver that always fails gets exactly 6 attempts, same id, gaps following base·2ⁿ', async () => {
     const t = await tenantWithReceiver(() => ({ status: 500, body: 'nope' }));
     const res = await test(t.key);
     const got = await t.receiver.waitFor(6);
-    await expect.poll(async () => (await db().webhookDelivery.findUniqueOrThrow({ where: { id: res.body.deliveryId } })).status, { timeout: 10_000 }).toBe('FAILED');
+    await expect
+      .poll(async () => (await db().webhookDelivery.findUniqueOrThrow({ where: { id: res.body.deliveryId } })).status, {
+        timeout: 10_000,
+      })
+      .toBe('FAILED');
     await new Promise((r) => setTimeout(r, 5 * BASE));
     expect(t.receiver.received).toHaveLength(6);
     expect(new Set(got.map((g) => g.headers['x-webhook-id']))).toEqual(new Set([res.body.eventId]));
@@ -64,11 +85,23 @@ describe('signed deliveries', () => {
       expect(gap).toBeGreaterThanOrEqual(BASE * 2 ** i - 20);
       expect(gap).toBeLessThan(BASE * 2 ** i + 1000);
     });
-    const delivery = (await suite.api('GET', `/api/v1/webhooks/deliveries/${res.body.deliveryId}`, { key: t.key })).body;
+    const delivery = (await suite.api('GET', `/api/v1/webhooks/deliveries/${res.body.deliveryId}`, { key: t.key }))
+      .body;
     expect(delivery).toMatchObject({ status: 'failed', attemptCount: 6 });
     expect(delivery.attempts.map((a: { attemptNumber: number }) => a.attemptNumber)).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(delivery.attempts.map((a: { willRetry: boolean }) => a.willRetry)).toEqual([true, true, true, true, true, false]);
-    expect(delivery.attempts[0]).toMatchObject({ responseStatus: 500, responseBody: 'nope', error: 'receiver answered 500' });
+    expect(delivery.attempts.map((a: { willRetry: boolean }) => a.willRetry)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
+    expect(delivery.attempts[0]).toMatchObject({
+      responseStatus: 500,
+      responseBody: 'nope',
+      error: 'receiver answered 500',
+    });
     expect(JSON.parse(delivery.attempts[0].requestBody).id).toBe(res.body.eventId);
     expect(delivery.attempts[0].requestHeaders['x-webhook-signature']).toMatch(/^sha256=/);
   }, 30_000);
@@ -77,8 +110,14 @@ describe('signed deliveries', () => {
     const t = await tenantWithReceiver((n) => (n === 0 ? 'hang' : n === 1 ? 'reset' : { status: 204 }));
     const res = await test(t.key);
     await t.receiver.waitFor(3);
-    await expect.poll(async () => (await suite.api('GET', `/api/v1/webhooks/deliveries/${res.body.deliveryId}`, { key: t.key })).body.status).toBe('delivered');
-    const delivery = (await suite.api('GET', `/api/v1/webhooks/deliveries/${res.body.deliveryId}`, { key: t.key })).body;
+    await expect
+      .poll(
+        async () =>
+          (await suite.api('GET', `/api/v1/webhooks/deliveries/${res.body.deliveryId}`, { key: t.key })).body.status,
+      )
+      .toBe('delivered');
+    const delivery = (await suite.api('GET', `/api/v1/webhooks/deliveries/${res.body.deliveryId}`, { key: t.key }))
+      .body;
     expect(delivery.attempts).toHaveLength(3);
     expect(delivery.attempts[0].error).toMatch(/timeout/);
     expect(delivery.attempts[1].responseStatus).toBeNull();
@@ -93,20 +132,33 @@ describe('signed deliveries', () => {
     const t = await tenantWithReceiver(() => ({ status: 307, headers: { location: target.url } }));
     const res = await test(t.key);
     await t.receiver.waitFor(2);
-    const delivery = (await suite.api('GET', `/api/v1/webhooks/deliveries/${res.body.deliveryId}`, { key: t.key })).body;
-    expect(delivery.attempts[0]).toMatchObject({ responseStatus: 307, willRetry: true, error: 'receiver answered 307' });
+    const delivery = (await suite.api('GET', `/api/v1/webhooks/deliveries/${res.body.deliveryId}`, { key: t.key }))
+      .body;
+    expect(delivery.attempts[0]).toMatchObject({
+      responseStatus: 307,
+      willRetry: true,
+      error: 'receiver answered 307',
+    });
     expect(target.received).toHaveLength(0);
   });
 
   it('replay re-sends with the ORIGINAL event id', async () => {
     const t = await tenantWithReceiver(() => ({ status: 410 }));
     const res = await test(t.key);
-    await expect.poll(async () => (await db().webhookDelivery.findUniqueOrThrow({ where: { id: res.body.deliveryId } })).status, { timeout: 15_000 }).toBe('FAILED');
+    await expect
+      .poll(async () => (await db().webhookDelivery.findUniqueOrThrow({ where: { id: res.body.deliveryId } })).status, {
+        timeout: 15_000,
+      })
+      .toBe('FAILED');
     t.receiver.setBehaviour(() => ({ status: 200 }));
     const before = t.receiver.received.length;
     const replay = await suite.api('POST', `/api/v1/webhooks/deliveries/${res.body.deliveryId}/replay`, { key: t.key });
     expect(replay.status).toBe(202);
-    expect(replay.body).toMatchObject({ eventId: res.body.eventId, replayOfId: res.body.deliveryId, status: 'pending' });
+    expect(replay.body).toMatchObject({
+      eventId: res.body.eventId,
+      replayOfId: res.body.deliveryId,
+      status: 'pending',
+    });
     const got = await t.receiver.waitFor(before + 1);
     expect(got[before].headers['x-webhook-id']).toBe(res.body.eventId);
     expect(JSON.parse(got[before].body).id).toBe(res.body.eventId);
@@ -115,24 +167,39 @@ describe('signed deliveries', () => {
 
   it('honours the webhookEvents filter, except for the test endpoint', async () => {
     const t = await tenantWithReceiver();
-    const patched = await suite.api('PATCH', '/api/v1/tenant/webhook', { key: t.key, body: { webhookEvents: ['room.finished'] } });
+    const patched = await suite.api('PATCH', '/api/v1/tenant/webhook', {
+      key: t.key,
+      body: { webhookEvents: ['room.finished'] },
+    });
     expect(patched.body.events).toEqual(['room.finished']);
     const room = (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'u' } })).body;
-    await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: t.key, body: { externalUserId: 'a', displayName: 'A' } });
+    await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
+      key: t.key,
+      body: { externalUserId: 'a', displayName: 'A' },
+    });
     await db().room.update({ where: { id: room.id }, data: { enableWaitingRoom: true } });
-    await suite.api('POST', `/api/v1/rooms/${room.id}/join`, { key: t.key, body: { externalUserId: 'w', displayName: 'W' } }); // participant.waiting: filtered out
+    await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
+      key: t.key,
+      body: { externalUserId: 'w', displayName: 'W' },
+    }); // participant.waiting: filtered out
     await suite.api('POST', `/api/v1/rooms/${room.id}/end`, { key: t.key }); // room.finished: delivered
     await test(t.key, 'participant.joined'); // the test endpoint ignores the filter
     const got = await t.receiver.waitFor(2);
     await new Promise((r) => setTimeout(r, 500));
-    expect(t.receiver.received.map((g) => g.headers['x-webhook-event']).sort()).toEqual(['participant.joined', 'room.finished']);
+    expect(t.receiver.received.map((g) => g.headers['x-webhook-event']).sort()).toEqual([
+      'participant.joined',
+      'room.finished',
+    ]);
     expect(await db().event.count({ where: { tenantId: t.tenant.id, name: 'participant.waiting' } })).toBe(1);
     expect(got.length).toBe(2);
   });
 
   it('during a secret rotation both secrets sign; after the overlap only the new one', async () => {
     const t = await tenantWithReceiver();
-    const rotated = await suite.api('POST', '/api/v1/tenant/webhook-secret/rotate', { key: t.key, body: { overlapSeconds: 3600 } });
+    const rotated = await suite.api('POST', '/api/v1/tenant/webhook-secret/rotate', {
+      key: t.key,
+      body: { overlapSeconds: 3600 },
+    });
     expect(rotated.body.webhookSecret).toMatch(/^whsec_/);
     expect(new Date(rotated.body.previousSecretExpiresAt).getTime()).toBeGreaterThan(Date.now() + 3500_000);
     await test(t.key);
@@ -141,7 +208,10 @@ describe('signed deliveries', () => {
     expect(signatures).toHaveLength(2);
     expect(verify(rotated.body.webhookSecret, during.headers, during.body)).toBe(true);
     expect(verify(t.webhookSecret, during.headers, during.body)).toBe(true);
-    await db().tenant.update({ where: { id: t.tenant.id }, data: { webhookSecretPreviousExpiresAt: new Date(Date.now() - 1000) } });
+    await db().tenant.update({
+      where: { id: t.tenant.id },
+      data: { webhookSecretPreviousExpiresAt: new Date(Date.now() - 1000) },
+    });
     await test(t.key);
     const after = (await t.receiver.waitFor(2))[1];
     expect(String(after.headers['x-webhook-signature']).split(',')).toHaveLength(1);
@@ -153,14 +223,34 @@ describe('signed deliveries', () => {
 
   it('a provider rotates an owned tenant secret; another provider gets 404', async () => {
     const t = await tenantWithReceiver();
-    const mine = await suite.api('POST', `/api/v1/provider/tenants/${t.tenant.id}/webhook-secret/rotate`, { providerKey: t.providerKey, body: {} });
+    const mine = await suite.api('POST', `/api/v1/provider/tenants/${t.tenant.id}/webhook-secret/rotate`, {
+      providerKey: t.providerKey,
+      body: {},
+    });
     expect(mine.status).toBe(200);
     expect(mine.body.webhookSecret).toMatch(/^whsec_/);
     const stranger = await seedTenant();
-    const theirs = await suite.api('POST', `/api/v1/provider/tenants/${t.tenant.id}/webhook-secret/rotate`, { providerKey: stranger.providerKey, body: {} });
+    const theirs = await suite.api('POST', `/api/v1/provider/tenants/${t.tenant.id}/webhook-secret/rotate`, {
+      providerKey: stranger.providerKey,
+      body: {},
+    });
     expect([theirs.status, theirs.body.error.code]).toEqual([404, 'NOT_FOUND']);
-    expect((await suite.api('POST', `/api/v1/provider/tenants/${t.tenant.id}/webhook-secret/rotate`, { key: t.key, body: {} })).status).toBe(401);
-    expect((await suite.api('POST', `/api/v1/provider/tenants/${t.tenant.id}/webhook-secret/rotate`, { providerKey: t.providerKey, body: { overlapSeconds: -1 } })).status).toBe(400);
+    expect(
+      (
+        await suite.api('POST', `/api/v1/provider/tenants/${t.tenant.id}/webhook-secret/rotate`, {
+          key: t.key,
+          body: {},
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await suite.api('POST', `/api/v1/provider/tenants/${t.tenant.id}/webhook-secret/rotate`, {
+          providerKey: t.providerKey,
+          body: { overlapSeconds: -1 },
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it('lists deliveries newest first with status and event filters; another tenant sees none of them', async () => {
@@ -178,8 +268,12 @@ describe('signed deliveries', () => {
     expect((await suite.api('GET', '/api/v1/webhooks/deliveries?status=bogus', { key: t.key })).status).toBe(400);
     const other = await seedTenant();
     expect((await suite.api('GET', '/api/v1/webhooks/deliveries', { key: other.key })).body.data).toEqual([]);
-    expect((await suite.api('GET', `/api/v1/webhooks/deliveries/${ok.body.deliveryId}`, { key: other.key })).status).toBe(404);
-    expect((await suite.api('POST', `/api/v1/webhooks/deliveries/${ok.body.deliveryId}/replay`, { key: other.key })).status).toBe(404);
+    expect(
+      (await suite.api('GET', `/api/v1/webhooks/deliveries/${ok.body.deliveryId}`, { key: other.key })).status,
+    ).toBe(404);
+    expect(
+      (await suite.api('POST', `/api/v1/webhooks/deliveries/${ok.body.deliveryId}/replay`, { key: other.key })).status,
+    ).toBe(404);
   });
 
   it('a delivery read while attempts land shows exactly the attempts its status and count say', async () => {
@@ -192,7 +286,10 @@ describe('signed deliveries', () => {
       if (res.status === 429) continue;
       reads++;
       for (const d of res.body.data as { status: string; attemptCount: number; attempts: unknown[] }[]) {
-        expect({ status: d.status, attempts: d.attempts.length }).toEqual({ status: d.status, attempts: d.attemptCount });
+        expect({ status: d.status, attempts: d.attempts.length }).toEqual({
+          status: d.status,
+          attempts: d.attemptCount,
+        });
         expect(d.status === 'pending').toBe(d.attemptCount === 0);
       }
     }
@@ -223,7 +320,12 @@ describe('restart safety', () => {
     t.receiver.setBehaviour(() => ({ status: 200 }));
     suite.app = await startApp(suite.env);
     suite.api = apiClient(suite.app.baseUrl);
-    await expect.poll(async () => (await db().webhookDelivery.findUniqueOrThrow({ where: { id: sent.body.deliveryId } })).status, { timeout: 15_000 }).toBe('DELIVERED');
+    await expect
+      .poll(
+        async () => (await db().webhookDelivery.findUniqueOrThrow({ where: { id: sent.body.deliveryId } })).status,
+        { timeout: 15_000 },
+      )
+      .toBe('DELIVERED');
     const ids = t.receiver.received.map((r) => r.headers['x-webhook-id']);
     expect(ids.filter((id) => id === sent.body.eventId).length).toBeGreaterThanOrEqual(2);
   }, 40_000);
@@ -240,8 +342,9 @@ describe('fairness', () => {
     // Several rounds of timeouts and retries later, the slow receiver has seen the limit (4), never more.
     await slow.receiver.waitFor(16, 10_000);
     expect(slow.receiver.maxConcurrent).toBe(4);
-    const inFlight = await db().webhookDelivery.count({ where: { tenantId: slow.tenant.id, leasedUntil: { gt: new Date() } } });
+    const inFlight = await db().webhookDelivery.count({
+      where: { tenantId: slow.tenant.id, leasedUntil: { gt: new Date() } },
+    });
     expect(inFlight).toBeLessThanOrEqual(4);
   }, 20_000);
-
 });

@@ -28,7 +28,9 @@ describe('Inngest delivery function', () => {
     const { emitEvent } = await import('@/lib/events/outbox');
     const { deliverWebhook, DELIVERY_EVENT } = await import('@/lib/events/inngest');
     const t = await seedTenant({ webhookUrl: receiver.url });
-    const { delivery } = await db().$transaction((tx) => emitEvent(tx, t.tenant.id, 'webhook.test', { test: true }, { force: true }));
+    const { delivery } = await db().$transaction((tx) =>
+      emitEvent(tx, t.tenant.id, 'webhook.test', { test: true }, { force: true }),
+    );
     const engine = new InngestTestEngine({
       function: deliverWebhook,
       events: [{ name: DELIVERY_EVENT, data: { deliveryId: delivery!.id, tenantId: t.tenant.id, firstAttempt: 1 } }],
@@ -38,7 +40,10 @@ describe('Inngest delivery function', () => {
     expect(result).toEqual({ deliveryId: delivery!.id, outcome: 'delivered', attempts: 3 });
     expect(receiver.received).toHaveLength(3);
     expect(new Set(receiver.received.map((r) => r.headers['x-webhook-id']))).toEqual(new Set([delivery!.eventId]));
-    const stored = await db().webhookDelivery.findUniqueOrThrow({ where: { id: delivery!.id }, include: { attempts: true } });
+    const stored = await db().webhookDelivery.findUniqueOrThrow({
+      where: { id: delivery!.id },
+      include: { attempts: true },
+    });
     expect(stored.status).toBe('DELIVERED');
     expect(stored.attempts).toHaveLength(3);
   });

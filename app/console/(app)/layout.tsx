@@ -12,7 +12,9 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
   return (
     <div className="md:flex">
       <Nav kind={actor.kind} who={actor.email} org={org} role={actor.role} />
-      <main id="main" className="min-w-0 flex-1 p-4 md:p-8">{children}</main>
+      <main id="main" className="min-w-0 flex-1 p-4 md:p-8">
+        {children}
+      </main>
       <Toaster richColors closeButton position="top-right" />
     </div>
   );

@@ -11,9 +11,19 @@ export default async function OverviewPage() {
   const overview = await tenantOverview(actor.tenant);
   return (
     <>
-      <PageHeader title="Overview" description={actor.tenant.isTestMode ? 'Test mode: rooms run without media billing.' : 'Live mode.'} />
+      <PageHeader
+        title="Overview"
+        description={actor.tenant.isTestMode ? 'Test mode: rooms run without media billing.' : 'Live mode.'}
+      />
       <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <Stat label="Live rooms now" value={<Link href="/console/rooms?status=ACTIVE" className="hover:underline">{overview.liveRooms}</Link>} />
+        <Stat
+          label="Live rooms now"
+          value={
+            <Link href="/console/rooms?status=ACTIVE" className="hover:underline">
+              {overview.liveRooms}
+            </Link>
+          }
+        />
         <Stat label="Participants now" value={overview.participantsNow} />
         <Stat label="Participant-minutes this month" value={Math.round(overview.monthToDate.participantMinutes)} />
         <Stat label="API requests this month" value={overview.monthToDate.apiRequests} />

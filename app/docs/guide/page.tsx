@@ -20,17 +20,22 @@ export default function GuidePage() {
     <main className="mx-auto max-w-3xl px-6 py-12 leading-7">
       <h1 className="text-3xl font-semibold">Integrating Convene</h1>
       <p className="mt-4">
-        Your backend holds a tenant API key (<code>x-api-key: cv_live_…</code>, or <code>cv_test_…</code> in a sandbox). Browsers only ever hold a
-        short-lived participant token. The full reference is at <Link className="text-blue-700 underline" href="/docs">/docs</Link>.
+        Your backend holds a tenant API key (<code>x-api-key: cv_live_…</code>, or <code>cv_test_…</code> in a sandbox).
+        Browsers only ever hold a short-lived participant token. The full reference is at{' '}
+        <Link className="text-blue-700 underline" href="/docs">
+          /docs
+        </Link>
+        .
       </p>
 
       <H2 id="sdk">0. Install the SDK</H2>
       <p>
-        <code>@convene/sdk</code> (in the repository&apos;s <code>sdk/</code>; <code>npm pack ./sdk</code> makes the tarball) is a client typed from the
-        API reference, with one error class (<code>ConveneError</code>: <code>code</code>, <code>status</code>, <code>requestId</code>,{' '}
-        <code>details</code>), an <code>Idempotency-Key</code> on every POST reused across its retries, 429/503 retried after{' '}
-        <code>Retry-After</code>, and <code>verifyWebhook</code>. It runs on Node 20+ and edge runtimes. Plain HTTP works just as well: every call
-        below is one request of the reference.
+        <code>@convene/sdk</code> (in the repository&apos;s <code>sdk/</code>; <code>npm pack ./sdk</code> makes the
+        tarball) is a client typed from the API reference, with one error class (<code>ConveneError</code>:{' '}
+        <code>code</code>, <code>status</code>, <code>requestId</code>, <code>details</code>), an{' '}
+        <code>Idempotency-Key</code> on every POST reused across its retries, 429/503 retried after{' '}
+        <code>Retry-After</code>, and <code>verifyWebhook</code>. It runs on Node 20+ and edge runtimes. Plain HTTP
+        works just as well: every call below is one request of the reference.
       </p>
       <Code>{`
 npm install @convene/sdk
@@ -40,34 +45,40 @@ const convene = new Convene({ baseUrl: process.env.CONVENE_URL, apiKey: process.
 `}</Code>
 
       <H2 id="flow">1. Create a room, join at click time, redirect</H2>
-      <p>Create the room once and store its <code>id</code> — it is the durable handle; never store a join URL.</p>
+      <p>
+        Create the room once and store its <code>id</code> — it is the durable handle; never store a join URL.
+      </p>
       <Code>{`
 const room = await convene.rooms.create({ name: 'Weekly review', createdByExternalId: 'user_42' });
 // or: curl -X POST $CONVENE/api/v1/rooms -H "x-api-key: $KEY" -H 'content-type: application/json' \\
 //       -d '{"name":"Weekly review","createdByExternalId":"user_42"}'
 `}</Code>
-      <p>When a user clicks “join”, ask for their token and redirect them to the returned <code>joinUrl</code>:</p>
+      <p>
+        When a user clicks “join”, ask for their token and redirect them to the returned <code>joinUrl</code>:
+      </p>
       <Code>{`
 const joined = await convene.rooms.join(roomId, { externalUserId: user.id, displayName: user.name, role: 'ATTENDEE' });
 return redirect(joined.waitingForApproval ? joined.admissionUrl : joined.joinUrl);
 `}</Code>
       <p>
-        Roles: <code>HOST</code>, <code>MODERATOR</code>, <code>ATTENDEE</code> (default), <code>VIEWER</code>. A locked room answers 423{' '}
-        <code>ROOM_LOCKED</code>, a full one 409 <code>ROOM_FULL</code>; hosts and moderators bypass the lock and the waiting room. Tokens last 6 hours
-        unless you pass <code>ttlSeconds</code>.
+        Roles: <code>HOST</code>, <code>MODERATOR</code>, <code>ATTENDEE</code> (default), <code>VIEWER</code>. A locked
+        room answers 423 <code>ROOM_LOCKED</code>, a full one 409 <code>ROOM_FULL</code>; hosts and moderators bypass
+        the lock and the waiting room. Tokens last 6 hours unless you pass <code>ttlSeconds</code>.
       </p>
 
       <H2 id="e2ee">End-to-end encryption</H2>
       <p>
-        For a room created with <code>enableE2EE: true</code>, append the room key to the join URL as a fragment: <code>{'${joinUrl}#${key}'}</code>. The
-        fragment never reaches any server; the call UI reads it and removes it from the address bar. Without it the UI refuses to join.
+        For a room created with <code>enableE2EE: true</code>, append the room key to the join URL as a fragment:{' '}
+        <code>{'${joinUrl}#${key}'}</code>. The fragment never reaches any server; the call UI reads it and removes it
+        from the address bar. Without it the UI refuses to join.
       </p>
 
       <H2 id="waiting">2. The waiting room</H2>
       <p>
-        In a room with <code>enableWaitingRoom</code>, attendees and viewers get <code>token: null</code>, <code>waitingForApproval: true</code> and an{' '}
-        <code>admissionUrl</code>: send them there, and they continue into the call once admitted. You are told with a <code>participant.waiting</code>{' '}
-        webhook (first park only), and a host admits or refuses:
+        In a room with <code>enableWaitingRoom</code>, attendees and viewers get <code>token: null</code>,{' '}
+        <code>waitingForApproval: true</code> and an <code>admissionUrl</code>: send them there, and they continue into
+        the call once admitted. You are told with a <code>participant.waiting</code> webhook (first park only), and a
+        host admits or refuses:
       </p>
       <Code>{`
 await convene.rooms.participants.approve(roomId, participantId, { actingExternalUserId: 'host_1' });
@@ -81,9 +92,10 @@ GET  /api/v1/rooms/{roomId}/participants/{participantId}/admission  → {status,
 
       <H2 id="webhooks">3. Verify webhooks</H2>
       <p>
-        Set your endpoint with <code>PATCH /api/v1/tenant/webhook</code>. Each delivery is signed: <code>x-webhook-signature: sha256=…</code> over{' '}
-        <code>{'`${x-webhook-timestamp}.${rawBody}`'}</code>; during a secret rotation the header carries two comma-separated signatures. Retries (up
-        to 6, 5 s·2ⁿ apart) and replays keep the same <code>x-webhook-id</code>: dedupe on it.
+        Set your endpoint with <code>PATCH /api/v1/tenant/webhook</code>. Each delivery is signed:{' '}
+        <code>x-webhook-signature: sha256=…</code> over <code>{'`${x-webhook-timestamp}.${rawBody}`'}</code>; during a
+        secret rotation the header carries two comma-separated signatures. Retries (up to 6, 5 s·2ⁿ apart) and replays
+        keep the same <code>x-webhook-id</code>: dedupe on it.
       </p>
       <Code>{`
 import { verifyWebhook, WebhookVerificationError } from '@convene/sdk';
@@ -113,8 +125,8 @@ export function verify(secret: string, headers: Headers, rawBody: string, tolera
 }
 `}</Code>
       <p>
-        Send yourself a signed test event with <code>POST /api/v1/webhooks/test</code>; every attempt (request, response, timing) is in{' '}
-        <code>GET /api/v1/webhooks/deliveries</code>, and any delivery can be replayed.
+        Send yourself a signed test event with <code>POST /api/v1/webhooks/test</code>; every attempt (request,
+        response, timing) is in <code>GET /api/v1/webhooks/deliveries</code>, and any delivery can be replayed.
       </p>
 
       <H2 id="rotation">4. Rotate keys without downtime</H2>
@@ -125,29 +137,30 @@ POST /api/v1/tenant/keys/rotate   {"gracePeriodSeconds": 3600}
 → {"plainTextKey":"cv_live_…","apiKey":{…},"previousKey":{"status":"expiring","expiresAt":"…"}}
 `}</Code>
       <p>
-        The new key keeps the old one’s permissions; the old key works until <code>expiresAt</code> (0–7 days; 0 revokes at once). Webhook secrets
-        rotate the same way (<code>POST /api/v1/tenant/webhook-secret/rotate</code>, both secrets sign during the overlap).
+        The new key keeps the old one’s permissions; the old key works until <code>expiresAt</code> (0–7 days; 0 revokes
+        at once). Webhook secrets rotate the same way (<code>POST /api/v1/tenant/webhook-secret/rotate</code>, both
+        secrets sign during the overlap).
       </p>
 
       <H2 id="test-mode">5. Test mode</H2>
       <p>
-        A sandbox tenant has <code>cv_test_</code> keys. Rooms, tokens, the call UI, webhooks, the test endpoint and the delivery log behave exactly as
-        in live mode; billable media (recording, streaming, captions, transcripts) answers 403 <code>TEST_MODE_MEDIA_DISABLED</code>. Test keys never
-        see live data and vice versa.
+        A sandbox tenant has <code>cv_test_</code> keys. Rooms, tokens, the call UI, webhooks, the test endpoint and the
+        delivery log behave exactly as in live mode; billable media (recording, streaming, captions, transcripts)
+        answers 403 <code>TEST_MODE_MEDIA_DISABLED</code>. Test keys never see live data and vice versa.
       </p>
 
       <H2 id="embedding">6. Embedding the call UI</H2>
       <p>
-        The hosted call UI at <code>/join</code> is the only page that may be framed; every other page sends <code>frame-ancestors &apos;none&apos;</code>.
-        Grant camera, microphone and screen capture to the frame:
+        The hosted call UI at <code>/join</code> is the only page that may be framed; every other page sends{' '}
+        <code>frame-ancestors &apos;none&apos;</code>. Grant camera, microphone and screen capture to the frame:
       </p>
       <Code>{`
 <iframe src="{joinUrl}" allow="camera; microphone; display-capture; autoplay; clipboard-write; fullscreen"
         style="width:100%;height:100%;border:0"></iframe>
 `}</Code>
       <p>
-        Or let <code>/embed.js</code> mount it and talk to the call through <code>postMessage</code> (your origin must be in the tenant&apos;s{' '}
-        <code>frameAncestors</code>; events go only there, commands come only from there):
+        Or let <code>/embed.js</code> mount it and talk to the call through <code>postMessage</code> (your origin must
+        be in the tenant&apos;s <code>frameAncestors</code>; events go only there, commands come only from there):
       </p>
       <Code>{`
 <script src="${'${CONVENE}'}/embed.js"></script>
@@ -158,16 +171,18 @@ call.on('error', ({ code }) => ...);           // expiredToken, locked, roomFull
 call.toggleMicrophone(); call.toggleCamera(); call.leave();
 `}</Code>
       <p>
-        Brand the call UI with <code>PATCH /api/v1/tenant/branding</code> (logo, product name, accent and background colours, default language) and
-        pick a language per participant with <code>lang</code> (<code>en</code>, <code>de</code>, <code>es</code>, <code>fr</code>) on the join.
+        Brand the call UI with <code>PATCH /api/v1/tenant/branding</code> (logo, product name, accent and background
+        colours, default language) and pick a language per participant with <code>lang</code> (<code>en</code>,{' '}
+        <code>de</code>, <code>es</code>, <code>fr</code>) on the join.
       </p>
 
       <H2 id="errors">Errors, retries and limits</H2>
       <p>
-        Every error is <code>{'{"error":{"code","message","details"?,"requestId"}}'}</code>. Send an <code>Idempotency-Key</code> on POSTs and retry
-        safely; the first answer is replayed for 24 h. Each key has a per-second budget (<code>x-ratelimit-*</code> headers; 429 with{' '}
-        <code>Retry-After</code>). The SDK does all of this for you: it sends a key per POST, retries 429 and 503 after{' '}
-        <code>Retry-After</code>, and throws <code>ConveneError</code> — also for a network failure or a proxy&apos;s HTML error page.
+        Every error is <code>{'{"error":{"code","message","details"?,"requestId"}}'}</code>. Send an{' '}
+        <code>Idempotency-Key</code> on POSTs and retry safely; the first answer is replayed for 24 h. Each key has a
+        per-second budget (<code>x-ratelimit-*</code> headers; 429 with <code>Retry-After</code>). The SDK does all of
+        this for you: it sends a key per POST, retries 429 and 503 after <code>Retry-After</code>, and throws{' '}
+        <code>ConveneError</code> — also for a network failure or a proxy&apos;s HTML error page.
       </p>
     </main>
   );

@@ -6,5 +6,7 @@ let bundle: Promise<string> | undefined;
 
 export async function GET() {
   bundle ??= readFile(path.join(process.cwd(), 'node_modules/redoc/bundles/redoc.standalone.js'), 'utf8');
-  return new Response(await bundle, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400' } });
+  return new Response(await bundle, {
+    headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400' },
+  });
 }

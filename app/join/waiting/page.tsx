@@ -12,7 +12,11 @@ const one = (v: string | string[] | undefined) => (typeof v === 'string' && v ? 
 
 const pageContext = cache(async (participantId: string | null, lang: string | null) => {
   const context = await hostedUiContext({ participantId });
-  const language = chooseLanguage({ lang, tenantDefault: context.branding.defaultLanguage, acceptLanguage: (await headers()).get('accept-language') });
+  const language = chooseLanguage({
+    lang,
+    tenantDefault: context.branding.defaultLanguage,
+    acceptLanguage: (await headers()).get('accept-language'),
+  });
   return { ...context, language };
 });
 
@@ -29,7 +33,12 @@ export default async function WaitingPage({ searchParams }: { searchParams: Sear
   const { branding, language, frameAncestors } = await pageContext(participantId, lang);
   return (
     <HostedShell branding={branding} lang={language}>
-      <WaitingRoom roomId={one(params.room)} participantId={participantId} lang={lang ? language : null} embedOrigins={frameAncestors} />
+      <WaitingRoom
+        roomId={one(params.room)}
+        participantId={participantId}
+        lang={lang ? language : null}
+        embedOrigins={frameAncestors}
+      />
     </HostedShell>
   );
 }

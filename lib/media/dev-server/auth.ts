@@ -66,7 +66,9 @@ export function createAuthority(apiKey: string, apiSecret: string) {
       if (!video.roomJoin) throw new TokenError(401, 'permissions denied: no roomJoin grant');
       if (!video.room) throw new TokenError(401, 'permissions denied: no room in token');
       if (!c.sub) throw new TokenError(401, 'invalid token: no identity');
-      const sources = ((video.canPublishSources ?? []) as unknown[]).map((s) => (typeof s === 'number' ? s : SOURCE_NAMES[String(s).toLowerCase()])).filter((s): s is TrackSource => s !== undefined);
+      const sources = ((video.canPublishSources ?? []) as unknown[])
+        .map((s) => (typeof s === 'number' ? s : SOURCE_NAMES[String(s).toLowerCase()]))
+        .filter((s): s is TrackSource => s !== undefined);
       return {
         identity: c.sub,
         name: c.name ?? '',

@@ -39,14 +39,21 @@ export function createRecorder(deps: { registry: Registry; webhooks: WebhookSend
   function tryStart(job: Job) {
     const room = deps.registry.rooms.get(job.info.roomName);
     if (!room || job.recorder) return;
-    const tracks = [...room.participants.values()].flatMap((p) => [...p.tracks.values()]).filter((t) => t.media && !t.media.stopped);
+    const tracks = [...room.participants.values()]
+      .flatMap((p) => [...p.tracks.values()])
+      .filter((t) => t.media && !t.media.stopped);
     const video = tracks.find((t) => t.type === TrackType.VIDEO);
     const audio = tracks.find((t) => t.type === TrackType.AUDIO);
     const chosen = [video, audio].filter((t) => t !== undefined);
     if (!chosen.length) return;
     clearInterval(job.timer);
     mkdirSync(path.dirname(job.filepath!), { recursive: true });
-    job.recorder = new MediaRecorder({ path: job.filepath!, tracks: chosen.map((t) => t.media!), width: video?.width || 640, height: video?.height || 480 });
+    job.recorder = new MediaRecorder({
+      path: job.filepath!,
+      tracks: chosen.map((t) => t.media!),
+      width: video?.width || 640,
+      height: video?.height || 480,
+    });
     job.recorder.onError.subscribe((err) => deps.log(`egress ${job.info.egressId}: ${err.message}`));
     video?.requestKeyFrame?.();
     job.startedAt = Date.now();
@@ -58,7 +65,12 @@ export function createRecorder(deps: { registry: Registry; webhooks: WebhookSend
     list: () => [...jobs.values()].map((j) => j.info),
     jobs: () => [...jobs.values()].map(({ info, request }) => ({ info, request })),
     async start(req: RoomCompositeEgressRequest, request: Record<string, unknown>): Promise<EgressInfo> {
-      const info = new EgressInfo({ egressId: newSid('EG'), roomName: req.roomName, status: EgressStatus.EGRESS_STARTING, startedAt: now() });
+      const info = new EgressInfo({
+        egressId: newSid('EG'),
+        roomName: req.roomName,
+        status: EgressStatus.EGRESS_STARTING,
+        startedAt: now(),
+      });
       const job: Job = { info, request };
       jobs.set(info.egressId, job);
       const file = req.fileOutputs[0] ?? (req.output.case === 'file' ? req.output.value : undefined);
@@ -68,7 +80,10 @@ export function createRecorder(deps: { registry: Registry; webhooks: WebhookSend
       } else if (!file) {
         setTimeout(() => fail(job, 'only file outputs are supported by the development media server'), 100).unref();
       } else if (file.output.case) {
-        setTimeout(() => fail(job, `${file.output.case} upload is not supported by the development media server`), 100).unref();
+        setTimeout(
+          () => fail(job, `${file.output.case} upload is not supported by the development media server`),
+          100,
+        ).unref();
       } else {
         job.filepath = path.resolve(file.filepath);
         tryStart(job);
@@ -99,7 +114,15 @@ export function createRecorder(deps: { registry: Registry; webhooks: WebhookSend
         if (!size) return fail(job, 'the recording is empty');
         job.info.status = EgressStatus.EGRESS_COMPLETE;
         job.info.endedAt = now();
-        job.info.fileResults = [new FileInfo({ filename: job.filepath!, size: BigInt(size), duration: BigInt(Date.now() - job.startedAt!) * 1_000_000n, startedAt: BigInt(job.startedAt!) * 1_000_000n, endedAt: now() })];
+        job.info.fileResults = [
+          new FileInfo({
+            filename: job.filepath!,
+            size: BigInt(size),
+            duration: BigInt(Date.now() - job.startedAt!) * 1_000_000n,
+            startedAt: BigInt(job.startedAt!) * 1_000_000n,
+            endedAt: now(),
+          }),
+        ];
         void deps.webhooks.emit({ event: 'egress_ended', egressInfo: job.info });
       })();
       return ending;

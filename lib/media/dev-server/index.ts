@@ -13,7 +13,16 @@ import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { WebSocketServer } from 'ws';
 import { AccessToken } from 'livekit-server-sdk';
-import { DisconnectReason, EgressInfo, EgressStatus, Encryption_Type, TrackSource, TrackType, type AgentDispatch, type IngressInfo } from '@livekit/protocol';
+import {
+  DisconnectReason,
+  EgressInfo,
+  EgressStatus,
+  Encryption_Type,
+  TrackSource,
+  TrackType,
+  type AgentDispatch,
+  type IngressInfo,
+} from '@livekit/protocol';
 import { createAuthority, TokenError } from './auth';
 import { createRegistry } from './registry';
 import { DevParticipant, newSid } from './room-state';
@@ -70,8 +79,20 @@ export async function startDevMediaServer(opts: DevMediaServerOptions = {}) {
   let down = false;
 
   const tokenFor = async (p: DevParticipant, room: string) => {
-    const at = new AccessToken(apiKey, apiSecret, { identity: p.identity, name: p.name, metadata: p.metadata, ttl: 6 * 3600 });
-    at.addGrant({ roomJoin: true, room, canPublish: p.permission.canPublish, canSubscribe: p.permission.canSubscribe, canPublishData: p.permission.canPublishData, hidden: p.permission.hidden });
+    const at = new AccessToken(apiKey, apiSecret, {
+      identity: p.identity,
+      name: p.name,
+      metadata: p.metadata,
+      ttl: 6 * 3600,
+    });
+    at.addGrant({
+      roomJoin: true,
+      room,
+      canPublish: p.permission.canPublish,
+      canSubscribe: p.permission.canSubscribe,
+      canPublishData: p.permission.canPublishData,
+      hidden: p.permission.hidden,
+    });
     return at.toJwt();
   };
 
@@ -104,7 +125,8 @@ export async function startDevMediaServer(opts: DevMediaServerOptions = {}) {
         return;
       }
       // v1 (single peer connection) is not offered here: 404 makes the client use v0.
-      if (requestUrl.pathname.startsWith('/rtc/v1')) res.writeHead(404, { 'content-type': 'text/plain' }).end('v1 signaling is not supported by this server');
+      if (requestUrl.pathname.startsWith('/rtc/v1'))
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('v1 signaling is not supported by this server');
       else res.writeHead(200, { 'content-type': 'text/plain' }).end('success');
       return;
     }
@@ -113,7 +135,8 @@ export async function startDevMediaServer(opts: DevMediaServerOptions = {}) {
       return;
     }
     const m = /^\/twirp\/livekit\.(\w+)\/(\w+)$/.exec(requestUrl.pathname);
-    if (!m || req.method !== 'POST' || !METHODS[m[2]]) return reply(404, { code: 'bad_route', msg: `no route ${req.url}` });
+    if (!m || req.method !== 'POST' || !METHODS[m[2]])
+      return reply(404, { code: 'bad_route', msg: `no route ${req.url}` });
     const [, service, method] = m;
     let body: Record<string, any> = {};
     try {
@@ -144,7 +167,9 @@ export async function startDevMediaServer(opts: DevMediaServerOptions = {}) {
   const wss = new WebSocketServer({ noServer: true });
   server.on('upgrade', (req, socket, head) => {
     const refuse = (status: number, text: string) => {
-      socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+      socket.end(
+        `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+      );
     };
     const requestUrl = new URL(req.url ?? '/', 'http://x');
     if (down || requestUrl.pathname !== '/rtc') return refuse(404, 'not found');
@@ -160,14 +185,20 @@ export async function startDevMediaServer(opts: DevMediaServerOptions = {}) {
           const existing = room.participants.get(grant.identity);
           if (existing?.link) existing.link.close(DisconnectReason.DUPLICATE_IDENTITY);
           else if (existing) registry.leave(room, existing, DisconnectReason.DUPLICATE_IDENTITY);
-          const participant = new DevParticipant(grant.identity, grant.name, grant.metadata, { ...grant.attributes }, {
-            canPublish: grant.canPublish,
-            canSubscribe: grant.canSubscribe,
-            canPublishData: grant.canPublishData,
-            canUpdateMetadata: grant.canUpdateOwnMetadata,
-            canPublishSources: grant.canPublishSources,
-            hidden: grant.hidden,
-          });
+          const participant = new DevParticipant(
+            grant.identity,
+            grant.name,
+            grant.metadata,
+            { ...grant.attributes },
+            {
+              canPublish: grant.canPublish,
+              canSubscribe: grant.canSubscribe,
+              canPublishData: grant.canPublishData,
+              canUpdateMetadata: grant.canUpdateOwnMetadata,
+              canPublishSources: grant.canPublishSources,
+              hidden: grant.hidden,
+            },
+          );
           const session = new SignalSession(ws, room, participant, { registry, log, tokenFor, stats });
           participant.link = session;
           session.start();
@@ -215,7 +246,12 @@ export async function startDevMediaServer(opts: DevMediaServerOptions = {}) {
       return state.ingresses;
     },
     get dispatches() {
-      return new Map([...state.dispatches].map(([id, d]) => [id, { id: d.id, agentName: d.agentName, room: d.room, metadata: d.metadata }]));
+      return new Map(
+        [...state.dispatches].map(([id, d]) => [
+          id,
+          { id: d.id, agentName: d.agentName, room: d.room, metadata: d.metadata },
+        ]),
+      );
     },
     webhooksSent: webhooks.sent,
     /** RTP packets received and forwarded so far, and the time spent forwarding them. */
@@ -232,7 +268,20 @@ export async function startDevMediaServer(opts: DevMediaServerOptions = {}) {
     /** A participant without a browser (no media, no signaling), as if one had joined. */
     addParticipant(roomName: string, p: { identity: string; name?: string; metadata?: string; tracks?: TestTrack[] }) {
       const room = registry.open(roomName);
-      const participant = new DevParticipant(p.identity, p.name ?? p.identity, p.metadata ?? '', {}, { canPublish: true, canSubscribe: true, canPublishData: true, canUpdateMetadata: false, canPublishSources: [], hidden: false });
+      const participant = new DevParticipant(
+        p.identity,
+        p.name ?? p.identity,
+        p.metadata ?? '',
+        {},
+        {
+          canPublish: true,
+          canSubscribe: true,
+          canPublishData: true,
+          canUpdateMetadata: false,
+          canPublishSources: [],
+          hidden: false,
+        },
+      );
       for (const t of p.tracks ?? []) {
         const audio = t.type === 'AUDIO';
         participant.tracks.set(t.sid, {
@@ -262,7 +311,11 @@ export async function startDevMediaServer(opts: DevMediaServerOptions = {}) {
     /** Signs and POSTs a webhook exactly as LiveKit does (for events a test makes up). */
     async sendWebhook(targetUrl: string, event: Record<string, unknown>, signWith = { apiKey, apiSecret }) {
       const body = JSON.stringify({ id: newSid('EV'), createdAt: String(Math.floor(Date.now() / 1000)), ...event });
-      const res = await fetch(targetUrl, { method: 'POST', headers: await signedWebhook(body, signWith.apiKey, signWith.apiSecret), body });
+      const res = await fetch(targetUrl, {
+        method: 'POST',
+        headers: await signedWebhook(body, signWith.apiKey, signWith.apiSecret),
+        body,
+      });
       return { status: res.status, body: await res.text() };
     },
     /** Resolves once every queued webhook has been delivered (or given up). */

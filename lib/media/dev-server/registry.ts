@@ -76,7 +76,12 @@ export function createRegistry(opts: { webhooks: WebhookSender; departureTimeout
     for (const other of room.connected(participant)) {
       if (other.permission.canSubscribe) other.link!.subscribe(participant, track);
     }
-    void webhooks.emit({ event: 'track_published', room: room.info(), participant: participant.info(), track: trackInfo(track) });
+    void webhooks.emit({
+      event: 'track_published',
+      room: room.info(),
+      participant: participant.info(),
+      track: trackInfo(track),
+    });
   }
 
   function unpublish(room: DevRoom, participant: DevParticipant, track: DevTrack) {
@@ -84,15 +89,22 @@ export function createRegistry(opts: { webhooks: WebhookSender; departureTimeout
     for (const other of room.connected(participant)) other.link!.unsubscribe(track.sid);
     participant.touch();
     room.broadcastUpdate(participant);
-    void webhooks.emit({ event: 'track_unpublished', room: room.info(), participant: participant.info(), track: trackInfo(track) });
+    void webhooks.emit({
+      event: 'track_unpublished',
+      room: room.info(),
+      participant: participant.info(),
+      track: trackInfo(track),
+    });
   }
 
   /** Moves a participant with its tracks to another room (a breakout). */
   function move(from: DevRoom, participant: DevParticipant, to: DevRoom) {
     if (from.participants.get(participant.identity) !== participant) return;
     from.participants.delete(participant.identity);
-    for (const track of participant.tracks.values()) for (const other of from.connected()) other.link!.unsubscribe(track.sid);
-    for (const other of from.participants.values()) for (const track of other.tracks.values()) participant.link?.unsubscribe(track.sid);
+    for (const track of participant.tracks.values())
+      for (const other of from.connected()) other.link!.unsubscribe(track.sid);
+    for (const other of from.participants.values())
+      for (const track of other.tracks.values()) participant.link?.unsubscribe(track.sid);
     participant.touch();
     const gone = participant.info();
     gone.state = ParticipantInfo_State.DISCONNECTED;
@@ -114,14 +126,19 @@ export function createRegistry(opts: { webhooks: WebhookSender; departureTimeout
     for (const room of rooms.values()) {
       const speaking = new Map<string, number>();
       for (const p of room.participants.values()) {
-        const levels = [...p.tracks.values()].filter((t) => t.type === TrackType.AUDIO && !t.muted && t.speech && now - t.speech.at < windowMs).map((t) => t.speech!.level);
+        const levels = [...p.tracks.values()]
+          .filter((t) => t.type === TrackType.AUDIO && !t.muted && t.speech && now - t.speech.at < windowMs)
+          .map((t) => t.speech!.level);
         if (levels.length) speaking.set(p.sid, Math.max(...levels));
       }
-      const changed = speaking.size !== room.speakers.size || [...speaking.keys()].some((sid) => !room.speakers.has(sid));
+      const changed =
+        speaking.size !== room.speakers.size || [...speaking.keys()].some((sid) => !room.speakers.has(sid));
       if (!changed) continue;
       const speakers = [
         ...[...speaking].map(([sid, level]) => new SpeakerInfo({ sid, level, active: true })),
-        ...[...room.speakers.keys()].filter((sid) => !speaking.has(sid)).map((sid) => new SpeakerInfo({ sid, level: 0, active: false })),
+        ...[...room.speakers.keys()]
+          .filter((sid) => !speaking.has(sid))
+          .map((sid) => new SpeakerInfo({ sid, level: 0, active: false })),
       ];
       room.speakers = speaking;
       for (const p of room.connected()) p.link!.sendSpeakers(speakers);

@@ -16,7 +16,8 @@ import {
 } from '@livekit/protocol';
 import type { MediaStreamTrack } from 'werift';
 
-export const newSid = (prefix: 'RM' | 'PA' | 'TR' | 'EG' | 'IN' | 'AD' | 'EV') => `${prefix}_${randomBytes(6).toString('hex')}`;
+export const newSid = (prefix: 'RM' | 'PA' | 'TR' | 'EG' | 'IN' | 'AD' | 'EV') =>
+  `${prefix}_${randomBytes(6).toString('hex')}`;
 
 export interface Permission {
   canPublish: boolean;

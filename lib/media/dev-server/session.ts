@@ -47,7 +47,14 @@ import {
   type AddTrackRequest,
   type ParticipantInfo,
 } from '@livekit/protocol';
-import { newSid, trackInfo, type DevParticipant, type DevRoom, type DevTrack, type ParticipantLink } from './room-state';
+import {
+  newSid,
+  trackInfo,
+  type DevParticipant,
+  type DevRoom,
+  type DevTrack,
+  type ParticipantLink,
+} from './room-state';
 import type { Registry } from './registry';
 
 export const SERVER_VERSION = '1.9.0';
@@ -56,12 +63,21 @@ const PROTOCOL_VERSION = 16;
 // One codec per kind: what the browser publishes is what every subscriber can decode.
 const CODECS = {
   audio: [new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 })],
-  video: [new RTCRtpCodecParameters({ mimeType: 'video/VP8', clockRate: 90000, rtcpFeedback: [useNACK(), usePLI(), useFIR()] })],
+  video: [
+    new RTCRtpCodecParameters({
+      mimeType: 'video/VP8',
+      clockRate: 90000,
+      rtcpFeedback: [useNACK(), usePLI(), useFIR()],
+    }),
+  ],
 };
 
 // The mid and rid extensions route RTP to its track when the SDP lists no SSRCs (simulcast offers).
 // The audio level extension (RFC 6464) says who is speaking without decoding any audio.
-const HEADER_EXTENSIONS = { audio: [useSdesMid(), useAudioLevelIndication()], video: [useSdesMid(), useSdesRTPStreamId()] };
+const HEADER_EXTENSIONS = {
+  audio: [useSdesMid(), useAudioLevelIndication()],
+  video: [useSdesMid(), useSdesRTPStreamId()],
+};
 const AUDIO_LEVEL_URI = 'urn:ietf:params:rtp-hdrext:ssrc-audio-level';
 /** dBov below which a packet counts as speech (0 is loudest, 127 silence). */
 const SPEECH_DBOV = 50;
@@ -138,7 +154,12 @@ export class SignalSession implements ParticipantLink {
     readonly participant: DevParticipant,
     private readonly ctx: SessionContext,
   ) {
-    const config = { codecs: CODECS, headerExtensions: HEADER_EXTENSIONS, iceAdditionalHostAddresses: ['127.0.0.1'], iceUseIpv6: false };
+    const config = {
+      codecs: CODECS,
+      headerExtensions: HEADER_EXTENSIONS,
+      iceAdditionalHostAddresses: ['127.0.0.1'],
+      iceUseIpv6: false,
+    };
     this.publisher = new RTCPeerConnection(config);
     this.subscriber = new RTCPeerConnection(config);
     this.publisher.onIceCandidate.subscribe((c) => c && this.trickle(c.toJSON(), SignalTarget.PUBLISHER));
@@ -156,7 +177,9 @@ export class SignalSession implements ParticipantLink {
       } catch {
         return;
       }
-      this.onRequest(req).catch((err) => ctx.log(`signal ${req.message.case} from ${participant.identity}: ${(err as Error).message}`));
+      this.onRequest(req).catch((err) =>
+        ctx.log(`signal ${req.message.case} from ${participant.identity}: ${(err as Error).message}`),
+      );
     });
     ws.on('close', () => this.end(DisconnectReason.CLIENT_INITIATED, false));
   }
@@ -171,7 +194,13 @@ export class SignalSession implements ParticipantLink {
         otherParticipants: others,
         serverVersion: SERVER_VERSION,
         serverRegion: 'local',
-        serverInfo: new ServerInfo({ edition: ServerInfo_Edition.Standard, version: SERVER_VERSION, protocol: PROTOCOL_VERSION, region: 'local', nodeId: 'convene-dev-media' }),
+        serverInfo: new ServerInfo({
+          edition: ServerInfo_Edition.Standard,
+          version: SERVER_VERSION,
+          protocol: PROTOCOL_VERSION,
+          region: 'local',
+          nodeId: 'convene-dev-media',
+        }),
         iceServers: [],
         subscriberPrimary: false,
         pingTimeout: 15,
@@ -230,7 +259,10 @@ export class SignalSession implements ParticipantLink {
       case 'ping':
         return this.send({ case: 'pong', value: BigInt(Date.now()) });
       case 'pingReq':
-        return this.send({ case: 'pongResp', value: new Pong({ lastPingTimestamp: m.value.timestamp, timestamp: BigInt(Date.now()) }) });
+        return this.send({
+          case: 'pongResp',
+          value: new Pong({ lastPingTimestamp: m.value.timestamp, timestamp: BigInt(Date.now()) }),
+        });
       case 'leave':
         return this.end(DisconnectReason.CLIENT_INITIATED, false);
       default:
@@ -244,14 +276,19 @@ export class SignalSession implements ParticipantLink {
       this.cids = msidsByMid(sdp);
       await this.publisher.setRemoteDescription({ type: 'offer', sdp });
       await this.publisher.setLocalDescription(await this.publisher.createAnswer());
-      this.send({ case: 'answer', value: new SessionDescription({ type: 'answer', sdp: this.publisher.localDescription!.sdp, id: sd.id }) });
+      this.send({
+        case: 'answer',
+        value: new SessionDescription({ type: 'answer', sdp: this.publisher.localDescription!.sdp, id: sd.id }),
+      });
     });
     return this.offerChain;
   }
 
   private onAddTrack(req: AddTrackRequest) {
     const p = this.participant;
-    const allowed = p.permission.canPublish && (!p.permission.canPublishSources.length || p.permission.canPublishSources.includes(req.source));
+    const allowed =
+      p.permission.canPublish &&
+      (!p.permission.canPublishSources.length || p.permission.canPublishSources.includes(req.source));
     if (!allowed) {
       this.ctx.log(`${p.identity} may not publish ${TrackSource[req.source]}`);
       return;
@@ -373,7 +410,10 @@ export class SignalSession implements ParticipantLink {
   subscribe(publisher: DevParticipant, track: DevTrack) {
     if (this.closed || this.subscriptions.has(track.sid) || !track.media) return;
     const local = new MediaStreamTrack({ kind: track.type === TrackType.AUDIO ? 'audio' : 'video' });
-    const transceiver = this.subscriber.addTransceiver(local, { direction: 'sendonly', streams: [new MediaStream({ id: `${publisher.sid}|${track.sid}` })] });
+    const transceiver = this.subscriber.addTransceiver(local, {
+      direction: 'sendonly',
+      streams: [new MediaStream({ id: `${publisher.sid}|${track.sid}` })],
+    });
     (transceiver.sender as { trackId: string }).trackId = track.sid; // the browser reads our track sid from the msid
     const stats = this.ctx.stats;
     const forward = track.media.onReceiveRtp.subscribe((rtp) => {
@@ -434,7 +474,15 @@ export class SignalSession implements ParticipantLink {
         await this.subscriber.setLocalDescription(offer);
         const midToTrackId: Record<string, string> = {};
         for (const [sid, sub] of this.subscriptions) if (sub.transceiver.mid) midToTrackId[sub.transceiver.mid] = sid;
-        this.send({ case: 'offer', value: new SessionDescription({ type: 'offer', sdp: this.subscriber.localDescription!.sdp, id: ++this.subscriberOfferId, midToTrackId }) });
+        this.send({
+          case: 'offer',
+          value: new SessionDescription({
+            type: 'offer',
+            sdp: this.subscriber.localDescription!.sdp,
+            id: ++this.subscriberOfferId,
+            midToTrackId,
+          }),
+        });
       } catch (err) {
         this.subscriberBusy = false;
         this.ctx.log(`subscriber offer for ${this.participant.identity}: ${(err as Error).message}`);
@@ -460,13 +508,21 @@ export class SignalSession implements ParticipantLink {
     this.ctx.registry.move(from, this.participant, room);
     this.send({
       case: 'roomMoved',
-      value: new RoomMovedResponse({ room: room.info(), token, participant: this.participant.info(), otherParticipants: room.visible(this.participant).map((p) => p.info()) }),
+      value: new RoomMovedResponse({
+        room: room.info(),
+        token,
+        participant: this.participant.info(),
+        otherParticipants: room.visible(this.participant).map((p) => p.info()),
+      }),
     });
   }
 
   /** Ends the session from the server's side, telling the client why. */
   close(reason: DisconnectReason) {
-    this.send({ case: 'leave', value: new LeaveRequest({ canReconnect: false, reason, action: LeaveRequest_Action.DISCONNECT }) });
+    this.send({
+      case: 'leave',
+      value: new LeaveRequest({ canReconnect: false, reason, action: LeaveRequest_Action.DISCONNECT }),
+    });
     this.end(reason, true);
   }
 

@@ -75,7 +75,13 @@ export interface TwirpState {
 
 const opts = { ignoreUnknownFields: true };
 
-export function createTwirpApi(deps: { registry: Registry; authority: Authority; recorder: Recorder; state: TwirpState; publicHost: () => string }) {
+export function createTwirpApi(deps: {
+  registry: Registry;
+  authority: Authority;
+  recorder: Recorder;
+  state: TwirpState;
+  publicHost: () => string;
+}) {
   const { registry, authority, recorder, state } = deps;
 
   async function authorize(header: string | undefined, method: string, body: Record<string, unknown>) {
@@ -90,7 +96,8 @@ export function createTwirpApi(deps: { registry: Registry; authority: Authority;
     const rule = METHODS[method];
     const video = (claims.video ?? {}) as Record<string, unknown>;
     if (!video[rule.grant]) throw new TwirpError(403, 'permission_denied', `${rule.grant} grant required`);
-    if (rule.needsRoom && video.room !== body.room) throw new TwirpError(403, 'permission_denied', 'token is for another room');
+    if (rule.needsRoom && video.room !== body.room)
+      throw new TwirpError(403, 'permission_denied', 'token is for another room');
   }
 
   const room = (name: string): DevRoom => {
@@ -128,7 +135,11 @@ export function createTwirpApi(deps: { registry: Registry; authority: Authority;
         return r.info().toJson();
       }
       case 'ListParticipants':
-        return new ListParticipantsResponse({ participants: room(body.room).visible().map((p) => p.info()) }).toJson();
+        return new ListParticipantsResponse({
+          participants: room(body.room)
+            .visible()
+            .map((p) => p.info()),
+        }).toJson();
       case 'GetParticipant':
         return participant(body.room, body.identity).info().toJson();
       case 'RemoveParticipant': {
@@ -178,7 +189,14 @@ export function createTwirpApi(deps: { registry: Registry; authority: Authority;
         const packet = new DataPacket({
           kind: req.kind,
           destinationIdentities: req.destinationIdentities,
-          value: { case: 'user', value: new UserPacket({ payload: req.data, topic: req.topic, destinationIdentities: req.destinationIdentities }) },
+          value: {
+            case: 'user',
+            value: new UserPacket({
+              payload: req.data,
+              topic: req.topic,
+              destinationIdentities: req.destinationIdentities,
+            }),
+          },
         }).toBinary();
         for (const p of r.connected()) {
           if (req.destinationIdentities.length && !req.destinationIdentities.includes(p.identity)) continue;
@@ -196,7 +214,9 @@ export function createTwirpApi(deps: { registry: Registry; authority: Authority;
       }
       case 'ListEgress': {
         const req = ListEgressRequest.fromJson(body, opts);
-        return new ListEgressResponse({ items: recorder.list().filter((e: EgressInfo) => !req.roomName || e.roomName === req.roomName) }).toJson();
+        return new ListEgressResponse({
+          items: recorder.list().filter((e: EgressInfo) => !req.roomName || e.roomName === req.roomName),
+        }).toJson();
       }
       case 'CreateIngress': {
         const req = CreateIngressRequest.fromJson(body, opts);
@@ -224,7 +244,12 @@ export function createTwirpApi(deps: { registry: Registry; authority: Authority;
       }
       case 'CreateDispatch': {
         const req = CreateAgentDispatchRequest.fromJson(body, opts);
-        const dispatch = new AgentDispatch({ id: newSid('AD'), agentName: req.agentName, room: req.room, metadata: req.metadata });
+        const dispatch = new AgentDispatch({
+          id: newSid('AD'),
+          agentName: req.agentName,
+          room: req.room,
+          metadata: req.metadata,
+        });
         state.dispatches.set(dispatch.id, dispatch);
         return dispatch.toJson();
       }

@@ -17,14 +17,24 @@ export async function signedWebhook(body: string, apiKey: string, apiSecret: str
   return { 'content-type': 'application/webhook+json', authorization: await token.toJwt() };
 }
 
-export function createWebhookSender(opts: { apiKey: string; apiSecret: string; urls: () => string[]; log: (msg: string) => void }) {
+export function createWebhookSender(opts: {
+  apiKey: string;
+  apiSecret: string;
+  urls: () => string[];
+  log: (msg: string) => void;
+}) {
   let chain = Promise.resolve();
   const sent: { url: string; event: string; status: number }[] = [];
 
   async function deliver(url: string, body: string, event: string) {
     for (let attempt = 1; attempt <= 3; attempt++) {
       try {
-        const res = await fetch(url, { method: 'POST', headers: await signedWebhook(body, opts.apiKey, opts.apiSecret), body, signal: AbortSignal.timeout(15_000) });
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: await signedWebhook(body, opts.apiKey, opts.apiSecret),
+          body,
+          signal: AbortSignal.timeout(15_000),
+        });
         sent.push({ url, event, status: res.status });
         await res.arrayBuffer();
         if (res.ok) return;

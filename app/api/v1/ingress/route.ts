@@ -3,4 +3,7 @@ import { createIngress } from '@/lib/domain/ingress';
 import { ingressCreateInput } from '@/lib/domain/media-features.schemas';
 import { ingressResponse } from '@/lib/domain/responses.schemas';
 
-export const POST = route({ auth: auth.tenant('media.write'), body: ingressCreateInput, status: 201, response: ingressResponse }, ({ auth, body }) => createIngress(auth.tenant, body));
+export const POST = route(
+  { auth: auth.tenant('media.write'), body: ingressCreateInput, status: 201, response: ingressResponse },
+  ({ auth, body }) => createIngress(auth.tenant, body),
+);

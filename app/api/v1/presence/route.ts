@@ -3,4 +3,7 @@ import { tenantPresence } from '@/lib/domain/sessions';
 import { presencePage } from '@/lib/domain/sessions.schemas';
 import { paginationQuery } from '@/lib/domain/pagination';
 
-export const GET = route({ auth: auth.tenant('rooms.read'), query: paginationQuery, response: presencePage }, ({ auth, query }) => tenantPresence(auth.tenant, query));
+export const GET = route(
+  { auth: auth.tenant('rooms.read'), query: paginationQuery, response: presencePage },
+  ({ auth, query }) => tenantPresence(auth.tenant, query),
+);

@@ -2,4 +2,7 @@ import { route, auth } from '@/lib/http/route';
 import { listSessions } from '@/lib/domain/sessions';
 import { sessionPage, tenantSessionListQuery } from '@/lib/domain/sessions.schemas';
 
-export const GET = route({ auth: auth.tenant('rooms.read'), query: tenantSessionListQuery, response: sessionPage }, ({ auth, query }) => listSessions(auth.tenant, query));
+export const GET = route(
+  { auth: auth.tenant('rooms.read'), query: tenantSessionListQuery, response: sessionPage },
+  ({ auth, query }) => listSessions(auth.tenant, query),
+);

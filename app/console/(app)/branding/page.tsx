@@ -9,10 +9,16 @@ import { Card, PageHeader } from '@/components/console/ui';
 export default async function BrandingPage() {
   const actor = await requireTenantActor();
   const own = storedBranding(actor.tenant.branding);
-  const fallback = resolveBranding(null, actor.tenant.providerId ? await providerBrandingView({ id: actor.tenant.providerId }) : null);
+  const fallback = resolveBranding(
+    null,
+    actor.tenant.providerId ? await providerBrandingView({ id: actor.tenant.providerId }) : null,
+  );
   return (
     <>
-      <PageHeader title="Branding" description="How the hosted call UI looks to your participants: logo, name, colours and default language. Empty fields use your provider’s default, then Convene’s." />
+      <PageHeader
+        title="Branding"
+        description="How the hosted call UI looks to your participants: logo, name, colours and default language. Empty fields use your provider’s default, then Convene’s."
+      />
       <Card>
         <BrandingEditor own={own} fallback={fallback} canManage={canManage(actor)} save={saveBrandingAction} />
       </Card>

@@ -10,8 +10,17 @@ export default async function KeysPage() {
   const keys = await listApiKeys(actor.tenant.id);
   return (
     <>
-      <PageHeader title="API keys" description="Your backend sends one of these as x-api-key. Only a hint is stored in readable form." />
-      <KeysManager keys={keys.data} canManage={canManage(actor)} create={createKeyAction} rotate={rotateKeyAction} revoke={revokeKeyAction} />
+      <PageHeader
+        title="API keys"
+        description="Your backend sends one of these as x-api-key. Only a hint is stored in readable form."
+      />
+      <KeysManager
+        keys={keys.data}
+        canManage={canManage(actor)}
+        create={createKeyAction}
+        rotate={rotateKeyAction}
+        revoke={revokeKeyAction}
+      />
     </>
   );
 }

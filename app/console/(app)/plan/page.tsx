@@ -9,9 +9,23 @@ export default async function PlanPage() {
   const view = tenantView(actor.tenant);
   return (
     <>
-      <PageHeader title="Plan & limits" description="Your provider sets the plan and any overrides; requests beyond a limit are refused with PLAN_LIMIT_REACHED." />
-      <p className="mb-4 text-sm">Plan: <Badge tone="green">{view.plan}</Badge>{view.isTestMode && <span className="ml-2"><Badge tone="amber">test mode</Badge></span>}</p>
-      <LimitsTable plan={PLANS[view.plan as PlanName] ?? PLANS.starter} resolved={view.resolvedLimits} overrides={view.entitlementOverrides} />
+      <PageHeader
+        title="Plan & limits"
+        description="Your provider sets the plan and any overrides; requests beyond a limit are refused with PLAN_LIMIT_REACHED."
+      />
+      <p className="mb-4 text-sm">
+        Plan: <Badge tone="green">{view.plan}</Badge>
+        {view.isTestMode && (
+          <span className="ml-2">
+            <Badge tone="amber">test mode</Badge>
+          </span>
+        )}
+      </p>
+      <LimitsTable
+        plan={PLANS[view.plan as PlanName] ?? PLANS.starter}
+        resolved={view.resolvedLimits}
+        overrides={view.entitlementOverrides}
+      />
     </>
   );
 }

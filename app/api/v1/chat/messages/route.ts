@@ -3,6 +3,12 @@ import { chatHistory, sendChatMessage } from '@/lib/domain/chat';
 import { chatHistoryQuery, chatHistoryResponse, chatMessageResponse, chatSendInput } from '@/lib/domain/chat.schemas';
 
 // Participant token: the participant writes as itself, to its own room (or to one participant of it).
-export const POST = route({ auth: auth.participant, body: chatSendInput, status: 201, response: chatMessageResponse }, ({ auth, body }) => sendChatMessage(auth, body));
+export const POST = route(
+  { auth: auth.participant, body: chatSendInput, status: 201, response: chatMessageResponse },
+  ({ auth, body }) => sendChatMessage(auth, body),
+);
 
-export const GET = route({ auth: auth.participant, query: chatHistoryQuery, response: chatHistoryResponse }, ({ auth, query }) => chatHistory(auth, query));
+export const GET = route(
+  { auth: auth.participant, query: chatHistoryQuery, response: chatHistoryResponse },
+  ({ auth, query }) => chatHistory(auth, query),
+);

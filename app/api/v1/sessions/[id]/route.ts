@@ -2,4 +2,7 @@ import { route, auth } from '@/lib/http/route';
 import { getSession } from '@/lib/domain/sessions';
 import { sessionWithAttendanceResponse } from '@/lib/domain/sessions.schemas';
 
-export const GET = route({ auth: auth.tenant('rooms.read'), response: sessionWithAttendanceResponse }, ({ auth, params }) => getSession(auth.tenant, params.id));
+export const GET = route(
+  { auth: auth.tenant('rooms.read'), response: sessionWithAttendanceResponse },
+  ({ auth, params }) => getSession(auth.tenant, params.id),
+);

@@ -3,4 +3,7 @@ import { paginationQuery } from '@/lib/domain/pagination';
 import { listApiKeys } from '@/lib/domain/keys';
 import { apiKeyPage } from '@/lib/domain/responses.schemas';
 
-export const GET = route({ auth: auth.tenant('tenant.read'), query: paginationQuery, response: apiKeyPage }, ({ auth, query }) => listApiKeys(auth.tenant.id, query));
+export const GET = route(
+  { auth: auth.tenant('tenant.read'), query: paginationQuery, response: apiKeyPage },
+  ({ auth, query }) => listApiKeys(auth.tenant.id, query),
+);

@@ -6,7 +6,17 @@ import { listRoomSessions } from '@/lib/domain/sessions';
 import { SessionsTable } from '@/components/console/SessionsTable';
 import { endRoomAction } from '@/app/console/actions';
 import { ActionButton } from '@/components/console/client';
-import { Badge, Card, Empty, PageHeader, Table, fmtDate, secondaryButton, statusTone, td } from '@/components/console/ui';
+import {
+  Badge,
+  Card,
+  Empty,
+  PageHeader,
+  Table,
+  fmtDate,
+  secondaryButton,
+  statusTone,
+  td,
+} from '@/components/console/ui';
 
 export default async function RoomPage({ params }: { params: Promise<{ id: string }> }) {
   const actor = await requireTenantActor();
@@ -15,54 +25,111 @@ export default async function RoomPage({ params }: { params: Promise<{ id: strin
   const room = await orNotFound(() => getRoom(actor.tenant, id));
   const events = await roomEvents(actor.tenant.id, room.id);
   const sessions = await listRoomSessions(actor.tenant, room.id, { limit: 50 });
-  const features = (['enableRecording', 'enableChat', 'enableScreenShare', 'enableWaitingRoom', 'enableE2EE', 'enableAiFeatures'] as const).filter((f) => room[f]);
+  const features = (
+    [
+      'enableRecording',
+      'enableChat',
+      'enableScreenShare',
+      'enableWaitingRoom',
+      'enableE2EE',
+      'enableAiFeatures',
+    ] as const
+  ).filter((f) => room[f]);
   return (
     <>
-      <p className="mb-2 text-sm"><Link href="/console/rooms" className="text-blue-700 hover:underline dark:text-blue-300">← Rooms</Link></p>
-      <PageHeader title={room.name} description={`${room.id} · ${room.type.toLowerCase()} · created ${fmtDate(room.createdAt)}`}>
+      <p className="mb-2 text-sm">
+        <Link href="/console/rooms" className="text-blue-700 hover:underline dark:text-blue-300">
+          ← Rooms
+        </Link>
+      </p>
+      <PageHeader
+        title={room.name}
+        description={`${room.id} · ${room.type.toLowerCase()} · created ${fmtDate(room.createdAt)}`}
+      >
         {room.status !== 'ENDED' && (
-          <ActionButton action={endRoomAction.bind(null, room.id)} label="End room" tone="danger" confirm="End this room for everyone?" success="Room ended"
-            disabled={!canManage(actor)} disabledReason="Viewers cannot end rooms" />
+          <ActionButton
+            action={endRoomAction.bind(null, room.id)}
+            label="End room"
+            tone="danger"
+            confirm="End this room for everyone?"
+            success="Room ended"
+            disabled={!canManage(actor)}
+            disabledReason="Viewers cannot end rooms"
+          />
         )}
       </PageHeader>
       <div className="mb-6 grid gap-4 md:grid-cols-3">
-        <Card title="Status"><Badge tone={statusTone(room.status)}>{room.status.toLowerCase()}</Badge>{room.isLocked && <span className="ml-2"><Badge>locked</Badge></span>}</Card>
-        <Card title="Seats"><p className="tabular-nums">{room.activeParticipants} connected of {room.maxParticipants}</p></Card>
-        <Card title="Features"><p className="text-sm">{features.length ? features.map((f) => f.replace('enable', '')).join(', ') : 'None'}</p></Card>
+        <Card title="Status">
+          <Badge tone={statusTone(room.status)}>{room.status.toLowerCase()}</Badge>
+          {room.isLocked && (
+            <span className="ml-2">
+              <Badge>locked</Badge>
+            </span>
+          )}
+        </Card>
+        <Card title="Seats">
+          <p className="tabular-nums">
+            {room.activeParticipants} connected of {room.maxParticipants}
+          </p>
+        </Card>
+        <Card title="Features">
+          <p className="text-sm">
+            {features.length ? features.map((f) => f.replace('enable', '')).join(', ') : 'None'}
+          </p>
+        </Card>
       </div>
       <h2 className="mb-2 text-lg font-semibold">Participants</h2>
       {room.participants?.length ? (
         <Table caption="Participants" head={['Name', 'Role', 'State', 'Joined', 'Left']}>
           {room.participants.map((p) => (
             <tr key={p.id}>
-              <td className={td}>{p.displayName}<div className="font-mono text-xs text-slate-500">{p.externalUserId}</div></td>
+              <td className={td}>
+                {p.displayName}
+                <div className="font-mono text-xs text-slate-500">{p.externalUserId}</div>
+              </td>
               <td className={td}>{p.role.toLowerCase()}</td>
-              <td className={td}><Badge tone={statusTone(p.connectionState)}>{p.connectionState.toLowerCase()}</Badge></td>
+              <td className={td}>
+                <Badge tone={statusTone(p.connectionState)}>{p.connectionState.toLowerCase()}</Badge>
+              </td>
               <td className={td}>{fmtDate(p.joinedAt)}</td>
               <td className={td}>{fmtDate(p.leftAt)}</td>
             </tr>
           ))}
         </Table>
-      ) : <Empty>Nobody has joined this room.</Empty>}
+      ) : (
+        <Empty>Nobody has joined this room.</Empty>
+      )}
       <h2 className="mb-2 mt-8 text-lg font-semibold">Sessions</h2>
       <SessionsTable sessions={sessions.data} />
       <h2 className="mb-2 mt-8 text-lg font-semibold">Chat</h2>
       {room.enableE2EE ? (
-        <p className="text-sm">This room is end-to-end encrypted: its chat stays between participants and is not stored.</p>
+        <p className="text-sm">
+          This room is end-to-end encrypted: its chat stays between participants and is not stored.
+        </p>
       ) : (
         <p className="text-sm">
-          <a href={`/console/rooms/${room.id}/chat.csv`} className={secondaryButton} download>Download chat (CSV)</a>
-          <span className="ml-2 text-slate-600 dark:text-slate-400">Stored messages, oldest first, direct messages included.</span>
+          <a href={`/console/rooms/${room.id}/chat.csv`} className={secondaryButton} download>
+            Download chat (CSV)
+          </a>
+          <span className="ml-2 text-slate-600 dark:text-slate-400">
+            Stored messages, oldest first, direct messages included.
+          </span>
         </p>
       )}
       <h2 className="mb-2 mt-8 text-lg font-semibold">Events</h2>
       {events.length ? (
         <Table caption="Room events" head={['Event', 'When', 'Id']}>
           {events.map((e) => (
-            <tr key={e.id}><td className={`${td} font-mono`}>{e.name}</td><td className={td}>{fmtDate(e.occurredAt)}</td><td className={`${td} font-mono text-xs`}>{e.id}</td></tr>
+            <tr key={e.id}>
+              <td className={`${td} font-mono`}>{e.name}</td>
+              <td className={td}>{fmtDate(e.occurredAt)}</td>
+              <td className={`${td} font-mono text-xs`}>{e.id}</td>
+            </tr>
           ))}
         </Table>
-      ) : <Empty>No events yet.</Empty>}
+      ) : (
+        <Empty>No events yet.</Empty>
+      )}
     </>
   );
 }

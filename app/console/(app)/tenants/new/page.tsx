@@ -7,7 +7,10 @@ export default async function NewTenantPage() {
   const actor = await requireProviderActor();
   return (
     <>
-      <PageHeader title="Provision a tenant" description="Creates the tenant with its first API key and webhook signing secret." />
+      <PageHeader
+        title="Provision a tenant"
+        description="Creates the tenant with its first API key and webhook signing secret."
+      />
       <ProvisionForm canManage={canManage(actor)} />
     </>
   );

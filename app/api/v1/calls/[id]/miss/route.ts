@@ -3,4 +3,7 @@ import { missCall } from '@/lib/domain/calls';
 import { callActorInput } from '@/lib/domain/engagement.schemas';
 import { callResponse } from '@/lib/domain/responses.schemas';
 
-export const POST = route({ auth: auth.tenant('calls.write'), body: callActorInput, response: callResponse }, ({ auth, params }) => missCall(auth.tenant, params.id));
+export const POST = route(
+  { auth: auth.tenant('calls.write'), body: callActorInput, response: callResponse },
+  ({ auth, params }) => missCall(auth.tenant, params.id),
+);

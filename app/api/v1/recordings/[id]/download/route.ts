@@ -3,6 +3,7 @@ import { recordingFile } from '@/lib/domain/recordings';
 import { attachmentResponse } from '@/lib/http/download';
 
 // Streams the file to the tenant's backend (tenant key); no public URL exists.
-export const GET = route({ auth: auth.tenant('media.read'), produces: ['video/mp4', 'audio/ogg'] }, async ({ auth, params }) =>
-  attachmentResponse(await recordingFile(auth.tenant, params.id)),
+export const GET = route(
+  { auth: auth.tenant('media.read'), produces: ['video/mp4', 'audio/ogg'] },
+  async ({ auth, params }) => attachmentResponse(await recordingFile(auth.tenant, params.id)),
 );

@@ -4,8 +4,12 @@ import { createBreakout, listBreakouts } from '@/lib/domain/breakouts';
 import { breakoutCreateInput } from '@/lib/domain/rooms.schemas';
 import { breakoutPage, breakoutResponse } from '@/lib/domain/responses.schemas';
 
-export const POST = route({ auth: auth.tenant('rooms.write'), body: breakoutCreateInput, status: 201, response: breakoutResponse }, ({ auth, params, body }) =>
-  createBreakout(auth.tenant, params.id, body),
+export const POST = route(
+  { auth: auth.tenant('rooms.write'), body: breakoutCreateInput, status: 201, response: breakoutResponse },
+  ({ auth, params, body }) => createBreakout(auth.tenant, params.id, body),
 );
 
-export const GET = route({ auth: auth.tenant('rooms.read'), query: paginationQuery, response: breakoutPage }, ({ auth, params, query }) => listBreakouts(auth.tenant, params.id, query));
+export const GET = route(
+  { auth: auth.tenant('rooms.read'), query: paginationQuery, response: breakoutPage },
+  ({ auth, params, query }) => listBreakouts(auth.tenant, params.id, query),
+);

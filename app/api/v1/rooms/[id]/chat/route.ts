@@ -2,8 +2,11 @@ import { route, auth } from '@/lib/http/route';
 import { deleteChat, exportChat } from '@/lib/domain/chat';
 import { chatDeletedResponse, chatExportQuery, chatExportResponse } from '@/lib/domain/chat.schemas';
 
-export const GET = route({ auth: auth.tenant('rooms.read'), query: chatExportQuery, response: chatExportResponse }, ({ auth, params, query }) =>
-  exportChat(auth.tenant, params.id, query),
+export const GET = route(
+  { auth: auth.tenant('rooms.read'), query: chatExportQuery, response: chatExportResponse },
+  ({ auth, params, query }) => exportChat(auth.tenant, params.id, query),
 );
 
-export const DELETE = route({ auth: auth.tenant('rooms.write'), response: chatDeletedResponse }, ({ auth, params }) => deleteChat(auth.tenant, params.id));
+export const DELETE = route({ auth: auth.tenant('rooms.write'), response: chatDeletedResponse }, ({ auth, params }) =>
+  deleteChat(auth.tenant, params.id),
+);

@@ -2,6 +2,7 @@ import { route, auth } from '@/lib/http/route';
 import { listRoomSessions } from '@/lib/domain/sessions';
 import { sessionListQuery, sessionPage } from '@/lib/domain/sessions.schemas';
 
-export const GET = route({ auth: auth.tenant('rooms.read'), query: sessionListQuery, response: sessionPage }, ({ auth, params, query }) =>
-  listRoomSessions(auth.tenant, params.id, query),
+export const GET = route(
+  { auth: auth.tenant('rooms.read'), query: sessionListQuery, response: sessionPage },
+  ({ auth, params, query }) => listRoomSessions(auth.tenant, params.id, query),
 );

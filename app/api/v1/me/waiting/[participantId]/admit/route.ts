@@ -2,4 +2,6 @@ import { route, auth } from '@/lib/http/route';
 import { admitAsParticipant } from '@/lib/domain/me';
 import { participantResponse } from '@/lib/domain/responses.schemas';
 
-export const POST = route({ auth: auth.participant, response: participantResponse }, ({ auth, params }) => admitAsParticipant(auth, params.participantId, true));
+export const POST = route({ auth: auth.participant, response: participantResponse }, ({ auth, params }) =>
+  admitAsParticipant(auth, params.participantId, true),
+);

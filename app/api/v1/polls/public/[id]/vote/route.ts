@@ -4,6 +4,8 @@ import { publicVoteInput } from '@/lib/domain/engagement.schemas';
 import { pollResponse } from '@/lib/domain/responses.schemas';
 
 // A participant votes as themselves, only in their own room's polls.
-export const POST = route({ auth: auth.participant, body: publicVoteInput, response: pollResponse }, ({ auth, params, body }) =>
-  vote(auth.tenant, params.id, auth.participant.externalUserId, body.optionIds, auth.room.id),
+export const POST = route(
+  { auth: auth.participant, body: publicVoteInput, response: pollResponse },
+  ({ auth, params, body }) =>
+    vote(auth.tenant, params.id, auth.participant.externalUserId, body.optionIds, auth.room.id),
 );

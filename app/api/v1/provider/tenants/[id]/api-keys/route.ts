@@ -5,8 +5,12 @@ import { createTenantApiKey, listApiKeys } from '@/lib/domain/keys';
 import { createKeyInput } from '@/lib/domain/tenants.schemas';
 import { apiKeyPage, createdApiKeyResponse } from '@/lib/domain/responses.schemas';
 
-export const POST = route({ auth: auth.provider, body: createKeyInput, status: 201, response: createdApiKeyResponse }, async ({ auth, params, body }) =>
-  createTenantApiKey(await findOwnedTenant(auth.provider.id, params.id), body),
+export const POST = route(
+  { auth: auth.provider, body: createKeyInput, status: 201, response: createdApiKeyResponse },
+  async ({ auth, params, body }) => createTenantApiKey(await findOwnedTenant(auth.provider.id, params.id), body),
 );
 
-export const GET = route({ auth: auth.provider, query: paginationQuery, response: apiKeyPage }, async ({ auth, params, query }) => listApiKeys((await findOwnedTenant(auth.provider.id, params.id)).id, query));
+export const GET = route(
+  { auth: auth.provider, query: paginationQuery, response: apiKeyPage },
+  async ({ auth, params, query }) => listApiKeys((await findOwnedTenant(auth.provider.id, params.id)).id, query),
+);

@@ -12,32 +12,62 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   if (session.roomId !== id) notFound();
   return (
     <>
-      <p className="mb-2 text-sm"><Link href={`/console/rooms/${id}`} className="text-blue-700 hover:underline dark:text-blue-300">← Room</Link></p>
-      <PageHeader title="Session attendance" description={`${session.id} · ${fmtTime(session.startedAt)} – ${session.endedAt ? fmtTime(session.endedAt) : 'live'}`}>
-        <a href={`/console/rooms/${id}/sessions/${session.id}/attendance.csv`} className={secondaryButton} download>Download CSV</a>
+      <p className="mb-2 text-sm">
+        <Link href={`/console/rooms/${id}`} className="text-blue-700 hover:underline dark:text-blue-300">
+          ← Room
+        </Link>
+      </p>
+      <PageHeader
+        title="Session attendance"
+        description={`${session.id} · ${fmtTime(session.startedAt)} – ${session.endedAt ? fmtTime(session.endedAt) : 'live'}`}
+      >
+        <a href={`/console/rooms/${id}/sessions/${session.id}/attendance.csv`} className={secondaryButton} download>
+          Download CSV
+        </a>
       </PageHeader>
       <div className="mb-6 grid gap-4 md:grid-cols-4">
-        <Card title="Status"><Badge tone={session.status === 'LIVE' ? 'green' : 'slate'}>{session.status.toLowerCase()}</Badge></Card>
-        <Card title="Duration"><p className="tabular-nums">{fmtSeconds(session.duration)}</p></Card>
-        <Card title="Peak participants"><p className="tabular-nums">{session.peakParticipants}</p></Card>
-        <Card title="Unique attendees"><p className="tabular-nums">{session.uniqueAttendees}</p></Card>
+        <Card title="Status">
+          <Badge tone={session.status === 'LIVE' ? 'green' : 'slate'}>{session.status.toLowerCase()}</Badge>
+        </Card>
+        <Card title="Duration">
+          <p className="tabular-nums">{fmtSeconds(session.duration)}</p>
+        </Card>
+        <Card title="Peak participants">
+          <p className="tabular-nums">{session.peakParticipants}</p>
+        </Card>
+        <Card title="Unique attendees">
+          <p className="tabular-nums">{session.uniqueAttendees}</p>
+        </Card>
       </div>
       {session.attendance.length ? (
         <Table caption="Attendance" head={['Name', 'Role', 'First join', 'Last leave', 'Connected', 'Intervals']}>
           {session.attendance.map((a) => (
             <tr key={a.participantId}>
-              <td className={td}>{a.displayName}<div className="font-mono text-xs text-slate-500">{a.externalUserId}</div></td>
+              <td className={td}>
+                {a.displayName}
+                <div className="font-mono text-xs text-slate-500">{a.externalUserId}</div>
+              </td>
               <td className={td}>{a.role.toLowerCase()}</td>
               <td className={`${td} tabular-nums`}>{fmtTime(a.firstJoinedAt)}</td>
-              <td className={`${td} tabular-nums`}>{a.lastLeftAt ? fmtTime(a.lastLeftAt) : <Badge tone="green">connected</Badge>}</td>
+              <td className={`${td} tabular-nums`}>
+                {a.lastLeftAt ? fmtTime(a.lastLeftAt) : <Badge tone="green">connected</Badge>}
+              </td>
               <td className={`${td} tabular-nums`}>{fmtSeconds(a.totalSeconds)}</td>
               <td className={`${td} tabular-nums text-xs`}>
-                <ul>{a.intervals.map((i) => <li key={i.joinedAt}>{fmtTime(i.joinedAt)} – {i.leftAt ? fmtTime(i.leftAt) : 'now'} ({fmtSeconds(i.seconds)})</li>)}</ul>
+                <ul>
+                  {a.intervals.map((i) => (
+                    <li key={i.joinedAt}>
+                      {fmtTime(i.joinedAt)} – {i.leftAt ? fmtTime(i.leftAt) : 'now'} ({fmtSeconds(i.seconds)})
+                    </li>
+                  ))}
+                </ul>
               </td>
             </tr>
           ))}
         </Table>
-      ) : <Empty>Nobody connected in this session.</Empty>}
+      ) : (
+        <Empty>Nobody connected in this session.</Empty>
+      )}
     </>
   );
 }

@@ -3,4 +3,6 @@ import { findOwnedTenant } from '@/lib/domain/providers';
 import { revokeApiKey } from '@/lib/domain/keys';
 import { apiKeyResponse } from '@/lib/domain/responses.schemas';
 
-export const DELETE = route({ auth: auth.provider, response: apiKeyResponse }, async ({ auth, params }) => revokeApiKey((await findOwnedTenant(auth.provider.id, params.id)).id, params.keyId));
+export const DELETE = route({ auth: auth.provider, response: apiKeyResponse }, async ({ auth, params }) =>
+  revokeApiKey((await findOwnedTenant(auth.provider.id, params.id)).id, params.keyId),
+);

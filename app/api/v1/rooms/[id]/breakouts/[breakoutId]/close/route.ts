@@ -3,6 +3,7 @@ import { closeBreakout } from '@/lib/domain/breakouts';
 import { actingUserInput } from '@/lib/domain/rooms.schemas';
 import { breakoutResponse } from '@/lib/domain/responses.schemas';
 
-export const POST = route({ auth: auth.tenant('rooms.write'), body: actingUserInput, response: breakoutResponse }, ({ auth, params, body }) =>
-  closeBreakout(auth.tenant, params.id, params.breakoutId, body.actingExternalUserId),
+export const POST = route(
+  { auth: auth.tenant('rooms.write'), body: actingUserInput, response: breakoutResponse },
+  ({ auth, params, body }) => closeBreakout(auth.tenant, params.id, params.breakoutId, body.actingExternalUserId),
 );

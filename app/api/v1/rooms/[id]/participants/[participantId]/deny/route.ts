@@ -3,6 +3,7 @@ import { denyParticipant } from '@/lib/domain/participants';
 import { actingUserInput } from '@/lib/domain/rooms.schemas';
 import { participantResponse } from '@/lib/domain/responses.schemas';
 
-export const POST = route({ auth: auth.tenant('rooms.write'), body: actingUserInput, response: participantResponse }, ({ auth, params, body }) =>
-  denyParticipant(auth.tenant, params.id, params.participantId, body.actingExternalUserId),
+export const POST = route(
+  { auth: auth.tenant('rooms.write'), body: actingUserInput, response: participantResponse },
+  ({ auth, params, body }) => denyParticipant(auth.tenant, params.id, params.participantId, body.actingExternalUserId),
 );

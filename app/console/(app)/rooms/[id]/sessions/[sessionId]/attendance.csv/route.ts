@@ -12,7 +12,12 @@ export async function GET(_req: Request, { params }: { params: Promise<{ id: str
   try {
     const { sessionId } = await params;
     const csv = await attendanceCsv(tenantOf(actor), sessionId);
-    return new Response(csv, { headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="attendance-${sessionId}.csv"` } });
+    return new Response(csv, {
+      headers: {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="attendance-${sessionId}.csv"`,
+      },
+    });
   } catch (err) {
     if (err instanceof ApiError) return new Response(err.message, { status: err.status });
     throw err;

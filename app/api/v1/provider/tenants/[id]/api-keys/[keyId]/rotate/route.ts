@@ -4,6 +4,8 @@ import { rotateApiKey } from '@/lib/domain/keys';
 import { rotateKeyInput } from '@/lib/domain/tenants.schemas';
 import { apiKeyRotationResponse } from '@/lib/domain/responses.schemas';
 
-export const POST = route({ auth: auth.provider, body: rotateKeyInput, response: apiKeyRotationResponse }, async ({ auth, params, body }) =>
-  rotateApiKey(await findOwnedTenant(auth.provider.id, params.id), params.keyId, body.gracePeriodSeconds),
+export const POST = route(
+  { auth: auth.provider, body: rotateKeyInput, response: apiKeyRotationResponse },
+  async ({ auth, params, body }) =>
+    rotateApiKey(await findOwnedTenant(auth.provider.id, params.id), params.keyId, body.gracePeriodSeconds),
 );
