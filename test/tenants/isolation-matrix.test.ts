@@ -20,7 +20,7 @@ function tenantRoutes(dir = path.join(root, 'app/api/v1')): { template: string; 
     else if (name === 'route.ts') {
       const source = readFileSync(full, 'utf8');
       const methods = [
-        ...source.matchAll(/export const (GET|POST|PATCH|PUT|DELETE) = route\(\{ auth: auth\.tenant\(/g),
+        ...source.matchAll(/export const (GET|POST|PATCH|PUT|DELETE) = route\(\s*\{\s*auth: auth\.tenant\(/g),
       ].map((m) => m[1]);
       const twoCredentials = /authenticateTenant\(/.test(source)
         ? [...source.matchAll(/export const (GET|POST|PATCH|PUT|DELETE) =/g)].map((m) => m[1])
