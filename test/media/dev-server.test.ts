@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import {
   AccessToken,
@@ -319,7 +319,11 @@ describe('development media server', { timeout: 90_000 }, () => {
           ),
         10_000,
       );
-      await ada.waitForTimeout(3000);
+      // The browsers are told a recording runs (LiveKit's activeRecording; the call UI shows a badge).
+      await waitFor(() => ada.evaluate(() => (window as any).room.isRecording === true), 10_000);
+      // The recorder writes as media arrives: wait for a few seconds' worth (slower on a loaded machine).
+      const written = () => (existsSync(filepath) ? statSync(filepath).size : 0);
+      await waitFor(() => written() > 20_000, 30_000);
       await egress.stopEgress(started.egressId);
       await waitFor(() => hooks.some((h) => h.egressId === started.egressId && h.event === 'egress_ended'), 15_000);
       expect(hooks.find((h) => h.egressId === started.egressId && h.event === 'egress_ended')).toMatchObject({

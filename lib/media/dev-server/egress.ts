@@ -27,11 +27,20 @@ export function createRecorder(deps: { registry: Registry; webhooks: WebhookSend
   const jobs = new Map<string, Job>();
   const now = () => BigInt(Date.now()) * 1_000_000n;
 
+  /** Tells the room's clients whether any recording of it is running. */
+  function showRecording(roomName: string) {
+    const active = [...jobs.values()].some(
+      (j) => j.info.roomName === roomName && j.recorder && j.info.status === EgressStatus.EGRESS_ACTIVE,
+    );
+    deps.registry.rooms.get(roomName)?.setRecording(active);
+  }
+
   function fail(job: Job, error: string) {
     clearInterval(job.timer);
     job.info.status = EgressStatus.EGRESS_FAILED;
     job.info.error = error;
     job.info.endedAt = now();
+    showRecording(job.info.roomName);
     void deps.webhooks.emit({ event: 'egress_ended', egressInfo: job.info });
   }
 
@@ -58,6 +67,7 @@ export function createRecorder(deps: { registry: Registry; webhooks: WebhookSend
     video?.requestKeyFrame?.();
     job.startedAt = Date.now();
     job.info.status = EgressStatus.EGRESS_ACTIVE;
+    showRecording(job.info.roomName);
     void deps.webhooks.emit({ event: 'egress_updated', egressInfo: job.info });
   }
 
@@ -100,6 +110,7 @@ export function createRecorder(deps: { registry: Registry; webhooks: WebhookSend
       if (job.info.status >= EgressStatus.EGRESS_COMPLETE) return job.info;
       clearInterval(job.timer);
       job.info.status = EgressStatus.EGRESS_ENDING;
+      showRecording(job.info.roomName);
       const ending = new EgressInfo(job.info);
       void (async () => {
         if (!job.recorder) return fail(job, 'nothing was published in the room to record');
@@ -114,6 +125,7 @@ export function createRecorder(deps: { registry: Registry; webhooks: WebhookSend
         if (!size) return fail(job, 'the recording is empty');
         job.info.status = EgressStatus.EGRESS_COMPLETE;
         job.info.endedAt = now();
+        showRecording(job.info.roomName);
         job.info.fileResults = [
           new FileInfo({
             filename: job.filepath!,

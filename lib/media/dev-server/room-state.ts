@@ -53,6 +53,7 @@ export interface DevTrack {
 export interface ParticipantLink {
   sendUpdate(participants: ParticipantInfo[]): void;
   sendSpeakers(speakers: SpeakerInfo[]): void;
+  sendRoomUpdate(room: Room): void;
   sendData(packet: Uint8Array, reliable: boolean): void;
   subscribe(publisher: DevParticipant, track: DevTrack): void;
   unsubscribe(trackSid: string): void;
@@ -132,6 +133,8 @@ export class DevRoom {
   maxParticipants = 0;
   /** Pending close after the last participant left. */
   closeTimer?: NodeJS.Timeout;
+  /** A recording (file egress) is running: clients show it (LiveKit's activeRecording). */
+  activeRecording = false;
   /** Who was speaking at the last speaker update (participant sid → level). */
   speakers = new Map<string, number>();
 
@@ -166,6 +169,14 @@ export class DevRoom {
       creationTimeMs: BigInt(this.createdAt),
       numParticipants: this.visible().length,
       numPublishers: this.visible().filter((p) => p.tracks.size > 0).length,
+      activeRecording: this.activeRecording,
     });
+  }
+
+  setRecording(active: boolean) {
+    if (this.activeRecording === active) return;
+    this.activeRecording = active;
+    const info = this.info();
+    for (const p of this.connected()) p.link!.sendRoomUpdate(info);
   }
 }

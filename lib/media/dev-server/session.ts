@@ -32,6 +32,8 @@ import {
   ParticipantUpdate,
   Pong,
   RoomMovedResponse,
+  RoomUpdate,
+  type Room as ProtoRoom,
   ServerInfo,
   ServerInfo_Edition,
   SessionDescription,
@@ -396,6 +398,10 @@ export class SignalSession implements ParticipantLink {
 
   sendUpdate(participants: ParticipantInfo[]) {
     this.send({ case: 'update', value: new ParticipantUpdate({ participants }) });
+  }
+
+  sendRoomUpdate(room: ProtoRoom) {
+    this.send({ case: 'roomUpdate', value: new RoomUpdate({ room }) });
   }
 
   sendSpeakers(speakers: SpeakerInfo[]) {
