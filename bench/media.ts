@@ -5,13 +5,11 @@
  * spent handing a packet on, and event-loop delay — how long a packet can wait in this
  * one-threaded server before it is forwarded. Also runnable alone: `npx tsx bench/media.ts`.
  */
-import http from 'node:http';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { AccessToken } from 'livekit-server-sdk';
 import { startDevMediaServer } from '../lib/media/dev-server';
+import { launchChromiumWithFakeDevices, serveLiveKitClientPage } from '../test/support/livekit-page';
 
 export interface MediaBenchRow {
   participants: number;
@@ -24,31 +22,14 @@ export interface MediaBenchRow {
   framesPerSecPerTile: number;
 }
 
-const root = path.resolve(import.meta.dirname, '..');
-
 export async function mediaBench(
   sizes = [2, 4, 6],
   seconds = Number(process.env.BENCH_MEDIA_SECONDS ?? 10),
 ): Promise<{ rows: MediaBenchRow[]; markdown: string }> {
   const media = await startDevMediaServer();
-  const umd = readFileSync(path.join(root, 'node_modules/livekit-client/dist/livekit-client.umd.js'));
-  const web = http.createServer((req, res) => {
-    if (req.url === '/lk.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(umd);
-    res
-      .writeHead(200, { 'content-type': 'text/html' })
-      .end('<!doctype html><html><body><script src="/lk.js"></script></body></html>');
-  });
-  await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
-  const pageUrl = `http://127.0.0.1:${(web.address() as { port: number }).port}/`;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      '--autoplay-policy=no-user-gesture-required',
-    ],
-  });
+  const page = await serveLiveKitClientPage();
+  const pageUrl = page.url;
+  const browser = await launchChromiumWithFakeDevices();
   const rows: MediaBenchRow[] = [];
   try {
     for (const n of sizes) {
@@ -118,7 +99,7 @@ export async function mediaBench(
   } finally {
     await browser.close();
     await media.close();
-    web.close();
+    await page.close();
   }
   const markdown = [
     '## Development media server: one room, N participants (headless Chromium, camera + microphone each)',

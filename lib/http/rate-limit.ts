@@ -11,7 +11,8 @@ import { processState } from '@/lib/runtime/process-state';
  */
 export const PROVIDER_REQUESTS_PER_SECOND = 100;
 /** Participant-token endpoints (/me, /polls/public, /questions/public, ...): per participant. */
-export const PARTICIPANT_REQUESTS_PER_SECOND = 10;
+// 30: the hosted call UI itself sends a burst as a call opens (entry check, polls, Q&A, chat history, waiting list).
+export const PARTICIPANT_REQUESTS_PER_SECOND = 30;
 /** Endpoints with no credential (GET /rooms/{id}/info): per client address. */
 export const PUBLIC_REQUESTS_PER_ADDRESS_PER_SECOND = 10;
 

@@ -26,7 +26,7 @@ async function join(roomId: string, who: string, role = 'ATTENDEE') {
 const send = (who: string, body: Record<string, unknown>) =>
   suite.api('POST', '/api/v1/chat/messages', { bearer: tokens[who], body });
 const history = (who: string, query = '') => suite.api('GET', `/api/v1/chat/messages${query}`, { bearer: tokens[who] });
-/** Participant-token endpoints also allow 10 requests per second per participant: let that budget refill. */
+/** Participant-token endpoints also have a per-participant budget per second: let that budget refill. */
 const nextSecond = () => new Promise((r) => setTimeout(r, 1100));
 const relayed = () =>
   suite.media

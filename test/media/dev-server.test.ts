@@ -4,11 +4,10 @@
  * for the server API and webhook verification.
  */
 import http from 'node:http';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from '@playwright/test';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import type { Browser, Page } from '@playwright/test';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import {
   AccessToken,
@@ -25,6 +24,7 @@ import {
 import { WebSocket } from 'ws';
 import { AddTrackRequest, SignalRequest, SignalResponse, TrackType } from '@livekit/protocol';
 import { startDevMediaServer, type DevMediaServer } from '@/lib/media/dev-server';
+import { launchChromiumWithFakeDevices, serveLiveKitClientPage } from '../support/livekit-page';
 
 /** Polls until fn is true; fails with its source so the failing condition is named. */
 async function waitFor(fn: () => Promise<boolean> | boolean, timeoutMs: number) {
@@ -36,7 +36,7 @@ async function waitFor(fn: () => Promise<boolean> | boolean, timeoutMs: number) 
 }
 
 let media: DevMediaServer;
-let web: http.Server;
+let page: Awaited<ReturnType<typeof serveLiveKitClientPage>>;
 let pageUrl: string;
 let browser: Browser;
 let roomService: RoomServiceClient;
@@ -81,32 +81,15 @@ beforeAll(async () => {
   receiver = new WebhookReceiver(media.apiKey, media.apiSecret);
   roomService = new RoomServiceClient(media.httpUrl, media.apiKey, media.apiSecret);
 
-  const umd = readFileSync(path.resolve('node_modules/livekit-client/dist/livekit-client.umd.js'));
-  web = http.createServer((req, res) => {
-    if (req.url === '/lk.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(umd);
-    res
-      .writeHead(200, { 'content-type': 'text/html' })
-      .end('<!doctype html><html><body><script src="/lk.js"></script></body></html>');
-  });
-  await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
-  pageUrl = `http://127.0.0.1:${(web.address() as { port: number }).port}/`;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      '--autoplay-policy=no-user-gesture-required',
-      '--auto-accept-this-tab-capture',
-      '--auto-select-desktop-capture-source=Entire screen',
-    ],
-  });
+  page = await serveLiveKitClientPage();
+  pageUrl = page.url;
+  browser = await launchChromiumWithFakeDevices();
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
   await media?.close();
-  web?.close();
+  await page?.close();
   hookServer?.close();
 });
 
