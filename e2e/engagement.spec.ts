@@ -1,8 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
+import { startSilentMediaServer } from './support/silent-media';
 import { test, expect, type Page, type Route } from '@playwright/test';
-import http from 'node:http';
-import { createHash } from 'node:crypto';
-import type { Duplex } from 'node:stream';
 import { AccessToken } from 'livekit-server-sdk';
 
 /**
@@ -13,29 +11,13 @@ import { AccessToken } from 'livekit-server-sdk';
  * token, rendering, toggles, keyboard and the narrow layout. The same panels in real calls, with
  * live updates over the data channel, are in e2e/meeting.spec.ts.
  */
-let silent: http.Server;
+let silent: Awaited<ReturnType<typeof startSilentMediaServer>>;
 let mediaUrl: string;
-const sockets = new Set<Duplex>();
-
 test.beforeAll(async () => {
-  silent = http.createServer((_req, res) => res.writeHead(404).end());
-  silent.on('upgrade', (req, socket: Duplex) => {
-    sockets.add(socket);
-    socket.on('error', () => undefined);
-    const accept = createHash('sha1')
-      .update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
-      .digest('base64');
-    socket.write(
-      `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
-    );
-  });
-  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-  mediaUrl = `ws://127.0.0.1:${(silent.address() as { port: number }).port}`;
+  silent = await startSilentMediaServer();
+  mediaUrl = silent.url;
 });
-test.afterAll(async () => {
-  for (const s of sockets) s.destroy();
-  await new Promise((resolve) => silent.close(resolve));
-});
+test.afterAll(() => silent.close());
 
 async function token(role = 'ATTENDEE') {
   const meta = {

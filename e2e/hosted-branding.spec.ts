@@ -1,8 +1,6 @@
 import { test, expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { startSilentMediaServer } from './support/silent-media';
 import AxeBuilder from '@axe-core/playwright';
-import http from 'node:http';
-import { createHash } from 'node:crypto';
-import type { Duplex } from 'node:stream';
 
 /**
  * A tenant's branding and language on the hosted pages, in Chromium against the console suite's
@@ -16,29 +14,13 @@ import type { Duplex } from 'node:stream';
 const base = process.env.CONSOLE_BASE_URL!;
 const seed = JSON.parse(process.env.CONSOLE_SEED ?? '{}') as { providerKey: string };
 
-// Answers the WebSocket and stays silent: the call view stays up (connecting) without a media server.
-let silent: http.Server;
+let silent: Awaited<ReturnType<typeof startSilentMediaServer>>;
 let mediaUrl: string;
-const sockets = new Set<Duplex>();
 test.beforeAll(async () => {
-  silent = http.createServer((_req, res) => res.writeHead(404).end());
-  silent.on('upgrade', (req, socket: Duplex) => {
-    sockets.add(socket);
-    socket.on('error', () => undefined);
-    const accept = createHash('sha1')
-      .update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
-      .digest('base64');
-    socket.write(
-      `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
-    );
-  });
-  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-  mediaUrl = `ws://127.0.0.1:${(silent.address() as { port: number }).port}`;
+  silent = await startSilentMediaServer();
+  mediaUrl = silent.url;
 });
-test.afterAll(async () => {
-  for (const s of sockets) s.destroy();
-  await new Promise((resolve) => silent.close(resolve));
-});
+test.afterAll(() => silent.close());
 
 const LOGO =
   '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="32"><rect width="120" height="32" rx="6" fill="#f59e0b"/><text x="10" y="22" font-size="16" font-family="sans-serif" fill="#111">ACME</text></svg>';

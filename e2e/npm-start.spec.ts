@@ -103,7 +103,12 @@ test('npm start on the embedded defaults: serves, two people meet, seeds once, a
     await bob.context().close();
 
     const apiRequests = async () => {
-      const usage = await request.get(`${base}/api/v1/tenant/usage`, { headers });
+      // A pooled connection the server closed while the browsers talked may be reset as it is
+      // reused (keep-alive race): a GET that never reached the server is sent again.
+      const get = () => request.get(`${base}/api/v1/tenant/usage`, { headers });
+      const usage = await get().catch((err: Error) =>
+        String(err).includes('ECONNRESET') ? get() : Promise.reject(err),
+      );
       expect(usage.status()).toBe(200);
       return (await usage.json()).monthToDate.apiRequests as number;
     };
