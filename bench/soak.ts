@@ -257,8 +257,13 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
     // Fault 1: PostgreSQL stops (fast shutdown: connections are cut) and comes back.
     await sleep(durationMs * 0.25);
     mark('PostgreSQL stops');
+    const answered503Before = counts.get('503') ?? 0;
     await database.stop();
     await sleep(opts.pgDownSeconds * 1000);
+    // On a loaded machine the workers may all be between requests for the whole outage: keep the
+    // database down (up to 15 s more) until one request has met it, so the run tests what it says.
+    const outageDeadline = Date.now() + 15_000;
+    while ((counts.get('503') ?? 0) === answered503Before && Date.now() < outageDeadline) await sleep(100);
     database = await startEmbeddedPostgres({ dir, port: pgPort, database: 'convene_soak' });
     mark('PostgreSQL is back');
 
@@ -387,14 +392,17 @@ async function seedTenant(databaseUrl: string, webhookUrl: string) {
   const { createProviderWithKey, provisionTenant } = await import('../lib/domain/tenants');
   try {
     return await db().$transaction(async (tx) => {
-      const { provider } = await createProviderWithKey(tx, 'Soak Provider');
-      const t = await provisionTenant(tx, {
-        name: 'Soak Tenant',
-        providerId: provider.id,
-        plan: 'enterprise',
-        webhookUrl,
-        entitlementOverrides: { apiRequestsPerSecond: 1_000_000, concurrentLiveRooms: 1_000_000 },
-      });
+      const { provider } = await createProviderWithKey('Soak Provider', { tx });
+      const t = await provisionTenant(
+        {
+          name: 'Soak Tenant',
+          providerId: provider.id,
+          plan: 'enterprise',
+          webhookUrl,
+          entitlementOverrides: { apiRequestsPerSecond: 1_000_000, concurrentLiveRooms: 1_000_000 },
+        },
+        { tx },
+      );
       return { key: t.plainTextKey, tenantId: t.tenant.id };
     });
   } finally {

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { startSilentMediaServer } from './support/silent-media';
+import { useSilentMediaServer } from './support/silent-media';
 import { test, expect, type Page, type Route } from '@playwright/test';
 import { AccessToken } from 'livekit-server-sdk';
 
@@ -11,13 +11,7 @@ import { AccessToken } from 'livekit-server-sdk';
  * token, rendering, toggles, keyboard and the narrow layout. The same panels in real calls, with
  * live updates over the data channel, are in e2e/meeting.spec.ts.
  */
-let silent: Awaited<ReturnType<typeof startSilentMediaServer>>;
-let mediaUrl: string;
-test.beforeAll(async () => {
-  silent = await startSilentMediaServer();
-  mediaUrl = silent.url;
-});
-test.afterAll(() => silent.close());
+const silentMedia = useSilentMediaServer();
 
 async function token(role = 'ATTENDEE') {
   const meta = {
@@ -192,7 +186,7 @@ async function fakeApi(page: Page, opts: { isModerator: boolean }) {
 }
 
 async function joinCall(page: Page, jwt: string) {
-  await page.goto(`/join?token=${encodeURIComponent(jwt)}&url=${encodeURIComponent(mediaUrl)}`);
+  await page.goto(`/join?token=${encodeURIComponent(jwt)}&url=${encodeURIComponent(silentMedia.url)}`);
   await page.getByRole('button', { name: 'Join meeting' }).click();
   await expect(page.getByRole('group', { name: 'Meeting tools' })).toBeVisible({ timeout: 10_000 });
 }

@@ -1,5 +1,5 @@
 import { test, expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
-import { startSilentMediaServer } from './support/silent-media';
+import { useSilentMediaServer } from './support/silent-media';
 import AxeBuilder from '@axe-core/playwright';
 
 /**
@@ -14,13 +14,7 @@ import AxeBuilder from '@axe-core/playwright';
 const base = process.env.CONSOLE_BASE_URL!;
 const seed = JSON.parse(process.env.CONSOLE_SEED ?? '{}') as { providerKey: string };
 
-let silent: Awaited<ReturnType<typeof startSilentMediaServer>>;
-let mediaUrl: string;
-test.beforeAll(async () => {
-  silent = await startSilentMediaServer();
-  mediaUrl = silent.url;
-});
-test.afterAll(() => silent.close());
+const silentMedia = useSilentMediaServer();
 
 const LOGO =
   '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="32"><rect width="120" height="32" rx="6" fill="#f59e0b"/><text x="10" y="22" font-size="16" font-family="sans-serif" fill="#111">ACME</text></svg>';
@@ -100,7 +94,7 @@ test.beforeEach(async ({ page }) => {
 test('the branded pre-join, call, waiting page and error screen', async ({ page, request }, info) => {
   const headers = await tenant(request);
   const joined = await join(request, headers);
-  await page.goto(joinAt(joined.joinUrl, mediaUrl));
+  await page.goto(joinAt(joined.joinUrl, silentMedia.url));
   await expect(page.getByTestId('joining-as')).toHaveText('Joining as Ada Lovelace');
   await expect(page).toHaveTitle('Join meeting · Acme Classroom');
   const mark = page.getByTestId('brand-mark');
@@ -124,7 +118,7 @@ test('the branded pre-join, call, waiting page and error screen', async ({ page,
   await page.route('**/api/v1/me', (route) =>
     route.fulfill({ contentType: 'application/json', body: JSON.stringify({ entry: 'ended' }) }),
   );
-  await page.goto(joinAt(joined.joinUrl, mediaUrl));
+  await page.goto(joinAt(joined.joinUrl, silentMedia.url));
   await page.getByRole('button', { name: 'Join meeting' }).click();
   await expect(page.getByTestId('error-ended')).toBeVisible();
   await expect(page.getByTestId('brand-mark')).toContainText('Acme Classroom');
@@ -133,7 +127,7 @@ test('the branded pre-join, call, waiting page and error screen', async ({ page,
   await shot(page, info, 'branded-error');
 
   // A link that reads as nobody's still gets an error screen, in Convene's own look.
-  await page.goto(`${base}/join?token=garbage&url=${encodeURIComponent(mediaUrl)}`);
+  await page.goto(`${base}/join?token=garbage&url=${encodeURIComponent(silentMedia.url)}`);
   await expect(page.getByTestId('error-invalidToken')).toBeVisible();
   await expect(page.getByTestId('brand-mark')).toHaveCount(0);
 
@@ -166,7 +160,7 @@ test('a background image sits under a dark veil; the provider’s default brands
     ).toBe(200);
     const headers = await tenant(request, { backgroundImageUrl: 'https://cdn.acme.example/bg.svg' });
     const joined = await join(request, headers);
-    await page.goto(joinAt(joined.joinUrl, mediaUrl));
+    await page.goto(joinAt(joined.joinUrl, silentMedia.url));
     await expect(page.getByTestId('brand-mark')).toContainText('Reseller Video');
     await expect(page.getByRole('button', { name: 'Join meeting' })).toHaveCSS('background-color', rgb('#5b21b6'));
     expect(await page.getByTestId('hosted-shell').evaluate((el) => getComputedStyle(el).backgroundImage)).toMatch(
@@ -194,7 +188,7 @@ test('each language’s pre-join, chosen by lang on the join (POST /join accepts
   for (const [lang, text] of Object.entries(PREJOIN)) {
     const joined = await join(request, headers, {}, { lang });
     expect(new URL(joined.joinUrl).searchParams.get('lang')).toBe(lang);
-    await page.goto(joinAt(joined.joinUrl, mediaUrl));
+    await page.goto(joinAt(joined.joinUrl, silentMedia.url));
     await expect(page.getByTestId('joining-as')).toHaveText(text.joiningAs);
     await expect(page.getByRole('button', { name: text.join })).toBeVisible();
     await expect(page.getByTestId('hosted-shell')).toHaveAttribute('lang', lang);
@@ -228,7 +222,7 @@ test('German with long strings: nothing overflows on a phone or a desktop; error
     [1280, 800],
   ] as const) {
     await page.setViewportSize({ width, height });
-    await page.goto(joinAt(joined.joinUrl, mediaUrl)); // no lang: the tenant's default
+    await page.goto(joinAt(joined.joinUrl, silentMedia.url)); // no lang: the tenant's default
     await expect(page.getByTestId('joining-as')).toHaveText('Sie nehmen teil als Maximiliane Schwarzenberg-Hohenlohe');
     // Once laid out (the camera preview starts at its stream's size for a moment).
     await expect
@@ -241,13 +235,13 @@ test('German with long strings: nothing overflows on a phone or a desktop; error
     await expectAccessible(page, `German pre-join at ${width}px`);
     await shot(page, info, `prejoin-de-${width}`);
   }
-  await page.goto(`${joinAt(joined.joinUrl, mediaUrl)}&lang=es`); // lang beats the tenant default
+  await page.goto(`${joinAt(joined.joinUrl, silentMedia.url)}&lang=es`); // lang beats the tenant default
   await expect(page.getByTestId('joining-as')).toHaveText('Te unirás como Maximiliane Schwarzenberg-Hohenlohe');
 
   await page.route('**/api/v1/me', (route) =>
     route.fulfill({ contentType: 'application/json', body: JSON.stringify({ entry: 'locked' }) }),
   );
-  await page.goto(joinAt(joined.joinUrl, mediaUrl));
+  await page.goto(joinAt(joined.joinUrl, silentMedia.url));
   await page.getByRole('button', { name: 'Besprechung beitreten' }).click();
   await expect(page.getByTestId('error-locked')).toContainText('Diese Besprechung ist gesperrt');
   await expect(page.getByRole('button', { name: 'Erneut versuchen' })).toBeVisible();
@@ -266,7 +260,7 @@ test('without lang or a tenant default, the browser’s language', async ({ brow
   await page.route('https://cdn.acme.example/**', (route) =>
     route.fulfill({ contentType: 'image/svg+xml', body: LOGO }),
   );
-  await page.goto(joinAt(joined.joinUrl, mediaUrl));
+  await page.goto(joinAt(joined.joinUrl, silentMedia.url));
   await expect(page.getByTestId('joining-as')).toHaveText(PREJOIN.fr.joiningAs);
   await context.close();
 });

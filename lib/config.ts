@@ -86,7 +86,7 @@ const schema = z.object({
     .transform((v) => v === 'true'),
 });
 
-export type Config = Omit<z.infer<typeof schema>, 'LIVEKIT_API_KEY' | 'LIVEKIT_API_SECRET' | 'TRUSTED_PROXIES'> & {
+type Config = Omit<z.infer<typeof schema>, 'LIVEKIT_API_KEY' | 'LIVEKIT_API_SECRET' | 'TRUSTED_PROXIES'> & {
   LIVEKIT_API_KEY: string;
   LIVEKIT_API_SECRET: string;
   TRUSTED_PROXIES: string[];
@@ -100,7 +100,7 @@ const DEV_MEDIA_SECRET = 'secret';
  * versions of ours). Anyone can sign participant tokens and media webhooks with them, so a
  * production process refuses to start with any of them.
  */
-export const WELL_KNOWN_MEDIA_KEYS = new Set([
+const WELL_KNOWN_MEDIA_KEYS = new Set([
   'devkey',
   'APIdevkey',
   'key1',
@@ -111,7 +111,7 @@ export const WELL_KNOWN_MEDIA_KEYS = new Set([
   'your_api_key',
   'LIVEKIT_API_KEY',
 ]);
-export const WELL_KNOWN_MEDIA_SECRETS = new Set([
+const WELL_KNOWN_MEDIA_SECRETS = new Set([
   'secret',
   'secret1',
   'secret2',
@@ -122,10 +122,10 @@ export const WELL_KNOWN_MEDIA_SECRETS = new Set([
   'LIVEKIT_API_SECRET',
 ]);
 /** LiveKit itself warns below 32 characters; production refuses shorter secrets. */
-export const MIN_PRODUCTION_MEDIA_SECRET = 32;
+const MIN_PRODUCTION_MEDIA_SECRET = 32;
 
 /** Why production must not run with these media credentials (empty: fine). */
-export function mediaCredentialIssues(env: Record<string, string | undefined>): string[] {
+function mediaCredentialIssues(env: Record<string, string | undefined>): string[] {
   const key = env.LIVEKIT_API_KEY;
   const secret = env.LIVEKIT_API_SECRET;
   const issues: string[] = [];

@@ -5,6 +5,8 @@ import { config } from '@/lib/config';
 import { processState } from '@/lib/runtime/process-state';
 
 export { Prisma };
+// Convention (lib/domain, lib/events): a transaction travels as `tx` in a function's options object, its last or only
+// parameter — required where the function must run inside the caller's transaction, optional where it can run alone.
 export type Tx = Prisma.TransactionClient;
 
 const pool = processState('db', () => ({

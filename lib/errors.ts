@@ -28,9 +28,9 @@ export const ERROR_STATUS = {
   SERVICE_UNAVAILABLE: 503,
 } as const;
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+type ErrorCode = keyof typeof ERROR_STATUS;
 
-export interface ErrorDetail {
+interface ErrorDetail {
   field?: string;
   message: string;
 }

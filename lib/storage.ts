@@ -10,7 +10,7 @@ import { config } from '@/lib/config';
  * writes into STORAGE_DIR, which it must share with Convene (same host or a shared volume).
  * With STORAGE_DRIVER=s3, egress uploads to the bucket itself and Convene reads it there.
  */
-export interface ObjectStorage {
+interface ObjectStorage {
   /** The path or key egress should write the file to. */
   egressFilepath(key: string): string;
   /** Upload settings for the media layer's egress, when it writes to object storage. */

@@ -6,14 +6,14 @@ import { config } from '@/lib/config';
  * `{ text, segments: [{ start, end, text, speaker? }] }` back — the shape of a Whisper-style
  * transcription server.
  */
-export interface TranscriptSegment {
+interface TranscriptSegment {
   start: number;
   end: number;
   text: string;
   speaker?: string;
 }
 
-export interface SpeechToText {
+interface SpeechToText {
   readonly name: string;
   transcribe(
     audio: Buffer,

@@ -9,10 +9,10 @@ import { z } from 'zod';
 import { useSuite, seedTenant } from './support/suite';
 import type { ApiResponse } from './support/app';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+import { problems, servedDocument, validatorFor, type JsonSchema } from './support/openapi';
 import { operations } from '@/lib/openapi/document';
 import { until } from './support/until';
 
-type JsonSchema = Record<string, unknown>;
 interface Doc {
   paths: Record<
     string,
@@ -27,13 +27,9 @@ let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  const res = await suite.api('GET', '/api/v1/openapi.json');
-  expect(res.status).toBe(200);
-  doc = res.body;
+  doc = await servedDocument(suite);
 });
 afterAll(() => receiver?.close());
-
-const toDefs = (o: unknown) => JSON.parse(JSON.stringify(o).replaceAll('"#/components/schemas/', '"#/$defs/'));
 
 /** The documented 2xx of an operation: its status and a validator built from the served JSON Schema. */
 function documented(method: string, path: string) {
@@ -44,7 +40,7 @@ function documented(method: string, path: string) {
   if (!schema) throw new Error(`${method} ${path} documents no JSON success body`);
   return {
     status: Number(status),
-    validator: z.fromJSONSchema({ ...toDefs(schema), $defs: toDefs(doc.components.schemas) }),
+    validator: validatorFor(schema, doc.components.schemas),
   };
 }
 
@@ -53,10 +49,6 @@ function declared(method: string, path: string): z.ZodType {
   const schema = operations().find((o) => o.method === method && o.path === path)?.handler.description.response;
   if (!schema) throw new Error(`${method} ${path} declares no response schema`);
   return schema;
-}
-
-function problems(result: z.ZodSafeParseResult<unknown>): string[] {
-  return result.success ? [] : result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
 }
 
 /** Fails unless the real response is exactly what the document (and the route's schema) says. */

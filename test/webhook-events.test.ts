@@ -14,12 +14,12 @@ import path from 'node:path';
 import { z } from 'zod';
 import { useSuite, seedTenant } from './support/suite';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './support/webhook-receiver';
+import { problems, servedDocument, validatorFor, type JsonSchema } from './support/openapi';
 import { EVENT_NAMES, eventEnvelope, isEventName } from '@/lib/events/catalog';
 import { deliveryHeaders } from '@/lib/events/delivery';
 import { db } from '@/lib/db';
 import { until } from './support/until';
 
-type JsonSchema = Record<string, unknown>;
 interface WebhookOperation {
   parameters: { name: string; in: string; required: boolean; schema: JsonSchema }[];
   requestBody: { required: boolean; content: Record<string, { schema: JsonSchema }> };
@@ -56,16 +56,12 @@ let doc: Doc;
 let receiver: WebhookReceiver;
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  const res = await suite.api('GET', '/api/v1/openapi.json');
-  expect(res.status).toBe(200);
-  doc = res.body;
+  doc = await servedDocument(suite);
 });
 afterAll(async () => {
   await receiver?.close();
   await new Promise<void>((r) => stt.close(() => r()));
 });
-
-const toDefs = (o: unknown) => JSON.parse(JSON.stringify(o).replaceAll('"#/components/schemas/', '"#/$defs/'));
 
 function operation(name: string): WebhookOperation {
   const op = doc.webhooks?.[name]?.post;
@@ -77,11 +73,7 @@ function operation(name: string): WebhookOperation {
 function documentedEnvelope(name: string) {
   const schema = operation(name).requestBody.content['application/json']?.schema;
   if (!schema) throw new Error(`webhook ${name} documents no JSON body`);
-  return z.fromJSONSchema({ ...toDefs(schema), $defs: toDefs(doc.components.schemas) });
-}
-
-function problems(result: z.ZodSafeParseResult<unknown>): string[] {
-  return result.success ? [] : result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+  return validatorFor(schema, doc.components.schemas);
 }
 
 /** Fails unless a real delivery is exactly what the document (and the catalogue) says. */

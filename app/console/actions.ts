@@ -9,7 +9,8 @@ import { replayDelivery, rotateWebhookSecret, sendTestEvent, updateWebhookSettin
 import { deleteRecording } from '@/lib/domain/recordings';
 import { endRoom } from '@/lib/domain/rooms';
 import { provisionOwnedTenant, updateOwnedTenant } from '@/lib/domain/providers';
-import { createKeyInput, provisionTenantInput, rotateKeyInput, updateTenantInput } from '@/lib/domain/tenants.schemas';
+import { createKeyInput, rotateKeyInput } from '@/lib/domain/keys.schemas';
+import { provisionTenantInput, updateTenantInput } from '@/lib/domain/tenants.schemas';
 import { secretRotationInput, webhookSettingsInput } from '@/lib/domain/webhooks.schemas';
 import { updateTenantBranding } from '@/lib/domain/branding';
 import { brandingInput } from '@/lib/domain/branding.schemas';
@@ -38,9 +39,6 @@ async function act<T>(path: string, run: () => Promise<T>): Promise<ActionResult
   }
 }
 
-const parseInput = parseActionInput;
-const parseId = parseActionId;
-
 async function manager() {
   const actor = await requireActor();
   assertCanManage(actor);
@@ -51,42 +49,42 @@ async function manager() {
 
 export async function createKeyAction(input: unknown) {
   return act('/console/keys', async () =>
-    createTenantApiKey(tenantOf(await manager()), parseInput(createKeyInput, input)),
+    createTenantApiKey(tenantOf(await manager()), parseActionInput(createKeyInput, input)),
   );
 }
 
 export async function rotateKeyAction(keyId: string, input: unknown) {
   return act('/console/keys', async () => {
-    const { plainTextKey, previousKey } = await rotateApiKey(
-      tenantOf(await manager()),
-      parseId(keyId),
-      parseInput(rotateKeyInput, input).gracePeriodSeconds,
-    );
+    const { plainTextKey, previousKey } = await rotateApiKey({
+      tenant: tenantOf(await manager()),
+      keyId: parseActionId(keyId),
+      gracePeriodSeconds: parseActionInput(rotateKeyInput, input).gracePeriodSeconds,
+    });
     return { plainTextKey, previousExpiresAt: previousKey.expiresAt };
   });
 }
 
 export async function revokeKeyAction(keyId: string) {
   return act('/console/keys', async () => {
-    await revokeApiKey(tenantOf(await manager()).id, parseId(keyId));
+    await revokeApiKey(tenantOf(await manager()).id, parseActionId(keyId));
   });
 }
 
 export async function saveWebhookAction(input: unknown) {
   return act('/console/webhooks', async () => {
-    await updateWebhookSettings(tenantOf(await manager()), parseInput(webhookSettingsInput, input));
+    await updateWebhookSettings(tenantOf(await manager()), parseActionInput(webhookSettingsInput, input));
   });
 }
 
 export async function saveBrandingAction(input: unknown) {
   return act('/console/branding', async () => {
-    await updateTenantBranding(tenantOf(await manager()), brandingInput.parse(input));
+    await updateTenantBranding(tenantOf(await manager()), parseActionInput(brandingInput, input));
   });
 }
 
 export async function rotateWebhookSecretAction(input: unknown) {
   return act('/console/webhooks', async () =>
-    rotateWebhookSecret(tenantOf(await manager()).id, parseInput(secretRotationInput, input).overlapSeconds),
+    rotateWebhookSecret(tenantOf(await manager()).id, parseActionInput(secretRotationInput, input).overlapSeconds),
   );
 }
 
@@ -96,20 +94,20 @@ export async function sendTestEventAction() {
 
 export async function replayDeliveryAction(deliveryId: string) {
   return act('/console/webhooks', async () => {
-    const replay = await replayDelivery(tenantOf(await manager()), parseId(deliveryId));
+    const replay = await replayDelivery(tenantOf(await manager()), parseActionId(deliveryId));
     return { id: replay.id };
   });
 }
 
 export async function deleteRecordingAction(recordingId: string) {
   return act('/console/recordings', async () => {
-    await deleteRecording(tenantOf(await manager()), parseId(recordingId));
+    await deleteRecording(tenantOf(await manager()), parseActionId(recordingId));
   });
 }
 
 export async function endRoomAction(roomId: string) {
   return act('/console/rooms', async () => {
-    await endRoom(tenantOf(await manager()), parseId(roomId));
+    await endRoom(tenantOf(await manager()), parseActionId(roomId));
   });
 }
 
@@ -122,7 +120,7 @@ async function providerManager() {
 export async function provisionTenantAction(input: unknown) {
   return act('/console/tenants', async () => {
     const actor = await providerManager();
-    const created = await provisionOwnedTenant({ id: actor.providerId }, parseInput(provisionTenantInput, input));
+    const created = await provisionOwnedTenant({ id: actor.providerId }, parseActionInput(provisionTenantInput, input));
     return {
       tenantId: created.tenant.id,
       plainTextKey: created.apiKey.plainTextKey,
@@ -134,8 +132,8 @@ export async function provisionTenantAction(input: unknown) {
 export async function updateTenantAction(tenantId: string, input: unknown) {
   return act('/console/tenants', async () => {
     const actor = await providerManager();
-    const tenant = await ownedTenantOf(actor, parseId(tenantId));
-    await updateOwnedTenant({ id: actor.providerId }, tenant.id, parseInput(updateTenantInput, input));
+    const tenant = await ownedTenantOf(actor, parseActionId(tenantId));
+    await updateOwnedTenant({ id: actor.providerId }, tenant.id, parseActionInput(updateTenantInput, input));
   });
 }
 
@@ -146,19 +144,19 @@ export async function saveTenantBrandingAction(tenantId: string, input: unknown)
 
 export async function rotateTenantKeyAction(tenantId: string, keyId: string, input: unknown) {
   return act('/console/tenants', async () => {
-    const tenant = await ownedTenantOf(await providerManager(), parseId(tenantId));
-    const { plainTextKey, previousKey } = await rotateApiKey(
+    const tenant = await ownedTenantOf(await providerManager(), parseActionId(tenantId));
+    const { plainTextKey, previousKey } = await rotateApiKey({
       tenant,
-      parseId(keyId),
-      parseInput(rotateKeyInput, input).gracePeriodSeconds,
-    );
+      keyId: parseActionId(keyId),
+      gracePeriodSeconds: parseActionInput(rotateKeyInput, input).gracePeriodSeconds,
+    });
     return { plainTextKey, previousExpiresAt: previousKey.expiresAt };
   });
 }
 
 export async function rotateTenantWebhookSecretAction(tenantId: string, input: unknown) {
   return act('/console/tenants', async () => {
-    const tenant = await ownedTenantOf(await providerManager(), parseId(tenantId));
-    return rotateWebhookSecret(tenant.id, parseInput(secretRotationInput, input).overlapSeconds);
+    const tenant = await ownedTenantOf(await providerManager(), parseActionId(tenantId));
+    return rotateWebhookSecret(tenant.id, parseActionInput(secretRotationInput, input).overlapSeconds);
   });
 }

@@ -1,24 +1,12 @@
 'use client';
 
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useDataChannel, useRoomContext } from '@livekit/components-react';
-import { RoomEvent } from 'livekit-client';
-import type { ParticipantApi } from '@/components/call/HostPanel';
-import { focusRing } from '@/components/call/PollsPanel';
-import {
-  CHAT_MAX_LENGTH,
-  CHAT_TOPIC,
-  mergeMessages,
-  parseChatUpdate,
-  type ChatMessageView,
-} from '@/components/call/chat-state';
+import { useDataChannel } from '@livekit/components-react';
+import { CHAT_MAX_LENGTH, CHAT_TOPIC, mergeMessages, parseChatUpdate } from '@/components/call/chat-state';
+import { focusRing } from '@/components/call/focus-ring';
+import type { ChatMessageResponse, ParticipantApi } from '@/components/call/participant-api';
+import { useRoomLoad } from '@/components/call/useRoomLoad';
 import { useT } from '@/components/call/useT';
-
-interface Page {
-  data: ChatMessageView[];
-  nextCursor: string | null;
-  hasMore: boolean;
-}
 
 /**
  * The conversation through the API (docs/chat.md): the latest messages on load, what followed the
@@ -27,53 +15,33 @@ interface Page {
  * same message). `enabled` is false in E2EE rooms: nothing is read or stored there.
  */
 export function useChat(api: ParticipantApi, enabled: boolean, visible: boolean) {
-  const room = useRoomContext();
-  const [messages, setMessages] = useState<ChatMessageView[]>([]);
+  const [messages, setMessages] = useState<ChatMessageResponse[]>([]);
   const [loaded, setLoaded] = useState(false);
-  const [failed, setFailed] = useState(false);
   const [seen, setSeen] = useState(0);
   const cursor = useRef<string | null>(null);
 
   const load = useCallback(async () => {
     if (!enabled) return;
-    try {
-      for (let i = 0; i < 20; i++) {
-        const page = (await api(
-          'GET',
-          `/chat/messages${cursor.current ? `?cursor=${encodeURIComponent(cursor.current)}` : ''}`,
-        )) as Page;
-        setMessages((list) => mergeMessages(list, page.data));
-        cursor.current = page.nextCursor;
-        if (!page.hasMore) break;
-      }
-      setLoaded(true);
-      setFailed(false);
-    } catch {
-      setFailed(true);
+    for (let i = 0; i < 20; i++) {
+      const page = await api(
+        'GET',
+        `/chat/messages${cursor.current ? `?cursor=${encodeURIComponent(cursor.current)}` : ''}`,
+      );
+      setMessages((list) => mergeMessages(list, page.data));
+      cursor.current = page.nextCursor;
+      if (!page.hasMore) break;
     }
+    setLoaded(true);
   }, [api, enabled]);
-
-  useEffect(() => {
-    void load();
-    room.on(RoomEvent.Connected, load).on(RoomEvent.Reconnected, load);
-    return () => {
-      room.off(RoomEvent.Connected, load).off(RoomEvent.Reconnected, load);
-    };
-  }, [room, load]);
-
-  useEffect(() => {
-    if (!failed) return;
-    const timer = setTimeout(load, 10_000);
-    return () => clearTimeout(timer);
-  }, [failed, load]);
+  const { failed, reload } = useRoomLoad(load);
 
   const onMessage = useCallback(
     (msg: { topic?: string; payload: Uint8Array }) => {
       const message = parseChatUpdate(msg.topic, msg.payload);
       if (message) setMessages((list) => mergeMessages(list, [message]));
-      else void load();
+      else void reload();
     },
-    [load],
+    [reload],
   );
   useDataChannel(CHAT_TOPIC, onMessage);
 
@@ -86,7 +54,7 @@ export function useChat(api: ParticipantApi, enabled: boolean, visible: boolean)
 
   const send = useCallback(
     async (text: string) => {
-      const message = (await api('POST', '/chat/messages', { text })) as ChatMessageView;
+      const message = await api('POST', '/chat/messages', { text });
       setMessages((list) => mergeMessages(list, [message]));
     },
     [api],

@@ -1,70 +1,13 @@
 'use client';
 
 import { useCallback, useEffect, useState } from 'react';
+import { focusRing } from '@/components/call/focus-ring';
+import type { WaitingParticipantResponse } from '@/components/call/participant-api';
+import { useParticipantApi } from '@/components/call/useParticipantApi';
+import { usePolling } from '@/components/call/usePolling';
 import { useT } from '@/components/call/useT';
 
-interface Waiting {
-  id: string;
-  displayName: string;
-}
-
-/** Who the participant token belongs to, from OUR records (GET /api/v1/me). */
-export interface Self {
-  externalUserId: string;
-  displayName: string;
-  isModerator: boolean;
-}
-
-export type ParticipantApi = (method: string, path: string, body?: unknown) => Promise<any>;
-
-/** Calls /api/v1{path} with the participant's own token (never a tenant key); throws with the API's message. */
-export function useParticipantApi(token: string): ParticipantApi {
-  const t = useT();
-  return useCallback(
-    async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`/api/v1${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const json = await res.json().catch(() => null);
-      if (!res.ok) throw new Error(json?.error?.message ?? t.host.failed);
-      return json;
-    },
-    [token, t],
-  );
-}
-
-/** Reads GET /api/v1/me once (retrying every 5 s while it fails): null until known. */
-export function useSelf(api: ParticipantApi): Self | null {
-  const [self, setSelf] = useState<Self | null>(null);
-  useEffect(() => {
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const load = async () => {
-      try {
-        const me = await api('GET', '/me');
-        if (!stopped)
-          setSelf({
-            externalUserId: me.participant.externalUserId,
-            displayName: me.participant.displayName,
-            isModerator: me.isModerator === true,
-          });
-      } catch {
-        if (!stopped) timer = setTimeout(load, 5000);
-      }
-    };
-    void load();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [api]);
-  return self;
-}
-
-const button =
-  'rounded bg-slate-700 px-2 py-1 hover:bg-slate-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-300';
+const button = `rounded bg-slate-700 px-2 py-1 hover:bg-slate-600 ${focusRing}`;
 
 /**
  * Host controls in the call (shown to HOST/MODERATOR per GET /api/v1/me; the server checks the
@@ -75,30 +18,20 @@ export function HostPanel({ token, onWaitingCount }: { token: string; onWaitingC
   const t = useT();
   const api = useParticipantApi(token);
   const [locked, setLocked] = useState<boolean | null>(null);
-  const [waiting, setWaiting] = useState<Waiting[]>([]);
+  const [waiting, setWaiting] = useState<WaitingParticipantResponse[]>([]);
   const [notice, setNotice] = useState<string | null>(null);
 
-  useEffect(() => {
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const refresh = async () => {
-      try {
-        const [self, list] = await Promise.all([api('GET', '/me'), api('GET', '/me/waiting')]);
-        if (!stopped) {
-          setLocked(self.room.isLocked);
-          setWaiting(list.data);
-        }
-      } catch {
-        // Not a moderator in our records, or offline: the panel stays quiet.
-      }
-      if (!stopped) timer = setTimeout(refresh, 3000);
-    };
-    void refresh();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [api]);
+  const refresh = useCallback(
+    async (signal: AbortSignal) => {
+      const [self, list] = await Promise.all([api('GET', '/me'), api('GET', '/me/waiting')]);
+      if (signal.aborted) return;
+      setLocked(self.room.isLocked);
+      setWaiting(list.data);
+    },
+    [api],
+  );
+  // A failed read (not a moderator in our records, or offline) leaves the panel quiet until the next one.
+  usePolling(refresh, 3000);
 
   useEffect(() => onWaitingCount?.(waiting.length), [waiting.length, onWaitingCount]);
 
@@ -139,7 +72,7 @@ export function HostPanel({ token, onWaitingCount }: { token: string; onWaitingC
                   <button
                     type="button"
                     aria-label={t.host.admitLabel(w.displayName)}
-                    className="rounded bg-emerald-700 px-2 py-1 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-300"
+                    className={`rounded bg-emerald-700 px-2 py-1 ${focusRing}`}
                     onClick={act(() => api('POST', `/me/waiting/${w.id}/admit`), t.host.admitted(w.displayName))}
                   >
                     {t.host.admit}
@@ -147,7 +80,7 @@ export function HostPanel({ token, onWaitingCount }: { token: string; onWaitingC
                   <button
                     type="button"
                     aria-label={t.host.denyLabel(w.displayName)}
-                    className="rounded bg-red-800 px-2 py-1 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-300"
+                    className={`rounded bg-red-800 px-2 py-1 ${focusRing}`}
                     onClick={act(() => api('POST', `/me/waiting/${w.id}/deny`), t.host.denied(w.displayName))}
                   >
                     {t.host.deny}

@@ -22,8 +22,12 @@ import { LEFT_REASONS } from '@/lib/embed/protocol';
 import { ensureStorage } from '@/components/call/storage-fallback';
 
 ensureStorage();
-import { HostPanel, useParticipantApi, useSelf } from '@/components/call/HostPanel';
-import { PollsPanel, focusRing, usePolls } from '@/components/call/PollsPanel';
+import { HostPanel } from '@/components/call/HostPanel';
+import { useParticipantApi } from '@/components/call/useParticipantApi';
+import { useSelf } from '@/components/call/useSelf';
+import type { MeResponse } from '@/components/call/participant-api';
+import { focusRing } from '@/components/call/focus-ring';
+import { PollsPanel, usePolls } from '@/components/call/PollsPanel';
 import { QuestionsPanel, useQuestions } from '@/components/call/QuestionsPanel';
 import { CaptionsOverlay } from '@/components/call/CaptionsOverlay';
 import { PeoplePanel } from '@/components/call/PeoplePanel';
@@ -35,7 +39,7 @@ type Stage =
   | { kind: 'call'; choices: LocalUserChoices }
   | { kind: 'error'; error: ErrorKey; retry: boolean };
 
-const ENTRY_ERRORS: Record<string, ErrorKey> = {
+const ENTRY_ERRORS: Partial<Record<MeResponse['entry'], ErrorKey>> = {
   locked: 'locked',
   full: 'roomFull',
   ended: 'ended',
@@ -57,8 +61,8 @@ async function entryError(token: string): Promise<ErrorKey | null> {
     // 401: the token is not ours or no longer valid; 403: the tenant is suspended.
     if (res.status === 401 || res.status === 403) return 'refused';
     if (!res.ok) return null;
-    const entry = ((await res.json()) as { entry?: string }).entry;
-    return entry ? (ENTRY_ERRORS[entry] ?? null) : null;
+    const { entry } = (await res.json()) as MeResponse;
+    return ENTRY_ERRORS[entry] ?? null;
   } catch {
     return null;
   }

@@ -1,8 +1,6 @@
 'use client';
 
 import { useCallback, useEffect, useId, useState } from 'react';
-import { useT } from '@/components/call/useT';
-import type { ParticipantApi, Self } from '@/components/call/HostPanel';
 import {
   POLL_LIMITS,
   POLL_TOPIC,
@@ -12,29 +10,28 @@ import {
   tally,
   visiblePolls,
   type LiveUpdate,
-  type PollView,
 } from '@/components/call/engagement-state';
+import { focusRing } from '@/components/call/focus-ring';
+import { PanelList } from '@/components/call/PanelList';
+import type { ParticipantApi, PollCreateBody, PollResponse } from '@/components/call/participant-api';
 import { useListAction, useLiveList } from '@/components/call/useLiveList';
+import type { Self } from '@/components/call/useSelf';
+import { useT } from '@/components/call/useT';
 
-export const focusRing = 'focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-300';
 const button = `rounded bg-slate-700 px-2 py-1 hover:bg-slate-600 disabled:opacity-50 ${focusRing}`;
 const primary = `rounded bg-blue-700 px-3 py-1 font-medium hover:bg-blue-600 disabled:opacity-50 ${focusRing}`;
 const field = `w-full rounded bg-slate-800 px-2 py-1 text-white placeholder:text-slate-400 ${focusRing}`;
+
+const pollOf = (update: LiveUpdate) => (update.type === 'poll.updated' ? update.poll : null);
 
 /**
  * The room's polls through the participant-token API (/api/v1/polls/public): loaded once, kept
  * current from the `convene.polls` data-channel messages, re-read after a reconnect and after
  * the viewer's own actions.
  */
-const pollOf = (update: LiveUpdate) => (update.type === 'poll.updated' ? update.poll : null);
-
 export function usePolls(api: ParticipantApi) {
-  const {
-    items: polls,
-    failed,
-    refresh,
-    apply,
-  } = useLiveList(api, '/polls/public?limit=100', POLL_TOPIC, pollOf, mergePoll);
+  const load = useCallback(async () => (await api('GET', '/polls/public?limit=100')).data, [api]);
+  const { items: polls, failed, refresh, apply } = useLiveList(load, POLL_TOPIC, pollOf, mergePoll);
   const [cast, setCast] = useState<Record<string, string[]>>({});
   const remember = useCallback(
     (pollId: string, optionIds: string[]) => setCast((c) => ({ ...c, [pollId]: optionIds })),
@@ -47,7 +44,7 @@ export type PollsState = ReturnType<typeof usePolls>;
 
 export function PollsPanel({ state, api, self }: { state: PollsState; api: ParticipantApi; self: Self | null }) {
   const t = useT();
-  const { run, notice } = useListAction<PollView>(state);
+  const { run, notice } = useListAction<PollResponse>(state);
   const isModerator = self?.isModerator === true;
 
   const list = state.polls ? visiblePolls(state.polls, isModerator) : null;
@@ -56,36 +53,34 @@ export function PollsPanel({ state, api, self }: { state: PollsState; api: Parti
       {isModerator && (
         <NewPollForm onCreate={(body) => run(() => api('POST', '/polls/public', body), t.polls.create.created)} />
       )}
-      {list === null ? (
-        <p>{state.failed ? t.panels.loadFailed : t.panels.loading}</p>
-      ) : list.length === 0 ? (
-        <p className="text-slate-300">{t.polls.empty}</p>
-      ) : (
-        <ul className="space-y-3">
-          {list.map((poll) => (
-            <li key={poll.id}>
-              <PollCard
-                poll={poll}
-                ballot={myBallot(poll, self?.externalUserId ?? null, state.cast)}
-                isModerator={isModerator}
-                onVote={(optionIds) =>
-                  run(async () => {
-                    const updated: PollView = await api('POST', `/polls/public/${poll.id}/vote`, { optionIds });
-                    state.remember(poll.id, optionIds);
-                    return updated;
-                  }, t.polls.voted)
-                }
-                onStatus={(to) =>
-                  run(
-                    () => api('POST', `/polls/public/${poll.id}/${to}`),
-                    to === 'open' ? t.polls.opened : t.polls.closed,
-                  )
-                }
-              />
-            </li>
-          ))}
-        </ul>
-      )}
+      <PanelList
+        items={list}
+        failed={state.failed}
+        empty={t.polls.empty}
+        className="space-y-3"
+        item={(poll) => (
+          <li key={poll.id}>
+            <PollCard
+              poll={poll}
+              ballot={myBallot(poll, self?.externalUserId ?? null, state.cast)}
+              isModerator={isModerator}
+              onVote={(optionIds) =>
+                run(async () => {
+                  const updated = await api('POST', `/polls/public/${poll.id}/vote`, { optionIds });
+                  state.remember(poll.id, optionIds);
+                  return updated;
+                }, t.polls.voted)
+              }
+              onStatus={(to) =>
+                run(
+                  () => api('POST', `/polls/public/${poll.id}/${to}`),
+                  to === 'open' ? t.polls.opened : t.polls.closed,
+                )
+              }
+            />
+          </li>
+        )}
+      />
       <p role="status" className="min-h-5 text-slate-300">
         {notice}
       </p>
@@ -100,7 +95,7 @@ function PollCard({
   onVote,
   onStatus,
 }: {
-  poll: PollView;
+  poll: PollResponse;
   ballot: string[];
   isModerator: boolean;
   onVote: (optionIds: string[]) => Promise<boolean>;
@@ -190,7 +185,7 @@ function PollCard({
   );
 }
 
-function Results({ poll }: { poll: PollView }) {
+function Results({ poll }: { poll: PollResponse }) {
   const t = useT();
   return (
     <div className="mt-2">
@@ -213,7 +208,7 @@ function Results({ poll }: { poll: PollView }) {
   );
 }
 
-function NewPollForm({ onCreate }: { onCreate: (body: unknown) => Promise<boolean> }) {
+function NewPollForm({ onCreate }: { onCreate: (body: PollCreateBody) => Promise<boolean> }) {
   const t = useT();
   const [question, setQuestion] = useState('');
   const [options, setOptions] = useState(['', '']);

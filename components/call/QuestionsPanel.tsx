@@ -1,22 +1,25 @@
 'use client';
 
 import { useCallback, useId, useState } from 'react';
-import { useT } from '@/components/call/useT';
-import type { ParticipantApi, Self } from '@/components/call/HostPanel';
-import { focusRing } from '@/components/call/PollsPanel';
 import {
   QUESTION_TOPIC,
   mergeQuestion,
   visibleQuestions,
   type LiveUpdate,
   type QuestionSort,
-  type QuestionView,
 } from '@/components/call/engagement-state';
+import { focusRing } from '@/components/call/focus-ring';
+import { PanelList } from '@/components/call/PanelList';
+import type { ParticipantApi, QuestionResponse } from '@/components/call/participant-api';
 import { useListAction, useLiveList } from '@/components/call/useLiveList';
+import type { Self } from '@/components/call/useSelf';
+import { useT } from '@/components/call/useT';
 
 const QUESTION_MAX = 1000;
 const ANSWER_MAX = 5000;
 const button = `rounded bg-slate-700 px-2 py-1 text-xs hover:bg-slate-600 disabled:opacity-50 ${focusRing}`;
+
+const questionOf = (update: LiveUpdate) => (update.type === 'question.updated' ? update.question : null);
 
 /**
  * The room's questions through the participant-token API (/api/v1/questions/public): loaded
@@ -24,15 +27,9 @@ const button = `rounded bg-slate-700 px-2 py-1 text-xs hover:bg-slate-600 disabl
  * and after the viewer's own actions. Upvotes count once per person (the server enforces it);
  * the ones given in this session are remembered to show the button as pressed.
  */
-const questionOf = (update: LiveUpdate) => (update.type === 'question.updated' ? update.question : null);
-
 export function useQuestions(api: ParticipantApi) {
-  const {
-    items: questions,
-    failed,
-    refresh,
-    apply,
-  } = useLiveList(api, '/questions/public?sort=upvotes&limit=100', QUESTION_TOPIC, questionOf, mergeQuestion);
+  const load = useCallback(async () => (await api('GET', '/questions/public?sort=upvotes&limit=100')).data, [api]);
+  const { items: questions, failed, refresh, apply } = useLiveList(load, QUESTION_TOPIC, questionOf, mergeQuestion);
   const [upvoted, setUpvoted] = useState<ReadonlySet<string>>(new Set());
   const markUpvoted = useCallback((id: string) => setUpvoted((s) => new Set(s).add(id)), []);
   return { questions, failed, refresh, apply, upvoted, markUpvoted };
@@ -56,7 +53,7 @@ export function QuestionsPanel({
   const t = useT();
   const [text, setText] = useState('');
   const [sort, setSort] = useState<QuestionSort>('upvotes');
-  const { run, notice, busy } = useListAction<QuestionView>(state);
+  const { run, notice, busy } = useListAction<QuestionResponse>(state);
   const inputId = useId();
   const isModerator = self?.isModerator === true;
 
@@ -102,37 +99,35 @@ export function QuestionsPanel({
           </button>
         ))}
       </div>
-      {list === null ? (
-        <p>{state.failed ? t.panels.loadFailed : t.panels.loading}</p>
-      ) : list.length === 0 ? (
-        <p className="text-slate-300">{t.questions.empty}</p>
-      ) : (
-        <ul className="space-y-2">
-          {list.map((q) => (
-            <QuestionItem
-              key={q.id}
-              question={q}
-              upvoted={state.upvoted.has(q.id)}
-              disabled={busy}
-              isModerator={isModerator}
-              onAnswer={(answerText) =>
-                run(
-                  () => api('POST', `/questions/public/${q.id}/answer`, answerText ? { answerText } : undefined),
-                  t.questions.markedAnswered,
-                )
-              }
-              onDismiss={() => void run(() => api('POST', `/questions/public/${q.id}/dismiss`), t.questions.dismissed)}
-              onUpvote={() =>
-                void run(async () => {
-                  const updated: QuestionView = await api('POST', `/questions/public/${q.id}/upvote`);
-                  state.markUpvoted(q.id);
-                  return updated;
-                }, null)
-              }
-            />
-          ))}
-        </ul>
-      )}
+      <PanelList
+        items={list}
+        failed={state.failed}
+        empty={t.questions.empty}
+        className="space-y-2"
+        item={(q) => (
+          <QuestionItem
+            key={q.id}
+            question={q}
+            upvoted={state.upvoted.has(q.id)}
+            disabled={busy}
+            isModerator={isModerator}
+            onAnswer={(answerText) =>
+              run(
+                () => api('POST', `/questions/public/${q.id}/answer`, answerText ? { answerText } : undefined),
+                t.questions.markedAnswered,
+              )
+            }
+            onDismiss={() => void run(() => api('POST', `/questions/public/${q.id}/dismiss`), t.questions.dismissed)}
+            onUpvote={() =>
+              void run(async () => {
+                const updated = await api('POST', `/questions/public/${q.id}/upvote`);
+                state.markUpvoted(q.id);
+                return updated;
+              }, null)
+            }
+          />
+        )}
+      />
       <p role="status" className="min-h-5 text-slate-300">
         {notice}
       </p>
@@ -149,7 +144,7 @@ function QuestionItem({
   onAnswer,
   onDismiss,
 }: {
-  question: QuestionView;
+  question: QuestionResponse;
   upvoted: boolean;
   disabled: boolean;
   isModerator: boolean;

@@ -1,9 +1,11 @@
 'use client';
 
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { AdmissionResponse } from '@/components/call/participant-api';
 import { useT } from '@/components/call/useT';
 import { BrandMark } from '@/components/call/HostedShell';
 import { useEmbedBridge } from '@/components/call/useEmbedBridge';
+import { usePolling, type PollOutcome } from '@/components/call/usePolling';
 
 /** The join URL to continue to, in the language this page speaks (the admission endpoint does not know it). */
 function withLang(joinUrl: string, lang: string | null): string {
@@ -64,6 +66,8 @@ export function WaitingRoom({
     else if (state === 'lost') bridge.post('error', { code: 'waitingLinkInvalid' });
   }, [bridge, state]);
 
+  // The secret: read once from the fragment (and stripped from the address bar), else from this tab's storage.
+  const [secret, setSecret] = useState<string | null>(null);
   useEffect(() => {
     if (!roomId || !participantId) return setState('lost');
     const storageKey = `convene.admission.${participantId}`;
@@ -72,42 +76,47 @@ export function WaitingRoom({
       tabStorage.set(storageKey, fromHash);
       window.history.replaceState(null, '', window.location.pathname + window.location.search);
     }
-    const secret = fromHash || tabStorage.get(storageKey);
-    if (!secret) return setState('lost');
-    let stopped = false;
-    let announced = false;
-    const poll = async () => {
-      try {
-        const res = await fetch(
-          `/api/v1/rooms/${encodeURIComponent(roomId)}/participants/${encodeURIComponent(participantId)}/admission`,
-          {
-            headers: { authorization: `Bearer ${secret}` },
-            cache: 'no-store',
-          },
-        );
-        if (res.status === 404) return setState('lost');
-        if (res.ok) {
-          const body = (await res.json()) as { status: string; joinUrl: string | null };
-          if (body.status === 'approved' && body.joinUrl) {
-            bridge.post('admitted', {});
-            return window.location.replace(withLang(body.joinUrl, lang));
-          }
-          if (body.status === 'denied') return setState('denied');
-          if (!announced) {
-            announced = true;
-            bridge.post('waiting', {});
-          }
-        }
-      } catch {
-        // A network blip: keep waiting and try again.
+    const stored = fromHash || tabStorage.get(storageKey);
+    if (!stored) return setState('lost');
+    setSecret(stored);
+  }, [roomId, participantId]);
+
+  const announced = useRef(false);
+  const poll = useCallback(
+    async (signal: AbortSignal): Promise<PollOutcome> => {
+      if (!roomId || !participantId || !secret) return 'stop';
+      const res = await fetch(
+        `/api/v1/rooms/${encodeURIComponent(roomId)}/participants/${encodeURIComponent(participantId)}/admission`,
+        {
+          headers: { authorization: `Bearer ${secret}` },
+          cache: 'no-store',
+          signal,
+        },
+      );
+      if (res.status === 404) {
+        setState('lost');
+        return 'stop';
       }
-      if (!stopped) setTimeout(poll, POLL_MS);
-    };
-    void poll();
-    return () => {
-      stopped = true;
-    };
-  }, [roomId, participantId, lang, bridge]);
+      if (!res.ok) return;
+      const body = (await res.json()) as AdmissionResponse;
+      if (body.status === 'approved' && body.joinUrl) {
+        bridge.post('admitted', {});
+        window.location.replace(withLang(body.joinUrl, lang));
+        return 'stop';
+      }
+      if (body.status === 'denied') {
+        setState('denied');
+        return 'stop';
+      }
+      if (!announced.current) {
+        announced.current = true;
+        bridge.post('waiting', {});
+      }
+    },
+    [roomId, participantId, secret, lang, bridge],
+  );
+  // A failed request (a network blip) is only a reason to keep waiting and try again.
+  usePolling(secret ? poll : null, POLL_MS);
 
   const text = state === 'waiting' ? t.waiting : state === 'denied' ? t.errors.denied : t.waiting.lost;
   return (

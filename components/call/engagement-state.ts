@@ -4,47 +4,18 @@
  * No React, no fetch: test/ui/engagement-state.test.ts covers it.
  */
 
+import type { PollCreateBody, PollResponse, QuestionResponse } from '@/components/call/participant-api';
 import { LIVE_TOPICS } from '@/lib/live-topics';
 
-export type PollStatus = 'DRAFT' | 'OPEN' | 'CLOSED';
-export type QuestionStatus = 'OPEN' | 'ANSWERED' | 'DISMISSED';
-
-/** As lib/domain/polls.ts pollView returns it (votes only for non-anonymous polls, never on the data channel). */
-export interface PollView {
-  id: string;
-  roomId: string;
-  question: string;
-  status: PollStatus;
-  isAnonymous: boolean;
-  allowMultiple: boolean;
-  totalVotes: number;
-  options: { id: string; text: string; order: number; count: number }[];
-  votes?: { optionId: string; voterExternalId: string }[];
-  createdByExternalId: string;
-  createdAt: string;
-  openedAt: string | null;
-  closedAt: string | null;
-}
-
-/** As lib/domain/questions.ts questionView returns it. */
-export interface QuestionView {
-  id: string;
-  roomId: string;
-  text: string;
-  status: QuestionStatus;
-  askerExternalId: string;
-  askerName: string | null;
-  upvoteCount: number;
-  answerText: string | null;
-  createdAt: string;
-}
+export type PollStatus = PollResponse['status'];
+export type QuestionStatus = QuestionResponse['status'];
 
 export const POLL_TOPIC = LIVE_TOPICS.polls;
 export const QUESTION_TOPIC = LIVE_TOPICS.questions;
 
 export type LiveUpdate =
-  | { type: 'poll.updated'; poll: PollView }
-  | { type: 'question.updated'; question: QuestionView };
+  | { type: 'poll.updated'; poll: PollResponse }
+  | { type: 'question.updated'; question: QuestionResponse };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -68,7 +39,7 @@ export function parseLiveUpdate(topic: string | undefined, payload: Uint8Array):
       Array.isArray(p.options) &&
       typeof p.status === 'string'
     )
-      return { type: 'poll.updated', poll: p as unknown as PollView };
+      return { type: 'poll.updated', poll: p as unknown as PollResponse };
   }
   if (topic === QUESTION_TOPIC && body.type === 'question.updated' && isObject(body.question)) {
     const q = body.question;
@@ -78,7 +49,7 @@ export function parseLiveUpdate(topic: string | undefined, payload: Uint8Array):
       typeof q.upvoteCount === 'number' &&
       typeof q.status === 'string'
     ) {
-      return { type: 'question.updated', question: q as unknown as QuestionView };
+      return { type: 'question.updated', question: q as unknown as QuestionResponse };
     }
   }
   return null;
@@ -96,7 +67,7 @@ const byNewest = (a: { createdAt: string; id: string }, b: { createdAt: string; 
  * back in its lifecycle, so a late message about an earlier state is dropped. A data-channel
  * poll carries no ballots: the ones the list had are kept (they only tell the viewer's own vote).
  */
-export function mergePoll(list: readonly PollView[], incoming: PollView): PollView[] {
+export function mergePoll(list: readonly PollResponse[], incoming: PollResponse): PollResponse[] {
   const current = list.find((p) => p.id === incoming.id);
   if (!current) return [...list, incoming].sort(byNewest);
   if (POLL_RANK[incoming.status] < POLL_RANK[current.status]) return [...list];
@@ -108,7 +79,7 @@ export function mergePoll(list: readonly PollView[], incoming: PollView): PollVi
  * Puts one question into the list. Upvotes only grow and a question only moves forward
  * (OPEN → ANSWERED → DISMISSED), so an older copy never overwrites a newer one.
  */
-export function mergeQuestion(list: readonly QuestionView[], incoming: QuestionView): QuestionView[] {
+export function mergeQuestion(list: readonly QuestionResponse[], incoming: QuestionResponse): QuestionResponse[] {
   const current = list.find((q) => q.id === incoming.id);
   if (!current) return [...list, incoming];
   const older =
@@ -123,7 +94,7 @@ export type QuestionSort = 'upvotes' | 'recent';
  * What the Q&A panel lists: dismissed questions are gone; open ones first. By upvotes: most
  * upvoted first, then oldest first (the server's order); by recent: newest first.
  */
-export function visibleQuestions(list: readonly QuestionView[], sort: QuestionSort): QuestionView[] {
+export function visibleQuestions(list: readonly QuestionResponse[], sort: QuestionSort): QuestionResponse[] {
   return list
     .filter((q) => q.status !== 'DISMISSED')
     .sort((a, b) => {
@@ -135,7 +106,7 @@ export function visibleQuestions(list: readonly QuestionView[], sort: QuestionSo
 }
 
 /** Polls a person sees: moderators see drafts too; everyone else only open and closed polls. */
-export function visiblePolls(list: readonly PollView[], isModerator: boolean): PollView[] {
+export function visiblePolls(list: readonly PollResponse[], isModerator: boolean): PollResponse[] {
   return list.filter((p) => isModerator || p.status !== 'DRAFT');
 }
 
@@ -148,7 +119,7 @@ export interface TallyRow {
   leading: boolean;
 }
 
-export function tally(poll: PollView): TallyRow[] {
+export function tally(poll: PollResponse): TallyRow[] {
   const top = Math.max(0, ...poll.options.map((o) => o.count));
   return [...poll.options]
     .sort((a, b) => a.order - b.order)
@@ -166,7 +137,7 @@ export function tally(poll: PollView): TallyRow[] {
  * the one in the poll's ballots, else none.
  */
 export function myBallot(
-  poll: PollView,
+  poll: PollResponse,
   selfId: string | null,
   cast: Readonly<Record<string, readonly string[]>>,
 ): string[] {
@@ -191,18 +162,7 @@ export function pollDraft(
   question: string,
   options: readonly string[],
   flags: { allowMultiple: boolean; isAnonymous: boolean; openNow: boolean },
-):
-  | {
-      ok: true;
-      body: {
-        question: string;
-        options: string[];
-        allowMultiple: boolean;
-        isAnonymous: boolean;
-        status: 'DRAFT' | 'OPEN';
-      };
-    }
-  | { ok: false; error: PollDraftError } {
+): { ok: true; body: PollCreateBody } | { ok: false; error: PollDraftError } {
   const q = question.trim();
   if (!q) return { ok: false, error: 'questionMissing' };
   if (q.length > POLL_LIMITS.questionMax) return { ok: false, error: 'questionTooLong' };

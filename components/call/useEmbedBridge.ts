@@ -1,14 +1,8 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import {
-  allowedParentOrigin,
-  eventMessage,
-  parseCommand,
-  type EmbedCommand,
-  type EmbedEventName,
-  type EmbedEvents,
-} from '@/lib/embed/protocol';
+import type { EmbedCommand, EmbedEventName, EmbedEvents } from '@/lib/embed/messages';
+import { allowedParentOrigin, eventMessage, parseCommand } from '@/lib/embed/protocol';
 
 export type CommandHandler = (command: EmbedCommand) => void;
 

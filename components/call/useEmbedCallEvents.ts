@@ -3,6 +3,7 @@
 import { useEffect } from 'react';
 import { RoomEvent, type RemoteParticipant, type Room } from 'livekit-client';
 import type { EmbedBridge } from '@/components/call/useEmbedBridge';
+import type { EmbedEvents } from '@/lib/embed/messages';
 
 /**
  * What the embedding page hears from inside a call — joined, people coming and going (names and
@@ -13,15 +14,14 @@ import type { EmbedBridge } from '@/components/call/useEmbedBridge';
 export function useEmbedCallEvents(room: Room, bridge: EmbedBridge) {
   useEffect(() => {
     const count = () => room.remoteParticipants.size + 1;
-    const nameOf = (p: RemoteParticipant) => p.name || p.identity;
     const onConnected = () => {
       bridge.post('joined', { participantCount: count() });
       if (room.isRecording) bridge.post('recording-started', {});
     };
-    const onJoined = (p: RemoteParticipant) =>
-      bridge.post('participant-joined', { displayName: nameOf(p), participantCount: count() });
-    const onLeft = (p: RemoteParticipant) =>
-      bridge.post('participant-left', { displayName: nameOf(p), participantCount: count() });
+    const peopleEvent = (event: 'participant-joined' | 'participant-left') => (p: RemoteParticipant) =>
+      bridge.post(event, { displayName: p.name || p.identity, participantCount: count() });
+    const onJoined = peopleEvent('participant-joined');
+    const onLeft = peopleEvent('participant-left');
     const onRecording = (recording: boolean) => bridge.post(recording ? 'recording-started' : 'recording-stopped', {});
     room.on(RoomEvent.Connected, onConnected);
     room.on(RoomEvent.ParticipantConnected, onJoined);
@@ -30,33 +30,26 @@ export function useEmbedCallEvents(room: Room, bridge: EmbedBridge) {
 
     bridge.setCommandHandler((cmd) => {
       const local = room.localParticipant;
-      if (room.state !== 'connected')
-        return bridge.post('command-failed', { command: cmd.command, reason: 'not-in-call' });
+      const fail = (reason: EmbedEvents['command-failed']['reason']) =>
+        bridge.post('command-failed', { command: cmd.command, reason });
+      // A command the token may not allow: refused up front, or by the media layer.
+      const tryAllowed = (allowed: boolean | undefined, action: () => Promise<unknown>) => {
+        if (!allowed) return fail('not-allowed');
+        void action().catch(() => fail('not-allowed'));
+      };
+      if (room.state !== 'connected') return fail('not-in-call');
       switch (cmd.command) {
         case 'leave':
           void room.disconnect();
           return;
         case 'toggle-microphone':
-          if (!local.permissions?.canPublish)
-            return bridge.post('command-failed', { command: cmd.command, reason: 'not-allowed' });
-          void local
-            .setMicrophoneEnabled(!local.isMicrophoneEnabled)
-            .catch(() => bridge.post('command-failed', { command: cmd.command, reason: 'not-allowed' }));
-          return;
+          return tryAllowed(local.permissions?.canPublish, () =>
+            local.setMicrophoneEnabled(!local.isMicrophoneEnabled),
+          );
         case 'toggle-camera':
-          if (!local.permissions?.canPublish)
-            return bridge.post('command-failed', { command: cmd.command, reason: 'not-allowed' });
-          void local
-            .setCameraEnabled(!local.isCameraEnabled)
-            .catch(() => bridge.post('command-failed', { command: cmd.command, reason: 'not-allowed' }));
-          return;
+          return tryAllowed(local.permissions?.canPublish, () => local.setCameraEnabled(!local.isCameraEnabled));
         case 'set-display-name':
-          if (!local.permissions?.canUpdateMetadata)
-            return bridge.post('command-failed', { command: cmd.command, reason: 'not-allowed' });
-          void local
-            .setName(cmd.displayName)
-            .catch(() => bridge.post('command-failed', { command: cmd.command, reason: 'not-allowed' }));
-          return;
+          return tryAllowed(local.permissions?.canUpdateMetadata, () => local.setName(cmd.displayName));
       }
     });
     return () => {

@@ -1,49 +1,24 @@
 'use client';
 
-import { useCallback, useEffect, useState } from 'react';
-import { useDataChannel, useRoomContext } from '@livekit/components-react';
-import { RoomEvent } from 'livekit-client';
-import type { ParticipantApi } from '@/components/call/HostPanel';
+import { useCallback, useState } from 'react';
+import { useDataChannel } from '@livekit/components-react';
 import { parseLiveUpdate, type LiveUpdate } from '@/components/call/engagement-state';
+import { useRoomLoad } from '@/components/call/useRoomLoad';
 
 /**
  * A list read through the participant-token API and kept current from the data channel: loaded
  * once, re-read after a (re)connect, retried every 10 s while loading fails, and merged with each
- * live update of its topic (an unreadable message is only a nudge to re-read).
+ * live update of its topic (an unreadable message is only a nudge to re-read). `load` must be stable.
  */
 export function useLiveList<T>(
-  api: ParticipantApi,
-  path: string,
+  load: () => Promise<T[]>,
   topic: string,
   itemOf: (update: LiveUpdate) => T | null,
   merge: (list: T[], item: T) => T[],
 ) {
-  const room = useRoomContext();
   const [items, setItems] = useState<T[] | null>(null);
-  const [failed, setFailed] = useState(false);
-
-  const refresh = useCallback(async () => {
-    try {
-      setItems((await api('GET', path)).data);
-      setFailed(false);
-    } catch {
-      setFailed(true);
-    }
-  }, [api, path]);
-
-  useEffect(() => {
-    void refresh();
-    room.on(RoomEvent.Connected, refresh).on(RoomEvent.Reconnected, refresh);
-    return () => {
-      room.off(RoomEvent.Connected, refresh).off(RoomEvent.Reconnected, refresh);
-    };
-  }, [room, refresh]);
-
-  useEffect(() => {
-    if (!failed) return;
-    const timer = setTimeout(refresh, 10_000);
-    return () => clearTimeout(timer);
-  }, [failed, refresh]);
+  const read = useCallback(async () => setItems(await load()), [load]);
+  const { failed, reload: refresh } = useRoomLoad(read);
 
   const onMessage = useCallback(
     (msg: { topic?: string; payload: Uint8Array }) => {

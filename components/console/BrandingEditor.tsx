@@ -2,8 +2,9 @@
 
 import { useState } from 'react';
 import type { ActionResult } from '@/app/console/actions';
-import { ActionButton } from '@/components/console/client';
-import { input } from '@/components/console/ui';
+import { ActionButton } from '@/components/console/ActionButton';
+import { FormField } from '@/components/console/FormField';
+import { input } from '@/components/console/styles';
 import {
   brandingFields,
   contrastRatio,
@@ -99,10 +100,13 @@ export function BrandingEditor({
               ? contrastRatio(c.value as string, key === 'accentColor' ? TEXT_ON_ACCENT : MUTED_TEXT)
               : null;
           return (
-            <div key={key}>
-              <label htmlFor={`branding-${key}`} className="mb-1 block text-sm font-medium">
-                {label}
-              </label>
+            <FormField
+              key={key}
+              id={`branding-${key}`}
+              label={label}
+              help={`${help}${ratio ? ` Contrast now: ${ratio}:1.` : ''}`}
+              error={c.ok ? undefined : `${label} ${c.error}.`}
+            >
               <div className="flex items-center gap-2">
                 {colour && (
                   <input
@@ -125,24 +129,24 @@ export function BrandingEditor({
                   disabled={!canManage}
                 />
               </div>
-              <p
-                id={`branding-${key}-help`}
-                className={`mt-1 text-xs ${c.ok ? 'text-slate-600 dark:text-slate-400' : 'text-red-700 dark:text-red-300'}`}
-              >
-                {c.ok ? `${help}${ratio ? ` Contrast now: ${ratio}:1.` : ''}` : `${label} ${c.error}.`}
-              </p>
-            </div>
+            </FormField>
           );
         })}
-        <div>
-          <label htmlFor="branding-defaultLanguage" className="mb-1 block text-sm font-medium">
-            Default language
-          </label>
+        <FormField
+          id="branding-defaultLanguage"
+          label="Default language"
+          help={
+            <>
+              Used when the join link names no language (<code>lang</code>).
+            </>
+          }
+        >
           <select
             id="branding-defaultLanguage"
             className={input}
             value={draft.defaultLanguage}
             onChange={(e) => setDraft((d) => ({ ...d, defaultLanguage: e.target.value }))}
+            aria-describedby="branding-defaultLanguage-help"
             disabled={!canManage}
           >
             <option value="">The participant’s browser language</option>
@@ -152,10 +156,7 @@ export function BrandingEditor({
               </option>
             ))}
           </select>
-          <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-            Used when the join link names no language (<code>lang</code>).
-          </p>
-        </div>
+        </FormField>
         <ActionButton
           label="Save branding"
           tone="primary"

@@ -1,6 +1,8 @@
 import { replayDeliveryAction } from '@/app/console/actions';
-import { ActionButton } from '@/components/console/client';
-import { Badge, Empty, Table, fmtDate, statusTone, td } from '@/components/console/ui';
+import { ActionButton } from '@/components/console/ActionButton';
+import { Badge, statusTone } from '@/components/console/Badge';
+import { fmtDate } from '@/components/console/format';
+import { Empty, Table, td } from '@/components/console/Table';
 import type { deliveryView } from '@/lib/domain/webhooks';
 
 type Delivery = ReturnType<typeof deliveryView>;

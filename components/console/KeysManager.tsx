@@ -2,8 +2,13 @@
 
 import { useOptimistic, useState } from 'react';
 import type { ActionResult } from '@/app/console/actions';
-import { ActionButton, GraceSelect, RevealOnce } from '@/components/console/client';
-import { Badge, Table, fmtDate, input, statusTone, td } from '@/components/console/ui';
+import { ActionButton } from '@/components/console/ActionButton';
+import { Badge, statusTone } from '@/components/console/Badge';
+import { fmtDate } from '@/components/console/format';
+import { GraceSelect } from '@/components/console/GraceSelect';
+import { RevealOnce } from '@/components/console/RevealOnce';
+import { input } from '@/components/console/styles';
+import { Table, td } from '@/components/console/Table';
 
 export interface KeyRow {
   id: string;

@@ -1,5 +1,5 @@
 import { LIMIT_NAMES, type Limits } from '@/lib/domain/plans';
-import { Table, td } from '@/components/console/ui';
+import { Table, td } from '@/components/console/Table';
 
 export const LIMIT_LABELS: Record<(typeof LIMIT_NAMES)[number], string> = {
   maxParticipantsPerRoom: 'Participants per room',

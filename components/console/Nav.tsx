@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { signOut } from 'next-auth/react';
-import { secondaryButton } from '@/components/console/ui';
+import { secondaryButton } from '@/components/console/styles';
 
 const TENANT_LINKS = [
   { href: '/console', label: 'Overview' },

@@ -3,9 +3,11 @@
 import { useState } from 'react';
 import Link from 'next/link';
 import { provisionTenantAction } from '@/app/console/actions';
-import { ActionButton, RevealOnce } from '@/components/console/client';
-import { PLAN_NAMES, type PlanName } from '@/lib/domain/plans';
-import { input } from '@/components/console/ui';
+import { ActionButton } from '@/components/console/ActionButton';
+import { PlanSelect } from '@/components/console/PlanSelect';
+import { RevealOnce } from '@/components/console/RevealOnce';
+import type { PlanName } from '@/lib/domain/plans';
+import { input } from '@/components/console/styles';
 
 /** Provision a tenant; its first API key and webhook secret are shown here, once. */
 export function ProvisionForm({ canManage }: { canManage: boolean }) {
@@ -37,16 +39,7 @@ export function ProvisionForm({ canManage }: { canManage: boolean }) {
         <span className="mb-1 block font-medium">Tenant name</span>
         <input className={input} value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
       </label>
-      <label className="block text-sm">
-        <span className="mb-1 block font-medium">Plan</span>
-        <select className={input} value={plan} onChange={(e) => setPlan(e.target.value as PlanName)}>
-          {PLAN_NAMES.map((p) => (
-            <option key={p} value={p}>
-              {p}
-            </option>
-          ))}
-        </select>
-      </label>
+      <PlanSelect value={plan} onChange={setPlan} />
       <label className="flex items-center gap-2 text-sm">
         <input type="checkbox" checked={testMode} onChange={(e) => setTestMode(e.target.checked)} /> Test mode (no media
         billing)

@@ -1,5 +1,8 @@
 import Link from 'next/link';
-import { Badge, Empty, Table, td } from '@/components/console/ui';
+import { Badge } from '@/components/console/Badge';
+import { fmtSeconds, fmtTime } from '@/components/console/format';
+import { link } from '@/components/console/styles';
+import { Empty, Table, td } from '@/components/console/Table';
 
 interface SessionRow {
   id: string;
@@ -10,18 +13,6 @@ interface SessionRow {
   duration: number;
   peakParticipants: number;
   uniqueAttendees: number;
-}
-
-/** 2026-11-23 10:04:05 UTC: attendance is kept to the second. */
-export const fmtTime = (iso: string) => `${iso.replace('T', ' ').slice(0, 19)} UTC`;
-
-/** 3725 → "1 h 02 min 05 s". */
-export function fmtSeconds(total: number): string {
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return h ? `${h} h ${pad(m)} min ${pad(s)} s` : m ? `${m} min ${pad(s)} s` : `${s} s`;
 }
 
 /** A room's sessions, each linking to its attendance. */
@@ -37,10 +28,7 @@ export function SessionsTable({ sessions }: { sessions: SessionRow[] }) {
           <td className={`${td} tabular-nums`}>{s.peakParticipants}</td>
           <td className={`${td} tabular-nums`}>{s.uniqueAttendees}</td>
           <td className={td}>
-            <Link
-              href={`/console/rooms/${s.roomId}/sessions/${s.id}`}
-              className="text-blue-700 hover:underline dark:text-blue-300"
-            >
+            <Link href={`/console/rooms/${s.roomId}/sessions/${s.id}`} className={link}>
               Attendance<span className="sr-only"> of the session started {fmtTime(s.startedAt)}</span>
             </Link>
           </td>

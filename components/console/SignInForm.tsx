@@ -2,7 +2,8 @@
 
 import { useState } from 'react';
 import { signIn } from 'next-auth/react';
-import { input, primaryButton } from '@/components/console/ui';
+import { FormField } from '@/components/console/FormField';
+import { input, primaryButton } from '@/components/console/styles';
 
 const ERRORS: Record<string, string> = {
   CredentialsSignin: 'That email and password do not match an account.',
@@ -35,16 +36,10 @@ export function SignInForm({ initialError }: { initialError?: string }) {
 
   return (
     <form onSubmit={submit} className="space-y-4" noValidate>
-      <div>
-        <label htmlFor="email" className="mb-1 block text-sm font-medium">
-          Email
-        </label>
+      <FormField id="email" label="Email">
         <input id="email" name="email" type="email" autoComplete="username" required className={input} />
-      </div>
-      <div>
-        <label htmlFor="password" className="mb-1 block text-sm font-medium">
-          Password
-        </label>
+      </FormField>
+      <FormField id="password" label="Password">
         <input
           id="password"
           name="password"
@@ -53,7 +48,7 @@ export function SignInForm({ initialError }: { initialError?: string }) {
           required
           className={input}
         />
-      </div>
+      </FormField>
       {error && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-300">
           {error}

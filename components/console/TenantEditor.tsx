@@ -2,17 +2,11 @@
 
 import { useMemo, useState } from 'react';
 import type { ActionResult } from '@/app/console/actions';
-import { ActionButton } from '@/components/console/client';
+import { ActionButton } from '@/components/console/ActionButton';
 import { LimitsTable, LIMIT_LABELS } from '@/components/console/LimitsTable';
-import {
-  LIMIT_NAMES,
-  PLANS,
-  PLAN_NAMES,
-  resolveLimits,
-  type EntitlementOverrides,
-  type PlanName,
-} from '@/lib/domain/plans';
-import { input } from '@/components/console/ui';
+import { PlanSelect } from '@/components/console/PlanSelect';
+import { LIMIT_NAMES, PLANS, resolveLimits, type EntitlementOverrides, type PlanName } from '@/lib/domain/plans';
+import { input } from '@/components/console/styles';
 
 /** Plan and entitlement overrides, with the resolved limits previewed before saving. */
 export function TenantEditor({
@@ -49,21 +43,7 @@ export function TenantEditor({
 
   return (
     <form onSubmit={(e) => e.preventDefault()} className="space-y-4" aria-label="Plan and overrides">
-      <label className="block max-w-xs text-sm">
-        <span className="mb-1 block font-medium">Plan</span>
-        <select
-          className={input}
-          value={draftPlan}
-          onChange={(e) => setDraftPlan(e.target.value as PlanName)}
-          disabled={!canManage}
-        >
-          {PLAN_NAMES.map((p) => (
-            <option key={p} value={p}>
-              {p}
-            </option>
-          ))}
-        </select>
-      </label>
+      <PlanSelect value={draftPlan} onChange={setDraftPlan} disabled={!canManage} className="max-w-xs" />
       <fieldset>
         <legend className="mb-2 text-sm font-medium">Overrides (empty = the plan's value)</legend>
         <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">

@@ -1,7 +1,7 @@
 'use client';
 
 import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { Card } from '@/components/console/ui';
+import { Card } from '@/components/console/Card';
 
 export interface UsageDay {
   day: string;
@@ -11,7 +11,10 @@ export interface UsageDay {
   webhookSuccessRate: number | null;
 }
 
+type DailyCount = 'participantMinutes' | 'apiRequests' | 'sessions';
+
 const short = (day: string) => day.slice(5);
+const axis = { fontSize: 11 };
 
 function Chart({ title, children, summary }: { title: string; children: React.ReactElement; summary: string }) {
   return (
@@ -28,48 +31,67 @@ function Chart({ title, children, summary }: { title: string; children: React.Re
   );
 }
 
+/** One count per day as bars. */
+function DailyBars({
+  days,
+  title,
+  summary,
+  dataKey,
+  name,
+  fill,
+  wholeNumbers = false,
+}: {
+  days: UsageDay[];
+  title: string;
+  summary: string;
+  dataKey: DailyCount;
+  name: string;
+  fill: string;
+  wholeNumbers?: boolean;
+}) {
+  return (
+    <Chart title={title} summary={summary}>
+      <BarChart data={days}>
+        <CartesianGrid strokeDasharray="3 3" vertical={false} />
+        <XAxis dataKey="day" tickFormatter={short} tick={axis} />
+        <YAxis tick={axis} width={40} allowDecimals={!wholeNumbers} />
+        <Tooltip />
+        <Bar dataKey={dataKey} name={name} fill={fill} />
+      </BarChart>
+    </Chart>
+  );
+}
+
 export function UsageCharts({ days }: { days: UsageDay[] }) {
-  const total = (k: 'participantMinutes' | 'apiRequests' | 'sessions') => days.reduce((s, d) => s + d[k], 0);
+  const total = (k: DailyCount) => days.reduce((s, d) => s + d[k], 0);
   const rated = days.filter((d) => d.webhookSuccessRate !== null);
-  const axis = { fontSize: 11 };
   return (
     <div className="grid gap-4 lg:grid-cols-2">
-      <Chart
+      <DailyBars
+        days={days}
         title="Participant-minutes per day"
         summary={`${Math.round(total('participantMinutes'))} participant-minutes in the last ${days.length} days.`}
-      >
-        <BarChart data={days}>
-          <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="day" tickFormatter={short} tick={axis} />
-          <YAxis tick={axis} width={40} />
-          <Tooltip />
-          <Bar dataKey="participantMinutes" name="Participant-minutes" fill="#1d4ed8" />
-        </BarChart>
-      </Chart>
-      <Chart
+        dataKey="participantMinutes"
+        name="Participant-minutes"
+        fill="#1d4ed8"
+      />
+      <DailyBars
+        days={days}
         title="API requests per day"
         summary={`${total('apiRequests')} API requests in the last ${days.length} days.`}
-      >
-        <BarChart data={days}>
-          <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="day" tickFormatter={short} tick={axis} />
-          <YAxis tick={axis} width={40} />
-          <Tooltip />
-          <Bar dataKey="apiRequests" name="API requests" fill="#0f766e" />
-        </BarChart>
-      </Chart>
-      <Chart
+        dataKey="apiRequests"
+        name="API requests"
+        fill="#0f766e"
+      />
+      <DailyBars
+        days={days}
         title="Sessions per day"
         summary={`${total('sessions')} room sessions started in the last ${days.length} days.`}
-      >
-        <BarChart data={days}>
-          <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="day" tickFormatter={short} tick={axis} />
-          <YAxis tick={axis} width={40} allowDecimals={false} />
-          <Tooltip />
-          <Bar dataKey="sessions" name="Sessions" fill="#7c3aed" />
-        </BarChart>
-      </Chart>
+        dataKey="sessions"
+        name="Sessions"
+        fill="#7c3aed"
+        wholeNumbers
+      />
       <Chart
         title="Webhook success rate"
         summary={

@@ -2,8 +2,10 @@
 
 import { useState } from 'react';
 import type { ActionResult } from '@/app/console/actions';
-import { ActionButton, GraceSelect, RevealOnce } from '@/components/console/client';
-import { input } from '@/components/console/ui';
+import { ActionButton } from '@/components/console/ActionButton';
+import { FormField } from '@/components/console/FormField';
+import { input } from '@/components/console/styles';
+import { WebhookSecretRotation } from '@/components/console/WebhookSecretRotation';
 
 /** The endpoint URL and event filter, the signing secret, and a test event. */
 export function WebhookSettings({
@@ -26,8 +28,6 @@ export function WebhookSettings({
   const [draftUrl, setDraftUrl] = useState(url ?? '');
   const [all, setAll] = useState(events === null);
   const [selected, setSelected] = useState<Set<string>>(new Set(events ?? []));
-  const [overlap, setOverlap] = useState(86_400);
-  const [secret, setSecret] = useState<string | null>(null);
   const urlError = draftUrl && !/^https?:\/\/\S+$/.test(draftUrl) ? 'Enter a full URL starting with https://' : '';
   const filterError = !all && selected.size === 0 ? 'Choose at least one event, or send all events.' : '';
   const viewerNote = 'Your role can view webhooks but not change them';
@@ -43,10 +43,12 @@ export function WebhookSettings({
   return (
     <div className="space-y-6">
       <form onSubmit={(e) => e.preventDefault()} className="space-y-4" aria-label="Webhook endpoint">
-        <div>
-          <label htmlFor="webhook-url" className="mb-1 block text-sm font-medium">
-            Endpoint URL
-          </label>
+        <FormField
+          id="webhook-url"
+          label="Endpoint URL"
+          help="HTTPS on a public address. Leave empty to stop deliveries."
+          error={urlError}
+        >
           <input
             id="webhook-url"
             className={input}
@@ -58,13 +60,7 @@ export function WebhookSettings({
             aria-describedby="webhook-url-help"
             disabled={!canManage}
           />
-          <p
-            id="webhook-url-help"
-            className={`mt-1 text-xs ${urlError ? 'text-red-700 dark:text-red-300' : 'text-slate-600 dark:text-slate-400'}`}
-          >
-            {urlError || 'HTTPS on a public address. Leave empty to stop deliveries.'}
-          </p>
-        </div>
+        </FormField>
         <fieldset>
           <legend className="mb-1 text-sm font-medium">Events</legend>
           <label className="flex items-center gap-2 text-sm">
@@ -98,7 +94,17 @@ export function WebhookSettings({
         />
       </form>
 
-      <div className="flex flex-wrap items-center gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
+      <WebhookSecretRotation
+        id="overlap"
+        rotate={rotateSecret}
+        canManage={canManage}
+        label="Rotate signing secret"
+        confirm="Rotate the signing secret?"
+        success="New signing secret created"
+        disabledReason={viewerNote}
+        revealLabel="Your new webhook signing secret"
+        className="border-t border-slate-200 pt-4 dark:border-slate-800"
+      >
         <ActionButton
           label="Send test event"
           success="Test event queued — watch the deliveries below"
@@ -106,20 +112,7 @@ export function WebhookSettings({
           disabled={!canManage || !url}
           disabledReason={!url ? 'Save an endpoint URL first' : viewerNote}
         />
-        <GraceSelect id="overlap" value={overlap} onChange={setOverlap} label="Old secret keeps signing for" />
-        <ActionButton
-          label="Rotate signing secret"
-          confirm="Rotate the signing secret?"
-          success="New signing secret created"
-          disabled={!canManage}
-          disabledReason={viewerNote}
-          action={() => rotateSecret({ overlapSeconds: overlap })}
-          onDone={(d) => setSecret(d.webhookSecret)}
-        />
-      </div>
-      {secret && (
-        <RevealOnce label="Your new webhook signing secret" value={secret} onDismiss={() => setSecret(null)} />
-      )}
+      </WebhookSecretRotation>
     </div>
   );
 }

@@ -65,31 +65,49 @@ export interface NextServer {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** `next start` on the e2e build (NEXT_DIST_DIR, default .next-e2e) against databaseUrl. */
-export async function startNextServer(databaseUrl: string, env: Record<string, string> = {}): Promise<NextServer> {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(
+/**
+ * `next start` of the e2e build (NEXT_DIST_DIR, default .next-e2e) on 127.0.0.1:port, Next's own
+ * bin so signals reach the server itself. env goes over the e2e master key and a random media key
+ * pair (a production server refuses missing or published ones).
+ */
+export function spawnNextStart(
+  port: number,
+  env: Record<string, string | undefined>,
+  stdio: 'inherit' | 'pipe',
+): ChildProcess {
+  return spawn(
     process.execPath,
     [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'],
     {
       env: {
         ...process.env,
         NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next-e2e',
-        DATABASE_URL: databaseUrl,
         CONVENE_MASTER_KEY: E2E_MASTER_KEY,
-        NEXTAUTH_URL: baseUrl,
-        NEXTAUTH_SECRET: 'e2e-only-nextauth-secret-0123456789',
-        PUBLIC_BASE_URL: baseUrl,
-        LIVEKIT_URL: 'ws://127.0.0.1:1',
-        // A production server refuses missing or published media credentials: a random pair per server.
         LIVEKIT_API_KEY: `APIe2e${randomBytes(6).toString('hex')}`,
         LIVEKIT_API_SECRET: randomBytes(32).toString('base64url'),
         LOG_LEVEL: 'warn',
         ...env,
       },
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['ignore', stdio, stdio],
     },
+  );
+}
+
+/** `next start` on the e2e build against databaseUrl, answering /api/v1/health. */
+export async function startNextServer(databaseUrl: string, env: Record<string, string> = {}): Promise<NextServer> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = spawnNextStart(
+    port,
+    {
+      DATABASE_URL: databaseUrl,
+      NEXTAUTH_URL: baseUrl,
+      NEXTAUTH_SECRET: 'e2e-only-nextauth-secret-0123456789',
+      PUBLIC_BASE_URL: baseUrl,
+      LIVEKIT_URL: 'ws://127.0.0.1:1',
+      ...env,
+    },
+    'inherit',
   );
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const stop = async (graceMs = 15_000) => {

@@ -6,8 +6,9 @@
 import http from 'node:http';
 import { createHash } from 'node:crypto';
 import type { Duplex } from 'node:stream';
+import { test } from '@playwright/test';
 
-export async function startSilentMediaServer() {
+async function startSilentMediaServer() {
   const sockets = new Set<Duplex>();
   const server = http.createServer((_req, res) => res.writeHead(404).end());
   server.on('upgrade', (req, socket: Duplex) => {
@@ -26,6 +27,21 @@ export async function startSilentMediaServer() {
     async close() {
       for (const s of sockets) s.destroy();
       await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** One silent media server for the spec file (started before its tests, closed after); its ws:// URL once started. */
+export function useSilentMediaServer(): { readonly url: string } {
+  let server: Awaited<ReturnType<typeof startSilentMediaServer>> | undefined;
+  test.beforeAll(async () => {
+    server = await startSilentMediaServer();
+  });
+  test.afterAll(() => server?.close());
+  return {
+    get url() {
+      if (!server) throw new Error('the silent media server starts in beforeAll');
+      return server.url;
     },
   };
 }

@@ -18,7 +18,7 @@ import { log } from '@/lib/log';
  * "decoding" looks that row up. The cookie is therefore a revocable database session, not a
  * self-contained token; the row stores only a SHA-256 of the cookie value.
  */
-export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
+const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
 const SESSION_UPDATE_AGE_SECONDS = 15 * 60;
 
 const adapter = () => PrismaAdapter(db() as never);

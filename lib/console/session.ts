@@ -5,11 +5,16 @@ import { authOptions } from '@/lib/console/auth';
 import { consoleActor, type ConsoleActor } from '@/lib/domain/console';
 import { ApiError } from '@/lib/errors';
 
-/** The signed-in console user, or a redirect to sign-in. Every console page and action starts here. */
-export async function requireActor(): Promise<ConsoleActor> {
+/** The signed-in console user, or null. */
+export async function signedInActor(): Promise<ConsoleActor | null> {
   const session = await getServerSession(authOptions);
   const userId = (session?.user as { id?: string } | undefined)?.id;
-  const actor = userId ? await consoleActor(userId) : null;
+  return userId ? consoleActor(userId) : null;
+}
+
+/** The signed-in console user, or a redirect to sign-in. Every console page and action starts here. */
+export async function requireActor(): Promise<ConsoleActor> {
+  const actor = await signedInActor();
   if (!actor) redirect('/console/sign-in');
   return actor;
 }

@@ -7,9 +7,9 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
  * The client address is the TCP peer, or the forwarded client when the peer is one of
  * TRUSTED_PROXIES (lib/net/client-address.ts).
  */
-export const SIGN_IN_ATTEMPTS_PER_ACCOUNT = 10;
-export const SIGN_IN_ATTEMPTS_PER_ADDRESS = 100;
-export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
+const SIGN_IN_ATTEMPTS_PER_ACCOUNT = 10;
+const SIGN_IN_ATTEMPTS_PER_ADDRESS = 100;
+const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 
 const perAccount = new RateLimiterMemory({
   points: SIGN_IN_ATTEMPTS_PER_ACCOUNT,

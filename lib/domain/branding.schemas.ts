@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES, isLanguage, type Language } from '@/lib/i18n/languages';
+import { named } from '@/lib/domain/shared.schemas';
 
 /**
  * The hosted call UI's branding: what a tenant (or its provider, as the default for its tenants)
@@ -11,7 +12,7 @@ import { LANGUAGES, isLanguage, type Language } from '@/lib/i18n/languages';
  * a background below 4.5:1 against #cbd5e1, is a 400 naming the field and the ratio it reached.
  * Silently darkening a colour would show a brand colour the tenant never chose.
  */
-export const MIN_CONTRAST = 4.5;
+const MIN_CONTRAST = 4.5;
 /** The text colours the UI draws on the accent and on the background. */
 export const TEXT_ON_ACCENT = '#ffffff';
 export const MUTED_TEXT = '#cbd5e1';
@@ -24,7 +25,7 @@ function channel(hex: string, i: number): number {
 }
 
 /** WCAG 2 relative luminance of a #rrggbb colour. */
-export function luminance(hex: string): number {
+function luminance(hex: string): number {
   return 0.2126 * channel(hex, 0) + 0.7152 * channel(hex, 1) + 0.0722 * channel(hex, 2);
 }
 
@@ -95,6 +96,45 @@ export const brandingFields = {
 export const brandingInput = z.strictObject(brandingFields).partial();
 export type BrandingInput = z.infer<typeof brandingInput>;
 
+/** As sent back: the values as stored (null = not set). */
+const brandingResponseFields = {
+  productName: z.string().nullable().describe('Shown beside the logo and in the page title.'),
+  logoUrl: z.string().nullable().describe('https URL of the logo (shown at most 40 px high, 160 px wide).'),
+  accentColor: z.string().nullable().describe('#rrggbb; buttons and highlights, with white text on it.'),
+  backgroundColor: z.string().nullable().describe('#rrggbb; the page ground, with light text on it.'),
+  backgroundImageUrl: z
+    .string()
+    .nullable()
+    .describe('https URL of an image over the background colour, under a dark veil.'),
+  defaultLanguage: z
+    .enum(LANGUAGES)
+    .nullable()
+    .describe('The call UI language when the join URL names none (before the browser’s).'),
+};
+
+export const brandingResponse = named(
+  'Branding',
+  'Hosted call UI branding as set (null = not set: the provider’s default applies, then Convene’s).',
+  z.object(brandingResponseFields),
+);
+
+const resolvedBrandingResponse = named(
+  'ResolvedBranding',
+  'The branding the hosted call UI shows: the tenant’s own, else its provider’s default, else Convene’s.',
+  z.object({
+    ...brandingResponseFields,
+    productName: z.string(),
+    accentColor: z.string(),
+    backgroundColor: z.string(),
+  }),
+);
+
+export const tenantBrandingResponse = named(
+  'TenantBranding',
+  'A tenant’s own branding and the branding its hosted call UI shows (`effective`).',
+  z.object({ ...brandingResponseFields, effective: resolvedBrandingResponse }),
+);
+
 export interface Branding {
   productName: string | null;
   logoUrl: string | null;
@@ -123,7 +163,7 @@ export const CONVENE_BRANDING: ResolvedBranding = {
   defaultLanguage: null,
 };
 
-export const EMPTY_BRANDING: Branding = {
+const EMPTY_BRANDING: Branding = {
   productName: null,
   logoUrl: null,
   accentColor: null,

@@ -1,18 +1,18 @@
 import type { Breakout, Tenant } from '@/lib/generated/prisma/client';
-import { pageArgs, toPage, type PageQuery } from '@/lib/domain/pagination';
+import { OLDEST_FIRST, pageArgs, toPage, type PageQuery } from '@/lib/domain/pagination';
 import { db } from '@/lib/db';
 import { invalidState, notFound } from '@/lib/errors';
 import { mediaFor } from '@/lib/domain/media';
-import { findRoom, newMediaRoomName, participantView } from '@/lib/domain/rooms';
-import { findParticipant, requireModerator } from '@/lib/domain/participants';
-import type { BreakoutResponse } from '@/lib/domain/responses.schemas';
+import { findRoom, newMediaRoomName } from '@/lib/domain/rooms';
+import { findParticipant, participantView, requireModerator } from '@/lib/domain/participants';
+import type { BreakoutResponse } from '@/lib/domain/breakouts.schemas';
 import { iso } from '@/lib/domain/time';
 
 /**
  * Breakouts: each is a media-layer room of its own, linked to its parent room. Participants keep
  * their seat (and their participant row) in the parent room while in a breakout.
  */
-export function breakoutView(b: Breakout): BreakoutResponse {
+function breakoutView(b: Breakout): BreakoutResponse {
   return {
     id: b.id,
     roomId: b.roomId,
@@ -48,13 +48,13 @@ export async function createBreakout(
 /** A room's breakouts, oldest first (the order they were opened), paged. */
 export async function listBreakouts(tenant: Tenant, roomId: string, page: PageQuery) {
   await findRoom(tenant.id, roomId);
-  const args = pageArgs(page, 'asc');
+  const args = pageArgs(page, OLDEST_FIRST);
   const rows = await db().breakout.findMany({
     where: { roomId, tenantId: tenant.id, ...args.where },
     orderBy: args.orderBy,
     take: args.take,
   });
-  return toPage(rows, page, breakoutView);
+  return toPage(rows, page, breakoutView, { order: OLDEST_FIRST });
 }
 
 async function findBreakout(tenantId: string, roomId: string, breakoutId: string) {
@@ -67,7 +67,17 @@ async function findBreakout(tenantId: string, roomId: string, breakoutId: string
  * Closing a breakout moves everyone still in it back to the main room (media layer first) and
  * deletes its media room.
  */
-export async function closeBreakout(tenant: Tenant, roomId: string, breakoutId: string, actingExternalUserId: string) {
+export async function closeBreakout({
+  tenant,
+  roomId,
+  breakoutId,
+  actingExternalUserId,
+}: {
+  tenant: Tenant;
+  roomId: string;
+  breakoutId: string;
+  actingExternalUserId: string;
+}) {
   const room = await findRoom(tenant.id, roomId);
   await requireModerator(room.id, actingExternalUserId);
   const breakout = await findBreakout(tenant.id, roomId, breakoutId);
@@ -84,12 +94,17 @@ export async function closeBreakout(tenant: Tenant, roomId: string, breakoutId: 
 }
 
 /** Moves one connected participant into an open breakout (moderator action). */
-export async function moveToBreakout(
-  tenant: Tenant,
-  roomId: string,
-  breakoutId: string,
-  input: { actingExternalUserId: string; participantId: string },
-) {
+export async function moveToBreakout({
+  tenant,
+  roomId,
+  breakoutId,
+  input,
+}: {
+  tenant: Tenant;
+  roomId: string;
+  breakoutId: string;
+  input: { actingExternalUserId: string; participantId: string };
+}) {
   const room = await findRoom(tenant.id, roomId);
   await requireModerator(room.id, input.actingExternalUserId);
   const breakout = await findBreakout(tenant.id, roomId, breakoutId);

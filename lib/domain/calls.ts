@@ -2,8 +2,8 @@ import type { Call, CallStatus, Participant, Room, Tenant } from '@/lib/generate
 import type { z } from 'zod';
 import { db, Prisma, type Tx } from '@/lib/db';
 import { invalidState, notFound } from '@/lib/errors';
-import { createRoom, endRoom, findRoom, participantView, roomParticipants, roomView } from '@/lib/domain/rooms';
-import { createParticipant, mintToken } from '@/lib/domain/participants';
+import { createRoom, endRoom, findRoom, roomParticipants, roomView } from '@/lib/domain/rooms';
+import { createParticipant, mintToken, participantView } from '@/lib/domain/participants';
 import { emitEvent } from '@/lib/events/outbox';
 import type { EventName } from '@/lib/events/catalog';
 import type {
@@ -12,10 +12,10 @@ import type {
   callForwardInput,
   callListQuery,
   callRingInput,
-} from '@/lib/domain/engagement.schemas';
-import type { CallResponse } from '@/lib/domain/responses.schemas';
+  CallResponse,
+} from '@/lib/domain/calls.schemas';
 import { iso, secondsBetween } from '@/lib/domain/time';
-import { cursorDate, decodeCursorTuple, encodeCursorTuple } from '@/lib/domain/pagination';
+import { pageArgs, toPage, type ListOrder } from '@/lib/domain/pagination';
 
 /**
  * Call queues. States: QUEUED → RINGING (offered to an agent) → ACCEPTED (a room exists) →
@@ -27,7 +27,7 @@ const WAITING: CallStatus[] = ['QUEUED', 'RINGING'];
 
 type CallWithRoom = Call & { room: (Room & { participants: Participant[] }) | null };
 
-export function callView(call: CallWithRoom | Call, queuePosition?: number | null): CallResponse {
+function callView(call: CallWithRoom | Call, queuePosition?: number | null): CallResponse {
   const room = 'room' in call ? call.room : null;
   return {
     id: call.id,
@@ -68,17 +68,22 @@ type CallEventName = Extract<EventName, `call.${string}`>;
 
 const withRoom = { room: { include: { participants: roomParticipants } } };
 
-async function emitCall(tx: Tx, call: Call, name: CallEventName) {
-  await emitEvent(tx, call.tenantId, name, {
-    callId: call.id,
-    queueName: call.queueName,
-    status: call.status,
-    callerExternalId: call.callerExternalId,
-    ...(call.ringingExternalId ? { agentExternalId: call.ringingExternalId } : {}),
-    ...(call.acceptedByExternalId ? { acceptedByExternalId: call.acceptedByExternalId } : {}),
-    ...(call.roomId ? { roomId: call.roomId } : {}),
-    waitDuration: call.waitDuration,
-    callDuration: call.callDuration,
+async function emitCall(call: Call, name: CallEventName, { tx }: { tx: Tx }) {
+  await emitEvent({
+    tx,
+    tenantId: call.tenantId,
+    name,
+    data: {
+      callId: call.id,
+      queueName: call.queueName,
+      status: call.status,
+      callerExternalId: call.callerExternalId,
+      ...(call.ringingExternalId ? { agentExternalId: call.ringingExternalId } : {}),
+      ...(call.acceptedByExternalId ? { acceptedByExternalId: call.acceptedByExternalId } : {}),
+      ...(call.roomId ? { roomId: call.roomId } : {}),
+      waitDuration: call.waitDuration,
+      callDuration: call.callDuration,
+    },
   });
 }
 
@@ -100,7 +105,7 @@ export async function createCall(tenant: Tenant, input: z.infer<typeof callCreat
         notes: input.notes ?? null,
       },
     });
-    await emitCall(tx, created, 'call.queued');
+    await emitCall(created, 'call.queued', { tx });
     return created;
   });
   return callView(call, await queuePosition(call));
@@ -124,7 +129,7 @@ async function queuePosition(call: Call): Promise<number | null> {
   return ahead + 1;
 }
 
-async function findCall(tenantId: string, id: string, tx: Tx = db()) {
+async function findCall(tenantId: string, id: string, { tx = db() }: { tx?: Tx } = {}) {
   const call = await tx.call.findFirst({ where: { id, tenantId } });
   if (!call) throw notFound('Call');
   return call;
@@ -136,17 +141,17 @@ export async function getCall(tenant: Tenant, id: string) {
   return callView(call, await queuePosition(call));
 }
 
-/**
- * "Next up" order: priority (high first), then queuedAt (oldest first). The cursor is the last
- * item's (priority, queuedAt, id).
- */
+/** "Next up" order: priority (high first), then queuedAt (oldest first). */
+const NEXT_UP: ListOrder = {
+  keys: [
+    { field: 'priority', direction: 'desc', type: 'int' },
+    { field: 'queuedAt', direction: 'asc', type: 'date' },
+    { field: 'id', direction: 'asc', type: 'string' },
+  ],
+};
+
 export async function listCalls(tenant: Tenant, query: z.infer<typeof callListQuery>) {
-  const after = query.cursor
-    ? decodeCursorTuple(query.cursor, ([priority, queuedAt, id]) => {
-        const date = cursorDate(queuedAt);
-        return typeof priority === 'number' && date && typeof id === 'string' ? { priority, queuedAt: date, id } : null;
-      })
-    : undefined;
+  const args = pageArgs(query, NEXT_UP);
   const skills = query.skills
     ?.split(',')
     .map((s) => s.trim())
@@ -158,55 +163,62 @@ export async function listCalls(tenant: Tenant, query: z.infer<typeof callListQu
       ...(query.status ? { status: query.status } : {}),
       ...(query.targetExternalId ? { targetExternalId: query.targetExternalId } : {}),
       ...(skills?.length ? { skills: { hasEvery: skills } } : {}),
-      ...(after
-        ? {
-            OR: [
-              { priority: { lt: after.priority } },
-              { priority: after.priority, queuedAt: { gt: after.queuedAt } },
-              { priority: after.priority, queuedAt: after.queuedAt, id: { gt: after.id } },
-            ],
-          }
-        : {}),
+      ...args.where,
     },
     include: withRoom,
-    orderBy: [{ priority: 'desc' }, { queuedAt: 'asc' }, { id: 'asc' }],
-    take: query.limit + 1,
+    orderBy: args.orderBy,
+    take: args.take,
   });
-  const page = rows.slice(0, query.limit);
-  const last = page[page.length - 1];
-  return {
-    data: await Promise.all(page.map(async (c) => callView(c, await queuePosition(c)))),
-    nextCursor:
-      rows.length > query.limit && last
-        ? encodeCursorTuple([last.priority, last.queuedAt.toISOString(), last.id])
-        : null,
-  };
+  const page = toPage(rows, query, (c) => c, { order: NEXT_UP });
+  return { ...page, data: await Promise.all(page.data.map(async (c) => callView(c, await queuePosition(c)))) };
 }
 
 /** A state move guarded by the current state: only one concurrent caller can make it. */
-async function transition(
-  tx: Tx,
-  tenantId: string,
-  id: string,
-  from: CallStatus[],
-  data: Prisma.CallUpdateManyMutationInput,
-) {
+async function transition({
+  tx,
+  tenantId,
+  id,
+  from,
+  data,
+}: {
+  tx: Tx;
+  tenantId: string;
+  id: string;
+  from: CallStatus[];
+  data: Prisma.CallUpdateManyMutationInput;
+}) {
   const moved = await tx.call.updateMany({ where: { id, tenantId, status: { in: from } }, data });
   if (moved.count === 0) {
-    const current = await findCall(tenantId, id, tx);
+    const current = await findCall(tenantId, id, { tx });
     throw invalidState(`The call is ${current.status}; this action needs ${from.join(' or ')}.`);
   }
   return tx.call.findUniqueOrThrow({ where: { id }, include: withRoom });
 }
 
-export async function ringCall(tenant: Tenant, id: string, input: z.infer<typeof callRingInput>, now = new Date()) {
+export async function ringCall({
+  tenant,
+  id,
+  input,
+  now = new Date(),
+}: {
+  tenant: Tenant;
+  id: string;
+  input: z.infer<typeof callRingInput>;
+  now?: Date;
+}) {
   const call = await db().$transaction(async (tx) => {
-    const c = await transition(tx, tenant.id, id, WAITING, {
-      status: 'RINGING',
-      ringingAt: now,
-      ringingExternalId: input.agentExternalId,
+    const c = await transition({
+      tx,
+      tenantId: tenant.id,
+      id,
+      from: WAITING,
+      data: {
+        status: 'RINGING',
+        ringingAt: now,
+        ringingExternalId: input.agentExternalId,
+      },
     });
-    await emitCall(tx, c, 'call.ringing');
+    await emitCall(c, 'call.ringing', { tx });
     return c;
   });
   return callView(call, await queuePosition(call));
@@ -216,36 +228,55 @@ export async function ringCall(tenant: Tenant, id: string, input: z.infer<typeof
  * Accept: the call moves to ACCEPTED and a CALL room is created with the caller (ATTENDEE) and
  * the agent (HOST) in one transaction; tokens for both are returned. A second accept is 409.
  */
-export async function acceptCall(tenant: Tenant, id: string, input: z.infer<typeof callAcceptInput>, now = new Date()) {
+export async function acceptCall({
+  tenant,
+  id,
+  input,
+  now = new Date(),
+}: {
+  tenant: Tenant;
+  id: string;
+  input: z.infer<typeof callAcceptInput>;
+  now?: Date;
+}) {
   const { call, room, caller, agent } = await db().$transaction(async (tx) => {
-    const current = await findCall(tenant.id, id, tx);
-    const accepted = await transition(tx, tenant.id, id, WAITING, {
-      status: 'ACCEPTED',
-      answeredAt: now,
-      acceptedByExternalId: input.acceptedByExternalId,
-      acceptedByDisplayName: input.acceptedByDisplayName,
-      waitDuration: secondsBetween(current.queuedAt, now),
+    const current = await findCall(tenant.id, id, { tx });
+    await transition({
+      tx,
+      tenantId: tenant.id,
+      id,
+      from: WAITING,
+      data: {
+        status: 'ACCEPTED',
+        answeredAt: now,
+        acceptedByExternalId: input.acceptedByExternalId,
+        acceptedByDisplayName: input.acceptedByDisplayName,
+        waitDuration: secondsBetween(current.queuedAt, now),
+      },
     });
-    const room = await createRoom(
+    const room = await createRoom({
       tenant,
-      { name: `Call ${current.queueName}`, createdByExternalId: input.acceptedByExternalId, maxParticipants: 2 },
-      { type: 'CALL', tx },
+      input: { name: `Call ${current.queueName}`, createdByExternalId: input.acceptedByExternalId, maxParticipants: 2 },
+      type: 'CALL',
+      tx,
       now,
-    );
+    });
     const seat = (externalUserId: string, displayName: string, role: 'HOST' | 'ATTENDEE') =>
-      createParticipant(tx, room, externalUserId, role, {
-        displayName,
-        connectionState: 'PENDING',
-        tokenIssuedAt: now,
+      createParticipant({
+        tx,
+        room,
+        externalUserId,
+        role,
+        data: { displayName, connectionState: 'PENDING', tokenIssuedAt: now },
       });
     const caller = await seat(current.callerExternalId, current.callerDisplayName, 'ATTENDEE');
     const agent = await seat(input.acceptedByExternalId, input.acceptedByDisplayName, 'HOST');
     const call = await tx.call.update({ where: { id }, data: { roomId: room.id }, include: withRoom });
-    await emitCall(tx, call, 'call.accepted');
+    await emitCall(call, 'call.accepted', { tx });
     return { call, room, caller, agent };
   });
-  const callerCredentials = await mintToken(tenant, room, caller);
-  const agentCredentials = await mintToken(tenant, room, agent);
+  const callerCredentials = await mintToken({ tenant, room, participant: caller });
+  const agentCredentials = await mintToken({ tenant, room, participant: agent });
   return {
     call: callView(call, null),
     room: roomView(room, [caller, agent]),
@@ -261,45 +292,55 @@ export async function acceptCall(tenant: Tenant, id: string, input: z.infer<type
 /** Forward: a waiting call goes back to the queue, targeted at another agent. */
 export async function forwardCall(tenant: Tenant, id: string, input: z.infer<typeof callForwardInput>) {
   const call = await db().$transaction(async (tx) => {
-    const c = await transition(tx, tenant.id, id, WAITING, {
-      status: 'QUEUED',
-      forwardedByExternalId: input.forwardedByExternalId,
-      forwardedToExternalId: input.forwardedToExternalId,
-      targetExternalId: input.forwardedToExternalId,
-      ...(input.targetDisplayName ? { targetDisplayName: input.targetDisplayName } : {}),
-      ringingAt: null,
-      ringingExternalId: null,
+    const c = await transition({
+      tx,
+      tenantId: tenant.id,
+      id,
+      from: WAITING,
+      data: {
+        status: 'QUEUED',
+        forwardedByExternalId: input.forwardedByExternalId,
+        forwardedToExternalId: input.forwardedToExternalId,
+        targetExternalId: input.forwardedToExternalId,
+        ...(input.targetDisplayName ? { targetDisplayName: input.targetDisplayName } : {}),
+        ringingAt: null,
+        ringingExternalId: null,
+      },
     });
-    await emitCall(tx, c, 'call.forwarded');
+    await emitCall(c, 'call.forwarded', { tx });
     return c;
   });
   return callView(call, await queuePosition(call));
 }
 
 export async function cancelCall(tenant: Tenant, id: string, now = new Date()) {
-  return closeWaiting(tenant, id, 'CANCELLED', 'call.cancelled', now);
+  return closeWaiting(tenant, id, { status: 'CANCELLED', now });
 }
 
 export async function missCall(tenant: Tenant, id: string, now = new Date()) {
-  return closeWaiting(tenant, id, 'MISSED', 'call.missed', now);
+  return closeWaiting(tenant, id, { status: 'MISSED', now });
 }
 
 async function closeWaiting(
   tenant: Tenant,
   id: string,
-  status: 'CANCELLED' | 'MISSED',
-  event: 'call.cancelled' | 'call.missed',
-  now: Date,
+  { status, now }: { status: 'CANCELLED' | 'MISSED'; now: Date },
 ) {
   const call = await db().$transaction(async (tx) => {
-    const current = await findCall(tenant.id, id, tx);
-    const c = await transition(tx, tenant.id, id, WAITING, {
-      status,
-      endedAt: now,
-      ...(status === 'CANCELLED' ? { cancelledAt: now } : {}),
-      waitDuration: secondsBetween(current.queuedAt, now),
+    const current = await findCall(tenant.id, id, { tx });
+    const c = await transition({
+      tx,
+      tenantId: tenant.id,
+      id,
+      from: WAITING,
+      data: {
+        status,
+        endedAt: now,
+        ...(status === 'CANCELLED' ? { cancelledAt: now } : {}),
+        waitDuration: secondsBetween(current.queuedAt, now),
+      },
     });
-    await emitCall(tx, c, event);
+    await emitCall(c, status === 'CANCELLED' ? 'call.cancelled' : 'call.missed', { tx });
     return c;
   });
   return callView(call, null);
@@ -315,12 +356,18 @@ export async function endCall(tenant: Tenant, id: string, now = new Date()) {
     if (room.status !== 'ENDED') await endRoom(tenant, room.id, now);
   }
   const call = await db().$transaction(async (tx) => {
-    const c = await transition(tx, tenant.id, id, ['ACCEPTED'], {
-      status: 'ENDED',
-      endedAt: now,
-      callDuration: secondsBetween(current.answeredAt, now),
+    const c = await transition({
+      tx,
+      tenantId: tenant.id,
+      id,
+      from: ['ACCEPTED'],
+      data: {
+        status: 'ENDED',
+        endedAt: now,
+        callDuration: secondsBetween(current.answeredAt, now),
+      },
     });
-    await emitCall(tx, c, 'call.ended');
+    await emitCall(c, 'call.ended', { tx });
     return c;
   });
   return callView(call, null);

@@ -8,8 +8,7 @@ import { findRoom } from '@/lib/domain/rooms';
 import { assertBillableMediaAllowed } from '@/lib/domain/tenants';
 import { minutesThisMonth } from '@/lib/domain/recordings';
 import { addUsage } from '@/lib/domain/usage';
-import type { captionsInput } from '@/lib/domain/media-features.schemas';
-import type { CaptionStatusResponse } from '@/lib/domain/responses.schemas';
+import type { captionsInput, CaptionStatusResponse } from '@/lib/domain/captions.schemas';
 import { iso } from '@/lib/domain/time';
 
 /**
@@ -66,12 +65,12 @@ export async function stopCaptions(tenant: Tenant, roomId: string, now = new Dat
     where: { id: running.id },
     data: { status: 'STOPPED', stoppedAt: now },
   });
-  addUsage(
-    tenant.id,
-    'caption_minutes',
-    Math.max(1, Math.ceil((now.getTime() - running.startedAt.getTime()) / 60_000)),
-    now,
-  );
+  addUsage({
+    tenantId: tenant.id,
+    metric: 'caption_minutes',
+    amount: Math.max(1, Math.ceil((now.getTime() - running.startedAt.getTime()) / 60_000)),
+    at: now,
+  });
   return captionView(room.id, stopped);
 }
 

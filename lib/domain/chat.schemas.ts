@@ -1,12 +1,7 @@
 import { z } from 'zod';
-import { responseComponents } from '@/lib/domain/responses.schemas';
+import { named, timestamp } from '@/lib/domain/shared.schemas';
 
 /** Chat: inputs and response shapes (see docs/chat.md). */
-
-function named<S extends z.ZodType>(id: string, description: string, schema: S): S {
-  responseComponents.add(schema, { id, description });
-  return schema;
-}
 
 export const CHAT_MAX_LENGTH = 2000;
 /** A sender may post at most CHAT_RATE_MESSAGES within CHAT_RATE_WINDOW_SECONDS. */
@@ -60,7 +55,7 @@ export const chatMessageResponse = named(
     toParticipantId: z.string().nullable().describe('Set on a direct message.'),
     toExternalUserId: z.string().nullable(),
     text: z.string(),
-    createdAt: z.iso.datetime(),
+    createdAt: timestamp,
   }),
 );
 
@@ -83,7 +78,7 @@ export const chatExportResponse = named(
   z.object({
     roomId: z.string(),
     sessionId: z.string().nullable(),
-    exportedAt: z.iso.datetime(),
+    exportedAt: timestamp,
     messages: z.array(chatMessageResponse),
   }),
 );

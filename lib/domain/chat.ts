@@ -28,12 +28,11 @@ import { LIVE_TOPICS } from '@/lib/live-topics';
  * room must not have ended; at most CHAT_RATE_MESSAGES per CHAT_RATE_WINDOW_SECONDS per sender.
  * Messages older than RETENTION_DAYS are deleted by the lifecycle job.
  */
-export const CHAT_TOPIC = LIVE_TOPICS.chat;
 const EXPORT_MAX = 10_000;
 
 type ChatMessageView = z.input<typeof chatMessageResponse>;
 
-export function chatMessageView(m: ChatMessage): ChatMessageView {
+function chatMessageView(m: ChatMessage): ChatMessageView {
   return {
     id: m.id,
     roomId: m.roomId,
@@ -127,13 +126,13 @@ export async function sendChatMessage(
     },
   });
   const view = chatMessageView(message);
-  await broadcast(
+  await broadcast({
     tenant,
     room,
-    CHAT_TOPIC,
-    { type: 'chat.message', message: view },
-    recipient ? [participant.mediaIdentity, recipient.mediaIdentity] : undefined,
-  );
+    topic: LIVE_TOPICS.chat,
+    payload: { type: 'chat.message', message: view },
+    destinationIdentities: recipient ? [participant.mediaIdentity, recipient.mediaIdentity] : undefined,
+  });
   return view;
 }
 

@@ -16,8 +16,8 @@ export type ConsoleActor =
   | { kind: 'provider'; userId: string; email: string; role: ConsoleRole; providerId: string; providerName: string };
 
 export async function createConsoleUser(
-  tx: Tx,
   input: { email: string; password: string; name?: string; role: ConsoleRole; tenantId?: string; providerId?: string },
+  { tx }: { tx: Tx },
 ) {
   if (!!input.tenantId === !!input.providerId)
     throw new ApiError('VALIDATION_FAILED', 'A console user belongs to one tenant or one provider.');

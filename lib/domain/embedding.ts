@@ -32,7 +32,7 @@ export async function frameAncestorsFor(params: {
 }
 
 /** What a hosted page (/join, /join/waiting) may know about its tenant without a credential. */
-export interface HostedUiContext {
+interface HostedUiContext {
   frameAncestors: string[];
   branding: ResolvedBranding;
 }

@@ -4,8 +4,7 @@ import { db, type Tx } from '@/lib/db';
 import { invalidState, notFound } from '@/lib/errors';
 import { mediaFor } from '@/lib/domain/media';
 import { findRoom } from '@/lib/domain/rooms';
-import type { ingressCreateInput } from '@/lib/domain/media-features.schemas';
-import type { IngressResponse } from '@/lib/domain/responses.schemas';
+import type { ingressCreateInput, IngressResponse } from '@/lib/domain/ingress.schemas';
 
 /**
  * Ingress endpoints: an RTMP or WHIP input that publishes into a room as one participant.
@@ -13,7 +12,7 @@ import type { IngressResponse } from '@/lib/domain/responses.schemas';
  * it can start again) → DELETED. The stream key is the tenant's own credential for pushing,
  * so it is returned.
  */
-export function ingressView(i: IngressEndpoint): IngressResponse {
+function ingressView(i: IngressEndpoint): IngressResponse {
   return {
     id: i.id,
     roomId: i.roomId,
@@ -78,8 +77,9 @@ export async function deleteIngress(tenant: Tenant, id: string) {
   return ingressView(await db().ingressEndpoint.update({ where: { id: i.id }, data: { status: 'DELETED' } }));
 }
 
-export async function onIngressState(tx: Tx, mediaIngressId: string, started: boolean) {
+/** ingress_started (→ ACTIVE) / ingress_ended (→ ENDED), called from the media webhook handler. */
+export async function onIngressState(mediaIngressId: string, status: 'ACTIVE' | 'ENDED', { tx }: { tx: Tx }) {
   const i = await tx.ingressEndpoint.findUnique({ where: { mediaIngressId } });
   if (!i || i.status === 'DELETED') return;
-  await tx.ingressEndpoint.update({ where: { id: i.id }, data: { status: started ? 'ACTIVE' : 'ENDED' } });
+  await tx.ingressEndpoint.update({ where: { id: i.id }, data: { status } });
 }

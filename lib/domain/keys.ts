@@ -1,11 +1,11 @@
 import { randomBase62, sha256Hex, constantTimeEqual } from '@/lib/crypto';
 import { pageArgs, toPage, type PageQuery } from '@/lib/domain/pagination';
 import { db, type Tx } from '@/lib/db';
-import { ApiError } from '@/lib/errors';
+import { ApiError, invalidState, notFound } from '@/lib/errors';
 import type { ApiKey, Tenant, Provider, ProviderKey, KeyMode } from '@/lib/generated/prisma/client';
 import { ALL_PERMISSIONS, type Permission } from '@/lib/domain/permissions';
 import { cachedCredential, credentialsChanged } from '@/lib/runtime/credential-cache';
-import type { ApiKeyResponse } from '@/lib/domain/responses.schemas';
+import type { ApiKeyResponse } from '@/lib/domain/keys.schemas';
 import { iso } from '@/lib/domain/time';
 
 /**
@@ -15,11 +15,11 @@ import { iso } from '@/lib/domain/time';
  * lookup one indexed query.
  */
 const SECRET_LENGTH = 40;
-export const KEY_PATTERN = /^cv_(live|test|prov)_[0-9A-Za-z]{32,64}$/;
+const KEY_PATTERN = /^cv_(live|test|prov)_[0-9A-Za-z]{32,64}$/;
 
-export type KeyKind = 'live' | 'test' | 'prov';
+type KeyKind = 'live' | 'test' | 'prov';
 
-export interface GeneratedKey {
+interface GeneratedKey {
   plaintext: string;
   hash: string;
   hint: string;
@@ -34,11 +34,11 @@ export function generateWebhookSecret(): string {
   return `whsec_${randomBase62(SECRET_LENGTH)}`;
 }
 
-export function hashKey(plaintext: string): string {
+function hashKey(plaintext: string): string {
   return sha256Hex(plaintext);
 }
 
-export function keyKindOf(raw: string): KeyKind | null {
+function keyKindOf(raw: string): KeyKind | null {
   const m = KEY_PATTERN.exec(raw);
   return m ? (m[1] as KeyKind) : null;
 }
@@ -49,6 +49,49 @@ function isUsable(key: { revokedAt: Date | null; expiresAt: Date | null }, now: 
   return !key.revokedAt && (!key.expiresAt || key.expiresAt.getTime() > now.getTime());
 }
 
+/** What each credential header takes, and how a refusal names it. */
+const PRESENTED = {
+  apiKey: {
+    label: 'API key',
+    header: 'x-api-key',
+    accepts: (kind: KeyKind) => kind !== 'prov',
+    wrongKind: 'A provider key is not accepted here: use a tenant API key (x-api-key).',
+  },
+  providerKey: {
+    label: 'provider key',
+    header: 'x-provider-key',
+    accepts: (kind: KeyKind) => kind === 'prov',
+    wrongKind: 'A tenant API key is not accepted here: use a provider key (x-provider-key).',
+  },
+} as const;
+type Presented = keyof typeof PRESENTED;
+interface PresentedKey {
+  as: Presented;
+  kind: KeyKind;
+  hash: string;
+}
+
+/** A presented key's kind and the hash to look it up by; a missing, malformed or wrong kind of key is refused. */
+function readPresentedKey(raw: string | null, as: Presented): PresentedKey {
+  const { label, header, accepts, wrongKind } = PRESENTED[as];
+  if (!raw) throw unauthenticated(`Missing ${label}: send it in the ${header} header.`);
+  const kind = keyKindOf(raw);
+  if (kind && !accepts(kind)) throw unauthenticated(wrongKind);
+  if (!kind) throw unauthenticated(`Malformed ${label}.`);
+  return { as, kind, hash: hashKey(raw) };
+}
+
+/** The stored key found by the presented key's hash, if it matches and is neither revoked nor expired. */
+function assertUsableKey<K extends { keyHash: string; revokedAt: Date | null; expiresAt: Date | null }>(
+  key: K | null,
+  presented: PresentedKey,
+  now: Date,
+): asserts key is K {
+  if (!key || !constantTimeEqual(key.keyHash, presented.hash) || !isUsable(key, now)) {
+    throw unauthenticated(`Invalid, expired or revoked ${PRESENTED[presented.as].label}.`);
+  }
+}
+
 export interface TenantCredential {
   apiKey: ApiKey;
   tenant: Tenant;
@@ -56,19 +99,16 @@ export interface TenantCredential {
 
 /** Verifies an x-api-key value. Every failure is the same 401 so nothing is learnt by probing. */
 export async function authenticateApiKey(raw: string | null, now = new Date()): Promise<TenantCredential> {
-  if (!raw) throw unauthenticated('Missing API key: send it in the x-api-key header.');
-  const kind = keyKindOf(raw);
-  if (kind === 'prov') throw unauthenticated('A provider key is not accepted here: use a tenant API key (x-api-key).');
-  if (!kind) throw unauthenticated('Malformed API key.');
-  const hash = hashKey(raw);
-  const apiKey = await cachedCredential(hash, () =>
-    db().apiKey.findUnique({ where: { keyHash: hash }, include: { tenant: true } }),
+  const presented = readPresentedKey(raw, 'apiKey');
+  const apiKey = await cachedCredential(presented.hash, () =>
+    db().apiKey.findUnique({ where: { keyHash: presented.hash }, include: { tenant: true } }),
   );
-  if (!apiKey || !constantTimeEqual(apiKey.keyHash, hash) || !isUsable(apiKey, now)) {
-    throw unauthenticated('Invalid, expired or revoked API key.');
-  }
+  assertUsableKey(apiKey, presented, now);
   // A key's mode and its tenant's mode always agree; a mismatch is treated as an unknown key.
-  if ((apiKey.mode === 'TEST') !== apiKey.tenant.isTestMode || (kind === 'test') !== (apiKey.mode === 'TEST')) {
+  if (
+    (apiKey.mode === 'TEST') !== apiKey.tenant.isTestMode ||
+    (presented.kind === 'test') !== (apiKey.mode === 'TEST')
+  ) {
     throw unauthenticated('Invalid, expired or revoked API key.');
   }
   touchLastUsed('apiKey', apiKey.id, now);
@@ -82,16 +122,12 @@ export interface ProviderCredential {
 }
 
 export async function authenticateProviderKey(raw: string | null, now = new Date()): Promise<ProviderCredential> {
-  if (!raw) throw unauthenticated('Missing provider key: send it in the x-provider-key header.');
-  const kind = keyKindOf(raw);
-  if (kind && kind !== 'prov')
-    throw unauthenticated('A tenant API key is not accepted here: use a provider key (x-provider-key).');
-  if (!kind) throw unauthenticated('Malformed provider key.');
-  const hash = hashKey(raw);
-  const providerKey = await db().providerKey.findUnique({ where: { keyHash: hash }, include: { provider: true } });
-  if (!providerKey || !constantTimeEqual(providerKey.keyHash, hash) || !isUsable(providerKey, now)) {
-    throw unauthenticated('Invalid, expired or revoked provider key.');
-  }
+  const presented = readPresentedKey(raw, 'providerKey');
+  const providerKey = await db().providerKey.findUnique({
+    where: { keyHash: presented.hash },
+    include: { provider: true },
+  });
+  assertUsableKey(providerKey, presented, now);
   touchLastUsed('providerKey', providerKey.id, now);
   const { provider, ...key } = providerKey;
   return { providerKey: key as ProviderKey, provider };
@@ -110,7 +146,7 @@ export function hasPermission(key: Pick<ApiKey, 'permissions'>, needed: Permissi
 const LAST_USED_INTERVAL_MS = 60_000;
 const lastWritten = new Map<string, number>();
 
-function touchLastUsed(model: 'apiKey' | 'providerKey', id: string, now: Date): void {
+function touchLastUsed(model: Presented, id: string, now: Date): void {
   const mapKey = `${model}:${id}`;
   const previous = lastWritten.get(mapKey);
   if (previous !== undefined && now.getTime() - previous < LAST_USED_INTERVAL_MS) return;
@@ -123,20 +159,19 @@ function touchLastUsed(model: 'apiKey' | 'providerKey', id: string, now: Date): 
 }
 
 export async function createApiKey(
-  tx: Tx,
   tenant: Pick<Tenant, 'id' | 'isTestMode'>,
-  opts: { name?: string | null; permissions?: Permission[] } = {},
+  { tx, name, permissions }: { tx: Tx; name?: string | null; permissions?: Permission[] },
 ): Promise<{ apiKey: ApiKey; plainTextKey: string }> {
   const mode: KeyMode = tenant.isTestMode ? 'TEST' : 'LIVE';
   const generated = generateKey(tenant.isTestMode ? 'test' : 'live');
   const apiKey = await tx.apiKey.create({
     data: {
       tenantId: tenant.id,
-      name: opts.name ?? null,
+      name: name ?? null,
       mode,
       keyHash: generated.hash,
       keyHint: generated.hint,
-      permissions: opts.permissions ?? ALL_PERMISSIONS,
+      permissions: permissions ?? ALL_PERMISSIONS,
     },
   });
   return { apiKey, plainTextKey: generated.plaintext };
@@ -180,20 +215,20 @@ export async function createTenantApiKey(
   tenant: Pick<Tenant, 'id' | 'isTestMode'>,
   input: { name?: string; permissions?: Permission[] },
 ) {
-  const { apiKey, plainTextKey } = await db().$transaction((tx) => createApiKey(tx, tenant, input));
+  const { apiKey, plainTextKey } = await db().$transaction((tx) => createApiKey(tenant, { tx, ...input }));
   return { ...apiKeyView(apiKey), plainTextKey };
 }
 
 async function findKey(tenantId: string, keyId: string) {
   const key = await db().apiKey.findFirst({ where: { id: keyId, tenantId } });
-  if (!key) throw new ApiError('NOT_FOUND', 'API key not found.');
+  if (!key) throw notFound('API key');
   return key;
 }
 
 /** Revocation is immediate. A key that is already revoked answers 404, like a second DELETE. */
 export async function revokeApiKey(tenantId: string, keyId: string) {
   const key = await findKey(tenantId, keyId);
-  if (key.revokedAt) throw new ApiError('NOT_FOUND', 'API key not found.');
+  if (key.revokedAt) throw notFound('API key');
   const revoked = await db().apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
   credentialsChanged();
   return apiKeyView(revoked);
@@ -204,15 +239,21 @@ export async function revokeApiKey(tenantId: string, keyId: string) {
  * working for exactly gracePeriodSeconds (0 revokes it now). A key already rotated out (expiring,
  * expired or revoked) cannot be rotated again: 409 INVALID_STATE.
  */
-export async function rotateApiKey(
-  tenant: Pick<Tenant, 'id' | 'isTestMode'>,
-  keyId: string,
-  gracePeriodSeconds: number,
+export async function rotateApiKey({
+  tenant,
+  keyId,
+  gracePeriodSeconds,
   now = new Date(),
-) {
+}: {
+  tenant: Pick<Tenant, 'id' | 'isTestMode'>;
+  keyId: string;
+  /** How long the old key keeps working; 0 revokes it now. */
+  gracePeriodSeconds: number;
+  now?: Date;
+}) {
   const old = await findKey(tenant.id, keyId);
   if (old.revokedAt || old.expiresAt || old.rotatedToId) {
-    throw new ApiError('INVALID_STATE', 'This key was already rotated or revoked; rotate the current key instead.');
+    throw invalidState('This key was already rotated or revoked; rotate the current key instead.');
   }
   const { apiKey, plainTextKey, previous } = await db().$transaction(async (tx) => {
     // A key is rotated once: the conditional update takes the row lock, and a concurrent rotation
@@ -229,7 +270,7 @@ export async function rotateApiKey(
         'CONFLICT',
         'This key was rotated by a concurrent request; use the key that rotation returned.',
       );
-    const created = await createApiKey(tx, tenant, { name: old.name, permissions: old.permissions as Permission[] });
+    const created = await createApiKey(tenant, { tx, name: old.name, permissions: old.permissions as Permission[] });
     const retired = await tx.apiKey.update({ where: { id: old.id }, data: { rotatedToId: created.apiKey.id } });
     return { ...created, previous: retired };
   });

@@ -102,7 +102,8 @@ export async function reconcileRooms(now = new Date()): Promise<{ ended: number;
     });
     for (const p of gone) {
       await db().$transaction(async (tx) => {
-        await closeConnections(tx, room.id, p.id, now); // locks the room first, as the webhook path does
+        // Locks the room first, as the webhook path does.
+        await closeConnections({ tx, roomId: room.id, participantId: p.id, at: now });
         await tx.participant.update({ where: { id: p.id }, data: { connectionState: 'DISCONNECTED', leftAt: now } });
       });
     }
@@ -139,7 +140,7 @@ export async function pruneRetention(
 }
 
 /** Transcripts left PENDING (their job was never queued, or the process died) are run here. */
-export async function runStaleTranscripts(now = new Date()): Promise<number> {
+async function runStaleTranscripts(now = new Date()): Promise<number> {
   const stale = await db().transcript.findMany({
     where: { status: 'PENDING', createdAt: { lt: new Date(now.getTime() - 60_000) } },
     select: { id: true },

@@ -1,6 +1,6 @@
 import type { Room, Tenant } from '@/lib/generated/prisma/client';
 import { mediaFor } from '@/lib/domain/media';
-import { MediaLayerError } from '@/lib/media';
+import { isMediaNotFound } from '@/lib/media';
 import { log } from '@/lib/log';
 import type { LiveTopic } from '@/lib/live-topics';
 
@@ -10,13 +10,20 @@ import type { LiveTopic } from '@/lib/live-topics';
  * (or a room nobody has joined yet) is logged, never an API error.
  * Topics and their payloads: lib/live-topics.ts (a chat direct message goes to its two participants only).
  */
-export async function broadcast(
-  tenant: Tenant,
-  room: Room,
-  topic: LiveTopic,
-  payload: Record<string, unknown>,
-  destinationIdentities?: string[],
-) {
+export async function broadcast({
+  tenant,
+  room,
+  topic,
+  payload,
+  destinationIdentities,
+}: {
+  tenant: Tenant;
+  room: Room;
+  topic: LiveTopic;
+  payload: Record<string, unknown>;
+  /** Only these media identities (none: nothing is sent); everyone in the room when absent. */
+  destinationIdentities?: string[];
+}) {
   if (destinationIdentities && destinationIdentities.length === 0) return;
   try {
     await mediaFor(tenant).sendData(room.mediaRoomName, payload, {
@@ -24,7 +31,7 @@ export async function broadcast(
       ...(destinationIdentities ? { destinationIdentities } : {}),
     });
   } catch (err) {
-    if (!(err instanceof MediaLayerError && err.isNotFound))
+    if (!isMediaNotFound(err))
       log.warn({ err: (err as Error).message, roomId: room.id, topic }, 'live update not sent');
   }
 }

@@ -1,16 +1,17 @@
 import type { z } from 'zod';
 import { db } from '@/lib/db';
 import type { Participant, Room, Tenant } from '@/lib/generated/prisma/client';
-import { participantSelfView, roomFacts } from '@/lib/domain/rooms';
+import { roomFacts } from '@/lib/domain/join-token';
 import {
   approveParticipant,
   denyParticipant,
   entryFor,
   isModeratorRole,
   muteAll,
+  participantSelfView,
   requireModerator,
 } from '@/lib/domain/participants';
-import type { lockInput } from '@/lib/domain/rooms.schemas';
+import type { lockInput } from '@/lib/domain/me.schemas';
 
 /** Who a verified participant token speaks for: the participant as OUR database has it, its room and tenant. */
 export interface ParticipantCredential {
@@ -25,7 +26,7 @@ export interface ParticipantCredential {
  * people from the waiting room. The same domain functions as the tenant-key API.
  */
 export async function me({ tenant, participant, room }: ParticipantCredential) {
-  const entry = await entryFor(tenant, room, participant);
+  const entry = await entryFor({ tenant, room, participant });
   return {
     participant: participantSelfView(participant),
     room: { ...roomFacts(room), isLocked: room.isLocked, status: room.status },
@@ -67,12 +68,15 @@ export async function waitingList({ room, participant }: ParticipantCredential) 
   };
 }
 
-export async function admitAsParticipant(
-  { tenant, room, participant }: ParticipantCredential,
-  participantId: string,
-  admit: boolean,
-) {
-  return admit
-    ? approveParticipant(tenant, room.id, participantId, participant.externalUserId)
-    : denyParticipant(tenant, room.id, participantId, participant.externalUserId);
+export async function admitAsParticipant({ tenant, room, participant }: ParticipantCredential, participantId: string) {
+  return approveParticipant({
+    tenant,
+    roomId: room.id,
+    participantId,
+    actingExternalUserId: participant.externalUserId,
+  });
+}
+
+export async function denyAsParticipant({ tenant, room, participant }: ParticipantCredential, participantId: string) {
+  return denyParticipant({ tenant, roomId: room.id, participantId, actingExternalUserId: participant.externalUserId });
 }

@@ -5,7 +5,7 @@ import { mediaFor } from '@/lib/domain/media';
 import { finishRoom } from '@/lib/domain/rooms';
 import { emitEvent } from '@/lib/events/outbox';
 import { currentRunner } from '@/lib/events/runner';
-import { assertCanRecord, beginRecording, onRecordingEgress } from '@/lib/domain/recordings';
+import { assertCanRecord, beginRecording, onRecordingEgress, type EgressEvent } from '@/lib/domain/recordings';
 import { onStreamEgress } from '@/lib/domain/streams';
 import { onIngressState } from '@/lib/domain/ingress';
 import { onConnection, onRoomStarted, connectedSeconds } from '@/lib/domain/sessions';
@@ -67,7 +67,7 @@ export async function receiveMediaWebhook(rawBody: string, authorization: string
       if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') return false; // duplicate delivery
       throw err;
     }
-    await apply(tx, event, followUps);
+    await apply(event, followUps, { tx });
     return true;
   });
   for (const followUp of followUps)
@@ -82,7 +82,7 @@ export async function receiveMediaWebhook(rawBody: string, authorization: string
 /** Work to start after the transaction commits (queue jobs for rows it created). */
 type FollowUp = () => Promise<void>;
 
-async function apply(tx: Tx, event: MediaWebhookEvent, followUps: FollowUp[]) {
+async function apply(event: MediaWebhookEvent, followUps: FollowUp[], { tx }: { tx: Tx }) {
   const at = event.createdAt ?? new Date();
   const roomName = event.room?.name ?? event.egress?.roomName ?? event.ingress?.roomName;
   if (!roomName) return;
@@ -91,21 +91,26 @@ async function apply(tx: Tx, event: MediaWebhookEvent, followUps: FollowUp[]) {
   switch (event.event) {
     case 'room_started': {
       if (room.status === 'ENDED') return;
-      await onRoomStarted(tx, room, at);
+      await onRoomStarted(room, at, { tx });
       const started = await tx.room.update({
         where: { id: room.id },
         data: { status: 'ACTIVE', startedAt: room.startedAt ?? at, mediaSid: event.room?.sid ?? room.mediaSid },
       });
-      await emitEvent(tx, room.tenantId, 'room.started', {
-        roomId: room.id,
-        mediaRoomName: room.mediaRoomName,
-        status: 'ACTIVE',
-        startedAt: started.startedAt!.toISOString(),
+      await emitEvent({
+        tx,
+        tenantId: room.tenantId,
+        name: 'room.started',
+        data: {
+          roomId: room.id,
+          mediaRoomName: room.mediaRoomName,
+          status: 'ACTIVE',
+          startedAt: started.startedAt!.toISOString(),
+        },
       });
       return;
     }
     case 'room_finished':
-      await finishRoom(room.id, at, tx);
+      await finishRoom(room.id, at, { tx });
       return;
     case 'participant_joined':
     case 'participant_left': {
@@ -117,13 +122,18 @@ async function apply(tx: Tx, event: MediaWebhookEvent, followUps: FollowUp[]) {
       // Sessions and attendance first: they say whether the participant is connected once this
       // event is applied (a left that arrived before its join, or the old connection of a
       // reconnect leaving after the new one joined, must not flip the state).
-      const { connected } = await onConnection(tx, room, participant, {
-        kind: joined ? 'joined' : 'left',
-        sid: event.participant?.sid || null,
-        joinedAt: event.participant?.joinedAt ?? null,
-        at,
+      const { connected } = await onConnection({
+        tx,
+        room,
+        participant,
+        event: {
+          kind: joined ? 'joined' : 'left',
+          sid: event.participant?.sid || null,
+          joinedAt: event.participant?.joinedAt ?? null,
+          at,
+        },
       });
-      const duration = await connectedSeconds(tx, participant.id, at);
+      const duration = await connectedSeconds(participant.id, at, { tx });
       const updated = await tx.participant.update({
         where: { id: participant.id },
         data: connected
@@ -159,38 +169,50 @@ async function apply(tx: Tx, event: MediaWebhookEvent, followUps: FollowUp[]) {
         role: updated.role,
       };
       if (joined)
-        await emitEvent(tx, room.tenantId, 'participant.joined', { ...who, joinedAt: joinedAt.toISOString() });
+        await emitEvent({
+          tx,
+          tenantId: room.tenantId,
+          name: 'participant.joined',
+          data: { ...who, joinedAt: joinedAt.toISOString() },
+        });
       else
-        await emitEvent(tx, room.tenantId, 'participant.left', {
-          ...who,
-          leftAt: at.toISOString(),
-          duration: updated.duration ?? 0,
+        await emitEvent({
+          tx,
+          tenantId: room.tenantId,
+          name: 'participant.left',
+          data: { ...who, leftAt: at.toISOString(), duration: updated.duration ?? 0 },
         });
       return;
     }
     case 'egress_started':
     case 'egress_ended': {
-      const ended = event.event === 'egress_ended';
-      const egressId = event.egress?.egressId ?? '';
-      const status = event.egress?.status ?? '';
-      const recording = await onRecordingEgress(tx, egressId, ended, status, event.egress?.error ?? '', at);
+      const egress: EgressEvent = {
+        kind: event.event === 'egress_ended' ? 'ended' : 'started',
+        egressId: event.egress?.egressId ?? '',
+        status: event.egress?.status ?? '',
+        error: event.egress?.error ?? '',
+        at,
+      };
+      const recording = await onRecordingEgress(egress, { tx });
       if (recording?.transcriptId) followUps.push(() => enqueueTranscript(recording.transcriptId!));
-      if (!recording) await onStreamEgress(tx, egressId, ended, status, event.egress?.error ?? '', at);
-      await emitEvent(tx, room.tenantId, event.event === 'egress_started' ? 'egress.started' : 'egress.ended', {
-        roomId: room.id,
-        egressId: event.egress?.egressId ?? null,
-        status: event.egress?.status ?? null,
+      if (!recording) await onStreamEgress(egress, { tx });
+      await emitEvent({
+        tx,
+        tenantId: room.tenantId,
+        name: event.event === 'egress_started' ? 'egress.started' : 'egress.ended',
+        data: { roomId: room.id, egressId: event.egress?.egressId ?? null, status: event.egress?.status ?? null },
       });
       return;
     }
     case 'ingress_started':
     case 'ingress_ended':
       if (event.ingress?.ingressId)
-        await onIngressState(tx, event.ingress.ingressId, event.event === 'ingress_started');
-      await emitEvent(tx, room.tenantId, event.event === 'ingress_started' ? 'ingress.started' : 'ingress.ended', {
-        roomId: room.id,
-        ingressId: event.ingress?.ingressId ?? null,
-        status: event.ingress?.status ?? null,
+        await onIngressState(event.ingress.ingressId, event.event === 'ingress_started' ? 'ACTIVE' : 'ENDED', { tx });
+      await emitEvent({
+        tx,
+        tenantId: room.tenantId,
+        name: event.event === 'ingress_started' ? 'ingress.started' : 'ingress.ended',
+        data: { roomId: room.id, ingressId: event.ingress?.ingressId ?? null, status: event.ingress?.status ?? null },
       });
       return;
   }

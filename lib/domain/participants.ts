@@ -8,31 +8,27 @@ import { pageArgs, toPage } from '@/lib/domain/pagination';
 import { resolveLimits } from '@/lib/domain/plans';
 import { mediaFor } from '@/lib/domain/media';
 import { emitEvent } from '@/lib/events/outbox';
-import {
-  findRoom,
-  newRowId,
-  participantSelfView,
-  participantView,
-  reopenRoomIn,
-  roomFacts,
-  roomFromJson,
-  roomViewWithParticipants,
-} from '@/lib/domain/rooms';
-import type { JoinInput, ParticipantUpdateInput, participantListQuery } from '@/lib/domain/rooms.schemas';
-import { MediaLayerError, type ParticipantGrants, type PublishSource } from '@/lib/media';
+import { findRoom, newRowId, reopenRoomIn, roomFromJson, roomView, roomViewWithParticipants } from '@/lib/domain/rooms';
+import type { JoinInput } from '@/lib/domain/rooms.schemas';
+import type {
+  ParticipantResponse,
+  ParticipantUpdateInput,
+  participantListQuery,
+} from '@/lib/domain/participants.schemas';
+import { isMediaNotFound, type ParticipantGrants, type PublishSource } from '@/lib/media';
 import type { Language } from '@/lib/i18n/languages';
+import { iso } from '@/lib/domain/time';
+import { tokenMetadata } from '@/lib/domain/join-token';
 
-const isMediaNotFound = (err: unknown) => err instanceof MediaLayerError && err.isNotFound;
-
-export const DEFAULT_TOKEN_TTL_SECONDS = 6 * 60 * 60;
+const DEFAULT_TOKEN_TTL_SECONDS = 6 * 60 * 60;
 /** A participant handed a token holds a seat this long without connecting; then it is freed. */
-export const UNCONNECTED_SEAT_HOLD_MS = 10 * 60 * 1000;
+const UNCONNECTED_SEAT_HOLD_MS = 10 * 60 * 1000;
 
 const MODERATOR_ROLES: ParticipantRole[] = ['HOST', 'MODERATOR'];
 export const isModeratorRole = (role: ParticipantRole) => MODERATOR_ROLES.includes(role);
 
 /** Permissions a role starts with; PATCH may change them afterwards. */
-export function defaultPermissions(role: ParticipantRole) {
+function defaultPermissions(role: ParticipantRole) {
   return {
     canPublish: role !== 'VIEWER',
     canSubscribe: true,
@@ -42,7 +38,45 @@ export function defaultPermissions(role: ParticipantRole) {
   };
 }
 
-export function grantsFor(participant: Participant, room: Room): ParticipantGrants {
+export function participantView(p: Participant): ParticipantResponse {
+  return {
+    id: p.id,
+    roomId: p.roomId,
+    externalUserId: p.externalUserId,
+    displayName: p.displayName,
+    avatarUrl: p.avatarUrl,
+    mediaIdentity: p.mediaIdentity,
+    mediaSid: p.mediaSid,
+    role: p.role,
+    canPublish: p.canPublish,
+    canSubscribe: p.canSubscribe,
+    canPublishData: p.canPublishData,
+    canScreenShare: p.canScreenShare,
+    canRecord: p.canRecord,
+    isApproved: p.isApproved,
+    approvedBy: p.approvedBy,
+    connectionState: p.connectionState,
+    joinedAt: iso(p.joinedAt),
+    leftAt: iso(p.leftAt),
+    duration: p.duration,
+    rejoinCount: p.rejoinCount,
+    externalRole: p.externalRole,
+    externalMetadata: p.externalMetadata,
+    breakoutId: p.breakoutId,
+    createdAt: p.createdAt.toISOString(),
+    updatedAt: p.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * A participant as the participant itself reads it (participant token, admission secret):
+ * externalMetadata is the tenant's own correlation data (a CRM note), never shown there: null.
+ */
+export function participantSelfView(p: Participant): ParticipantResponse {
+  return { ...participantView(p), externalMetadata: null };
+}
+
+function grantsFor(participant: Participant, room: Room): ParticipantGrants {
   const sources: PublishSource[] = [];
   if (participant.canPublish) {
     sources.push('camera', 'microphone');
@@ -56,32 +90,20 @@ export function grantsFor(participant: Participant, room: Room): ParticipantGran
   };
 }
 
-/** The metadata claim: non-personal room facts plus who this participant is (spec: token claims). */
-export function tokenMetadata(participant: Participant, room: Room): string {
-  const facts = roomFacts(room);
-  return JSON.stringify({
-    metaVersion: facts.metaVersion,
-    roomId: facts.roomId,
-    roomName: facts.roomName,
-    externalUserId: participant.externalUserId,
-    role: participant.role,
-    externalRole: participant.externalRole,
-    enableE2EE: facts.enableE2EE,
-    enableRecording: facts.enableRecording,
-    autoRecord: facts.autoRecord,
-    enableAiFeatures: facts.enableAiFeatures,
-    enableChat: facts.enableChat,
-    enableWaitingRoom: facts.enableWaitingRoom,
-  });
-}
-
-export async function mintToken(
-  tenant: Tenant,
-  room: Room,
-  participant: Participant,
+export async function mintToken({
+  tenant,
+  room,
+  participant,
   ttlSeconds = DEFAULT_TOKEN_TTL_SECONDS,
-  lang?: Language,
-) {
+  lang,
+}: {
+  tenant: Tenant;
+  room: Room;
+  participant: Participant;
+  ttlSeconds?: number;
+  /** The hosted UI's language, carried in the join URL. */
+  lang?: Language;
+}) {
   const media = mediaFor(tenant);
   const token = await media.mintParticipantToken({
     identity: participant.mediaIdentity,
@@ -106,19 +128,15 @@ function holdsSeatSql(now: Date) {
   return Prisma.sql`p."isApproved" AND (p."connectionState" = 'CONNECTED' OR (p."connectionState" = 'PENDING' AND p."tokenIssuedAt" > ${holdSince}::timestamptz AT TIME ZONE 'UTC'))`;
 }
 
-/** Seats taken in a room, optionally not counting one participant. */
-async function seatsTaken(tx: Tx, roomId: string, excludeId: string | undefined, now: Date) {
+/** Seats taken in a room by everyone but one participant. */
+async function seatsTakenByOthers(participantId: string, roomId: string, { tx, now }: { tx: Tx; now: Date }) {
   const [{ taken }] = await tx.$queryRaw<{ taken: number }[]>`
     SELECT count(*)::int AS taken FROM "Participant" p
-    WHERE p."roomId" = ${roomId} ${excludeId ? Prisma.sql`AND p.id <> ${excludeId}` : Prisma.empty} AND ${holdsSeatSql(now)}`;
+    WHERE p."roomId" = ${roomId} AND p.id <> ${participantId} AND ${holdsSeatSql(now)}`;
   return taken;
 }
 
-async function assertSeatAvailable(tx: Tx, tenant: Tenant, room: Room, excludeId: string | undefined, now: Date) {
-  assertSeatFree(tenant, room, await seatsTaken(tx, room.id, excludeId, now));
-}
-
-async function lockRoom(tx: Tx, tenantId: string, roomId: string): Promise<Room> {
+async function lockRoom(tenantId: string, roomId: string, { tx }: { tx: Tx }): Promise<Room> {
   // The locked row itself (one round trip): the column names are the model's field names.
   const [room] = await tx.$queryRaw<
     Room[]
@@ -134,8 +152,20 @@ async function lockRoom(tx: Tx, tenantId: string, roomId: string): Promise<Room>
  * seats the others hold (holdsSeatSql). A single statement would count
  * with the snapshot taken before it waited for the lock.
  */
-async function lockRoomForJoin(tx: Tx, tenantId: string, roomId: string, externalUserId: string, now: Date) {
-  const room = await lockRoom(tx, tenantId, roomId);
+async function lockRoomForJoin({
+  tx,
+  tenantId,
+  roomId,
+  externalUserId,
+  now,
+}: {
+  tx: Tx;
+  tenantId: string;
+  roomId: string;
+  externalUserId: string;
+  now: Date;
+}) {
+  const room = await lockRoom(tenantId, roomId, { tx });
   const [row] = await tx.$queryRaw<
     {
       existingId: string | null;
@@ -166,10 +196,22 @@ function seatCap(tenant: Tenant, room: Room): number {
 
 function assertSeatFree(tenant: Tenant, room: Room, taken: number) {
   const cap = seatCap(tenant, room);
-  if (taken >= cap) throw new ApiError('ROOM_FULL', `The room is full (${cap} participants).`);
+  if (taken >= cap) throw roomFull(cap);
 }
 
-export type Entry = 'open' | 'locked' | 'full' | 'ended' | 'removed' | 'denied';
+// The join's refusals, the same from the one-statement path and the transactional one.
+const roomFull = (cap: number) => new ApiError('ROOM_FULL', `The room is full (${cap} participants).`);
+const roomLocked = () => new ApiError('ROOM_LOCKED', 'The room is locked.');
+const refused = () => forbidden('This participant was refused entry to the room.');
+const tooEarly = (opensAt: Date) =>
+  new ApiError('TOO_EARLY', `This room opens for joining at ${opensAt.toISOString()}.`);
+
+/** A scheduled room opens for joining the tenant's join window before it starts. */
+function joinOpensAt(scheduledAt: Date, tenant: Pick<Tenant, 'joinWindowMinutes'>) {
+  return new Date(scheduledAt.getTime() - tenant.joinWindowMinutes * 60_000);
+}
+
+type Entry = 'open' | 'locked' | 'full' | 'ended' | 'removed' | 'denied';
 
 /**
  * Whether a participant who already holds a token can go in now: what the hosted call UI asks
@@ -179,7 +221,17 @@ export type Entry = 'open' | 'locked' | 'full' | 'ended' | 'removed' | 'denied';
  * or an admission within the hold) uses it; anyone else is stopped by a lock (hosts and
  * moderators excepted) and needs a free seat.
  */
-export async function entryFor(tenant: Tenant, room: Room, participant: Participant, now = new Date()): Promise<Entry> {
+export async function entryFor({
+  tenant,
+  room,
+  participant,
+  now = new Date(),
+}: {
+  tenant: Tenant;
+  room: Room;
+  participant: Participant;
+  now?: Date;
+}): Promise<Entry> {
   if (isTurnedAway(participant)) return participant.connectionState === 'REMOVED' ? 'removed' : 'denied';
   if (room.status === 'ENDED') return 'ended';
   const [{ held }] = await db().$queryRaw<
@@ -187,7 +239,8 @@ export async function entryFor(tenant: Tenant, room: Room, participant: Particip
   >`SELECT EXISTS (SELECT 1 FROM "Participant" p WHERE p.id = ${participant.id} AND ${holdsSeatSql(now)}) AS held`;
   if (held) return 'open';
   if (room.isLocked && !isModeratorRole(participant.role)) return 'locked';
-  return (await seatsTaken(db(), room.id, participant.id, now)) >= seatCap(tenant, room) ? 'full' : 'open';
+  const taken = await seatsTakenByOthers(participant.id, room.id, { tx: db(), now });
+  return taken >= seatCap(tenant, room) ? 'full' : 'open';
 }
 
 function newAdmissionSecret() {
@@ -195,7 +248,17 @@ function newAdmissionSecret() {
   return { secret, hash: sha256Hex(secret) };
 }
 
-export function admissionUrl(roomId: string, participantId: string, secret: string, lang?: Language) {
+function admissionUrl({
+  roomId,
+  participantId,
+  secret,
+  lang,
+}: {
+  roomId: string;
+  participantId: string;
+  secret: string;
+  lang?: Language;
+}) {
   // The secret travels in the fragment, so it never reaches a server log.
   return `${config().PUBLIC_BASE_URL}/join/waiting?room=${encodeURIComponent(roomId)}&participant=${encodeURIComponent(participantId)}${lang ? `&lang=${lang}` : ''}#${secret}`;
 }
@@ -209,8 +272,21 @@ function participantFromJson(row: Record<string, unknown>): Participant {
   return out as unknown as Participant;
 }
 
+/** A join request: who (input) joins which room of which tenant, at what time. */
+interface Join {
+  tenant: Tenant;
+  roomId: string;
+  input: JoinInput;
+  now: Date;
+}
+
 type FastJoin =
-  | { outcome: 'ok'; room: Record<string, unknown>; participant: Record<string, unknown> }
+  | {
+      outcome: 'ok';
+      room: Record<string, unknown>;
+      participant: Record<string, unknown>;
+      participants: Record<string, unknown>[];
+    }
   | { outcome: 'too_early'; room: Record<string, unknown> }
   | { outcome: 'full'; cap: number }
   | { outcome: 'not_found' | 'locked' | 'refused' | 'slow' };
@@ -223,7 +299,7 @@ type FastJoin =
  * leaves to the transactional path ('slow'): reopening an ENDED room and parking in the waiting
  * room, both of which emit or change more than one row.
  */
-async function fastJoin(tenant: Tenant, roomId: string, input: JoinInput, now: Date): Promise<FastJoin> {
+async function fastJoin({ tenant, roomId, input, now }: Join): Promise<FastJoin> {
   const profile: Record<string, unknown> = { displayName: input.displayName };
   if (input.avatarUrl !== undefined) profile.avatarUrl = input.avatarUrl;
   if (input.externalRole !== undefined) profile.externalRole = input.externalRole;
@@ -232,9 +308,11 @@ async function fastJoin(tenant: Tenant, roomId: string, input: JoinInput, now: D
     resolveLimits(tenant.plan, tenant.entitlementOverrides).maxParticipantsPerRoom,
     2_147_483_647,
   );
-  const { rows } = await sql().query<{ r: FastJoin }>(
-    `SELECT convene_join($1, $2, $3, $4::"ParticipantRole", $5, $6::timestamptz AT TIME ZONE 'UTC', $7::timestamptz AT TIME ZONE 'UTC', $8, $9, $10, $11, $12::jsonb, $13::jsonb) AS r`,
-    [
+  // A named statement: each pooled connection parses and plans it once, not on every join.
+  const { rows } = await sql().query<{ r: FastJoin }>({
+    name: 'convene_join',
+    text: `SELECT convene_join($1, $2, $3, $4::"ParticipantRole", $5, $6::timestamptz AT TIME ZONE 'UTC', $7::timestamptz AT TIME ZONE 'UTC', $8, $9, $10, $11, $12::jsonb, $13::jsonb) AS r`,
+    values: [
       tenant.id,
       roomId,
       input.externalUserId,
@@ -249,7 +327,7 @@ async function fastJoin(tenant: Tenant, roomId: string, input: JoinInput, now: D
       JSON.stringify(profile),
       JSON.stringify(defaultPermissions(input.role)),
     ],
-  );
+  });
   return rows[0].r;
 }
 
@@ -259,57 +337,64 @@ async function fastJoin(tenant: Tenant, roomId: string, input: JoinInput, now: D
  * The media layer is not called: the token is signed locally (after the lock is released) and
  * LiveKit creates the room on first connect.
  */
-export async function joinRoom(tenant: Tenant, roomId: string, input: JoinInput, now = new Date()) {
-  const fast = await fastJoin(tenant, roomId, input, now);
+export async function joinRoom({ now = new Date(), ...request }: Omit<Join, 'now'> & { now?: Date }) {
+  const join = { ...request, now };
+  const { tenant, input } = join;
+  const fast = await fastJoin(join);
   switch (fast.outcome) {
     case 'ok': {
       const room = roomFromJson(fast.room);
       const participant = participantFromJson(fast.participant);
-      const credentials = await mintToken(tenant, room, participant, input.ttlSeconds, input.lang);
+      const credentials = await mintToken({
+        tenant,
+        room,
+        participant,
+        ttlSeconds: input.ttlSeconds,
+        lang: input.lang,
+      });
       return {
         ...credentials,
         waitingForApproval: false,
         participant: participantView(participant),
-        room: await roomViewWithParticipants(room),
+        room: roomView(room, fast.participants.map(participantFromJson)),
       };
     }
     case 'not_found':
       throw notFound('Room');
-    case 'too_early': {
-      const room = roomFromJson(fast.room);
-      throw new ApiError(
-        'TOO_EARLY',
-        `This room opens for joining at ${new Date(room.scheduledAt!.getTime() - tenant.joinWindowMinutes * 60_000).toISOString()}.`,
-      );
-    }
+    case 'too_early':
+      throw tooEarly(joinOpensAt(roomFromJson(fast.room).scheduledAt!, tenant));
     case 'locked':
-      throw new ApiError('ROOM_LOCKED', 'The room is locked.');
+      throw roomLocked();
     case 'refused':
-      throw forbidden('This participant was refused entry to the room.');
+      throw refused();
     case 'full':
-      throw new ApiError('ROOM_FULL', `The room is full (${fast.cap} participants).`);
+      throw roomFull(fast.cap);
     case 'slow':
-      return joinRoomInTransaction(tenant, roomId, input, now);
+      return joinRoomInTransaction(join);
   }
 }
 
 /** The join as an interactive transaction: an ENDED room to reopen, a waiting room to park in. */
-async function joinRoomInTransaction(tenant: Tenant, roomId: string, input: JoinInput, now: Date) {
+async function joinRoomInTransaction({ tenant, roomId, input, now }: Join) {
   const outcome = await db().$transaction(async (tx) => {
-    const locked = await lockRoomForJoin(tx, tenant.id, roomId, input.externalUserId, now);
+    const locked = await lockRoomForJoin({
+      tx,
+      tenantId: tenant.id,
+      roomId,
+      externalUserId: input.externalUserId,
+      now,
+    });
     const { existing } = locked;
     let room = locked.room;
     const privileged = isModeratorRole(input.role);
     if (room.scheduledAt && !privileged) {
-      const opensAt = new Date(room.scheduledAt.getTime() - tenant.joinWindowMinutes * 60_000);
-      if (now < opensAt) throw new ApiError('TOO_EARLY', `This room opens for joining at ${opensAt.toISOString()}.`);
+      const opensAt = joinOpensAt(room.scheduledAt, tenant);
+      if (now < opensAt) throw tooEarly(opensAt);
     }
-    if (room.isLocked && !privileged) throw new ApiError('ROOM_LOCKED', 'The room is locked.');
-    if (room.status === 'ENDED') room = await reopenRoomIn(tx, room);
+    if (room.isLocked && !privileged) throw roomLocked();
+    if (room.status === 'ENDED') room = await reopenRoomIn(room, { tx });
 
-    if (existing && isTurnedAway(existing)) {
-      throw forbidden('This participant was refused entry to the room.');
-    }
+    if (existing && isTurnedAway(existing)) throw refused();
     const profile = {
       displayName: input.displayName,
       role: input.role,
@@ -326,19 +411,26 @@ async function joinRoomInTransaction(tenant: Tenant, roomId: string, input: Join
       const parked = { connectionState: 'WAITING' as const, isApproved: false, admissionSecretHash: hash };
       const participant = existing
         ? await tx.participant.update({ where: { id: existing.id }, data: { ...profile, ...parked } })
-        : await createParticipant(tx, room, input.externalUserId, input.role, { ...profile, ...parked });
+        : await createParticipant({
+            tx,
+            room,
+            externalUserId: input.externalUserId,
+            role: input.role,
+            data: { ...profile, ...parked },
+          });
       if (firstPark) {
-        await emitEvent(tx, tenant.id, 'participant.waiting', {
-          roomId: room.id,
-          participantId: participant.id,
-          externalUserId: participant.externalUserId,
+        await emitEvent({
+          tx,
+          tenantId: tenant.id,
+          name: 'participant.waiting',
+          data: { roomId: room.id, participantId: participant.id, externalUserId: participant.externalUserId },
         });
       }
       return {
         room,
         participant,
         waiting: true as const,
-        admission: admissionUrl(room.id, participant.id, secret, input.lang),
+        admission: admissionUrl({ roomId: room.id, participantId: participant.id, secret, lang: input.lang }),
       };
     }
 
@@ -354,7 +446,13 @@ async function joinRoomInTransaction(tenant: Tenant, roomId: string, input: Join
             connectionState: existing.connectionState === 'CONNECTED' ? 'CONNECTED' : 'PENDING',
           },
         })
-      : await createParticipant(tx, room, input.externalUserId, input.role, { ...profile, tokenIssuedAt: now });
+      : await createParticipant({
+          tx,
+          room,
+          externalUserId: input.externalUserId,
+          role: input.role,
+          data: { ...profile, tokenIssuedAt: now },
+        });
     return { room, participant, waiting: false as const };
   });
 
@@ -369,7 +467,13 @@ async function joinRoomInTransaction(tenant: Tenant, roomId: string, input: Join
       room: await roomViewWithParticipants(outcome.room),
     };
   }
-  const credentials = await mintToken(tenant, outcome.room, outcome.participant, input.ttlSeconds, input.lang);
+  const credentials = await mintToken({
+    tenant,
+    room: outcome.room,
+    participant: outcome.participant,
+    ttlSeconds: input.ttlSeconds,
+    lang: input.lang,
+  });
   return {
     ...credentials,
     waitingForApproval: false,
@@ -379,16 +483,22 @@ async function joinRoomInTransaction(tenant: Tenant, roomId: string, input: Join
 }
 
 /** A new participant row: the role's default permissions and a random media identity (never the user's own id). */
-export function createParticipant(
-  tx: Tx,
-  room: Pick<Room, 'id' | 'tenantId'>,
-  externalUserId: string,
-  role: ParticipantRole,
+export function createParticipant({
+  tx,
+  room,
+  externalUserId,
+  role,
+  data,
+}: {
+  tx: Tx;
+  room: Pick<Room, 'id' | 'tenantId'>;
+  externalUserId: string;
+  role: ParticipantRole;
   data: Omit<
     Prisma.ParticipantUncheckedCreateInput,
     'roomId' | 'tenantId' | 'externalUserId' | 'role' | 'mediaIdentity'
-  >,
-) {
+  >;
+}) {
   return tx.participant.create({
     data: {
       ...defaultPermissions(role),
@@ -402,7 +512,12 @@ export function createParticipant(
   });
 }
 
-export async function findParticipant(tenantId: string, roomId: string, participantId: string, tx: Tx = db()) {
+export async function findParticipant(
+  tenantId: string,
+  roomId: string,
+  participantId: string,
+  { tx = db() }: { tx?: Tx } = {},
+) {
   const participant = await tx.participant.findFirst({ where: { id: participantId, roomId, tenantId } });
   if (!participant) throw notFound('Participant');
   return participant;
@@ -419,7 +534,7 @@ export function isActiveMember(p: Pick<Participant, 'connectionState'> | null): 
 }
 
 /** Moderator actions: the acting user must be a HOST or MODERATOR of the room in OUR database. */
-export async function requireModerator(roomId: string, externalUserId: string, tx: Tx = db()) {
+export async function requireModerator(roomId: string, externalUserId: string, { tx = db() }: { tx?: Tx } = {}) {
   const actor = await tx.participant.findUnique({ where: { roomId_externalUserId: { roomId, externalUserId } } });
   if (!actor || !isModeratorRole(actor.role) || isTurnedAway(actor)) {
     throw forbidden('The acting user is not a host or moderator of this room.');
@@ -427,42 +542,51 @@ export async function requireModerator(roomId: string, externalUserId: string, t
   return actor;
 }
 
-export async function approveParticipant(
-  tenant: Tenant,
-  roomId: string,
-  participantId: string,
-  actingExternalUserId: string,
-  now = new Date(),
+/** A moderator's decision on someone in the waiting room. */
+interface WaitingDecision {
+  tenant: Tenant;
+  roomId: string;
+  participantId: string;
+  actingExternalUserId: string;
+}
+
+/** Approve and deny start alike: the room locked, the actor one of its moderators, the participant WAITING. */
+async function lockWaitingParticipant(
+  { tenant, roomId, participantId, actingExternalUserId }: WaitingDecision,
+  { tx }: { tx: Tx },
 ) {
+  const room = await lockRoom(tenant.id, roomId, { tx });
+  await requireModerator(room.id, actingExternalUserId, { tx });
+  const participant = await findParticipant(tenant.id, room.id, participantId, { tx });
+  if (participant.connectionState !== 'WAITING')
+    throw invalidState(`Participant is ${participant.connectionState}, not WAITING.`);
+  return { room, participant };
+}
+
+export async function approveParticipant({ now = new Date(), ...decision }: WaitingDecision & { now?: Date }) {
   const participant = await db().$transaction(async (tx) => {
-    const room = await lockRoom(tx, tenant.id, roomId);
-    await requireModerator(room.id, actingExternalUserId, tx);
-    const p = await findParticipant(tenant.id, room.id, participantId, tx);
-    if (p.connectionState !== 'WAITING') throw invalidState(`Participant is ${p.connectionState}, not WAITING.`);
-    await assertSeatAvailable(tx, tenant, room, p.id, now);
+    const { room, participant: p } = await lockWaitingParticipant(decision, { tx });
+    assertSeatFree(decision.tenant, room, await seatsTakenByOthers(p.id, room.id, { tx, now }));
     return tx.participant.update({
       where: { id: p.id },
-      data: { isApproved: true, approvedBy: actingExternalUserId, connectionState: 'PENDING', tokenIssuedAt: now },
+      data: {
+        isApproved: true,
+        approvedBy: decision.actingExternalUserId,
+        connectionState: 'PENDING',
+        tokenIssuedAt: now,
+      },
     });
   });
   return participantView(participant);
 }
 
-export async function denyParticipant(
-  tenant: Tenant,
-  roomId: string,
-  participantId: string,
-  actingExternalUserId: string,
-) {
+export async function denyParticipant(decision: WaitingDecision) {
   const participant = await db().$transaction(async (tx) => {
-    const room = await lockRoom(tx, tenant.id, roomId);
-    await requireModerator(room.id, actingExternalUserId, tx);
-    const p = await findParticipant(tenant.id, room.id, participantId, tx);
-    if (p.connectionState !== 'WAITING') throw invalidState(`Participant is ${p.connectionState}, not WAITING.`);
+    const { participant: p } = await lockWaitingParticipant(decision, { tx });
     // The admission secret stays valid for reading: the waiting page learns it was refused (it grants nothing else).
     return tx.participant.update({
       where: { id: p.id },
-      data: { isApproved: false, approvedBy: actingExternalUserId, connectionState: 'DENIED' },
+      data: { isApproved: false, approvedBy: decision.actingExternalUserId, connectionState: 'DENIED' },
     });
   });
   return participantView(participant);
@@ -472,12 +596,18 @@ export async function denyParticipant(
  * The admission poll. Authorised by the tenant key or by the participant's own admission secret
  * (what the hosted waiting page holds). Returns a fresh token once approved.
  */
-export async function admissionStatus(
-  tenant: Tenant | null,
-  roomId: string,
-  participantId: string,
-  admissionSecret: string | null,
-) {
+export async function admissionStatus({
+  tenant,
+  roomId,
+  participantId,
+  admissionSecret,
+}: {
+  /** Null on the waiting page, which holds the admission secret instead. */
+  tenant: Tenant | null;
+  roomId: string;
+  participantId: string;
+  admissionSecret: string | null;
+}) {
   const participant = await db().participant.findFirst({
     where: { id: participantId, roomId, ...(tenant ? { tenantId: tenant.id } : {}) },
     include: { room: { include: { tenant: true } } },
@@ -502,7 +632,7 @@ export async function admissionStatus(
           ? 'approved'
           : 'waiting';
   if (status !== 'approved') return { status, token: null, mediaUrl: null, joinUrl: null, participant: view };
-  const credentials = await mintToken(room.tenant, room, rest as Participant);
+  const credentials = await mintToken({ tenant: room.tenant, room, participant: rest as Participant });
   return { status, ...credentials, participant: view };
 }
 
@@ -531,12 +661,17 @@ export async function listParticipants(tenant: Tenant, roomId: string, query: z.
  * Role and permission changes. A connected participant's new grants and metadata are pushed to
  * the media layer first; if that fails nothing is written.
  */
-export async function updateParticipant(
-  tenant: Tenant,
-  roomId: string,
-  participantId: string,
-  input: ParticipantUpdateInput,
-) {
+export async function updateParticipant({
+  tenant,
+  roomId,
+  participantId,
+  input,
+}: {
+  tenant: Tenant;
+  roomId: string;
+  participantId: string;
+  input: ParticipantUpdateInput;
+}) {
   const room = await findRoom(tenant.id, roomId);
   const current = await findParticipant(tenant.id, roomId, participantId);
   const next: Participant = { ...current, ...input };

@@ -4,7 +4,7 @@ import { z } from 'zod';
  * API key permissions. A full key has all of them. tenant.read / tenant.manage are the spec's;
  * the rest split the surface by what an integrator would want to delegate.
  */
-export const PERMISSIONS = [
+const PERMISSIONS = [
   'tenant.read',
   'tenant.manage',
   'rooms.read',

@@ -6,8 +6,8 @@ import { forbidden, invalidState, notFound, validationFailed } from '@/lib/error
 import { findRoom } from '@/lib/domain/rooms';
 import { isActiveMember, isModeratorRole, requireModerator } from '@/lib/domain/participants';
 import { broadcast } from '@/lib/domain/live-updates';
-import type { publicPollCreateInput } from '@/lib/domain/engagement.schemas';
-import type { PollResponse } from '@/lib/domain/responses.schemas';
+import { LIVE_TOPICS } from '@/lib/live-topics';
+import type { publicPollCreateInput, PollResponse } from '@/lib/domain/polls.schemas';
 import { iso } from '@/lib/domain/time';
 
 /**
@@ -19,7 +19,7 @@ import { iso } from '@/lib/domain/time';
  */
 type PollWithOptions = Poll & { options: PollOption[]; votes?: PollVote[] };
 
-export function pollView(poll: PollWithOptions): PollResponse {
+function pollView(poll: PollWithOptions): PollResponse {
   return {
     id: poll.id,
     roomId: poll.roomId,
@@ -43,7 +43,8 @@ export function pollView(poll: PollWithOptions): PollResponse {
 
 const withOptions = { options: true, votes: { orderBy: { createdAt: 'asc' as const } } };
 
-async function findPoll(tenantId: string, id: string, tx: Tx = db(), roomId?: string) {
+/** With roomId (the participant-token path), a poll of another room is 404. */
+async function findPoll(tenantId: string, id: string, { tx = db(), roomId }: { tx?: Tx; roomId?: string } = {}) {
   const poll = await tx.poll.findFirst({
     where: { id, tenantId, ...(roomId ? { roomId } : {}) },
     include: withOptions,
@@ -65,21 +66,26 @@ async function announce(tenant: Tenant, roomId: string, poll: PollWithOptions) {
           })
         ).map((p) => p.mediaIdentity)
       : undefined;
-  await broadcast(
+  await broadcast({
     tenant,
     room,
-    'convene.polls',
-    { type: 'poll.updated', poll: pollView({ ...poll, votes: undefined }) },
-    moderators,
-  );
+    topic: LIVE_TOPICS.polls,
+    payload: { type: 'poll.updated', poll: pollView({ ...poll, votes: undefined }) },
+    destinationIdentities: moderators,
+  });
 }
 
-export async function createPoll(
-  tenant: Tenant,
-  room: Room,
-  creatorExternalId: string,
-  input: z.infer<typeof publicPollCreateInput>,
-) {
+export async function createPoll({
+  tenant,
+  room,
+  creatorExternalId,
+  input,
+}: {
+  tenant: Tenant;
+  room: Room;
+  creatorExternalId: string;
+  input: z.infer<typeof publicPollCreateInput>;
+}) {
   if (room.status === 'ENDED') throw invalidState('The room has ended.');
   await requireModerator(room.id, creatorExternalId);
   const now = new Date();
@@ -101,17 +107,25 @@ export async function createPoll(
   return pollView(poll);
 }
 
-export async function createPollForRoom(
-  tenant: Tenant,
-  roomId: string,
-  creatorExternalId: string,
-  input: z.infer<typeof publicPollCreateInput>,
-) {
-  return createPoll(tenant, await findRoom(tenant.id, roomId), creatorExternalId, input);
+export async function createPollForRoom({
+  roomId,
+  ...poll
+}: Omit<Parameters<typeof createPoll>[0], 'room'> & { roomId: string }) {
+  return createPoll({ ...poll, room: await findRoom(poll.tenant.id, roomId) });
 }
 
 /** A room's polls, newest first, paged; drafts only for the tenant and the room's moderators. */
-export async function listPolls(tenant: Tenant, roomId: string, page: PageQuery, { includeDrafts = true } = {}) {
+export async function listPolls({
+  tenant,
+  roomId,
+  page,
+  includeDrafts = true,
+}: {
+  tenant: Tenant;
+  roomId: string;
+  page: PageQuery;
+  includeDrafts?: boolean;
+}) {
   await findRoom(tenant.id, roomId);
   const args = pageArgs(page);
   const polls = await db().poll.findMany({
@@ -129,22 +143,32 @@ export async function listPolls(tenant: Tenant, roomId: string, page: PageQuery,
 }
 
 /** GET /polls/public: what this participant may see (attendees and viewers never see drafts). */
-export async function listPollsForParticipant(tenant: Tenant, room: Room, participant: Participant, page: PageQuery) {
-  return listPolls(tenant, room.id, page, { includeDrafts: isModeratorRole(participant.role) });
+export async function listPollsForParticipant(
+  { tenant, room, participant }: { tenant: Tenant; room: Room; participant: Participant },
+  page: PageQuery,
+) {
+  return listPolls({ tenant, roomId: room.id, page, includeDrafts: isModeratorRole(participant.role) });
 }
 
 export async function getPoll(tenant: Tenant, id: string, roomId?: string) {
-  return pollView(await findPoll(tenant.id, id, db(), roomId));
+  return pollView(await findPoll(tenant.id, id, { roomId }));
 }
 
-export async function setPollStatus(
-  tenant: Tenant,
-  id: string,
-  actorExternalId: string,
-  to: 'OPEN' | 'CLOSED',
-  roomId?: string,
-) {
-  const poll = await findPoll(tenant.id, id, db(), roomId);
+export async function setPollStatus({
+  tenant,
+  id,
+  actorExternalId,
+  to,
+  roomId,
+}: {
+  tenant: Tenant;
+  id: string;
+  actorExternalId: string;
+  to: 'OPEN' | 'CLOSED';
+  /** The participant-token path: a poll of another room is 404. */
+  roomId?: string;
+}) {
+  const poll = await findPoll(tenant.id, id, { roomId });
   await requireModerator(poll.roomId, actorExternalId);
   const from = to === 'OPEN' ? ['DRAFT'] : ['DRAFT', 'OPEN'];
   const now = new Date();
@@ -167,13 +191,25 @@ export async function setPollStatus(
  * Without it (the tenant key) the tenant's backend vouches for the voter: any voterExternalId of
  * the tenant may vote, e.g. a webinar viewer who watches a stream and votes in the tenant's page.
  */
-export async function vote(tenant: Tenant, id: string, voterExternalId: string, optionIds: string[], roomId?: string) {
+export async function vote({
+  tenant,
+  id,
+  voterExternalId,
+  optionIds,
+  roomId,
+}: {
+  tenant: Tenant;
+  id: string;
+  voterExternalId: string;
+  optionIds: string[];
+  roomId?: string;
+}) {
   const poll = await db().$transaction(async (tx) => {
     const locked = await tx.$queryRaw<
       { id: string }[]
     >`SELECT id FROM "Poll" WHERE id = ${id} AND "tenantId" = ${tenant.id} FOR UPDATE`;
     if (locked.length === 0) throw notFound('Poll');
-    const p = await findPoll(tenant.id, id, tx, roomId);
+    const p = await findPoll(tenant.id, id, { tx, roomId });
     if (p.status !== 'OPEN') throw invalidState(`The poll is ${p.status}; votes are accepted only while it is OPEN.`);
     const unique = [...new Set(optionIds)];
     const known = new Set(p.options.map((o) => o.id));
@@ -194,7 +230,7 @@ export async function vote(tenant: Tenant, id: string, voterExternalId: string, 
     for (const optionId of unique)
       await tx.pollOption.update({ where: { id: optionId }, data: { count: { increment: 1 } } });
     if (previous.length === 0) await tx.poll.update({ where: { id: p.id }, data: { totalVotes: { increment: 1 } } });
-    return findPoll(tenant.id, id, tx);
+    return findPoll(tenant.id, id, { tx });
   });
   await announce(tenant, poll.roomId, poll);
   return pollView(poll);

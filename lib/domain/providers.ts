@@ -24,17 +24,20 @@ export async function provisionOwnedTenant(
 ) {
   const webhookUrl = await validateWebhookUrl(input.webhookUrl);
   const created = await db().$transaction((tx) =>
-    provisionTenant(tx, {
-      name: input.name,
-      providerId: provider.id,
-      plan: input.plan,
-      isTestMode: input.isTestMode,
-      entitlementOverrides: input.entitlementOverrides,
-      webhookUrl: webhookUrl ?? null,
-      webhookEvents: input.webhookEvents ?? null,
-      frameAncestors: input.frameAncestors,
-      branding: brandingUpdate(null, input.branding),
-    }),
+    provisionTenant(
+      {
+        name: input.name,
+        providerId: provider.id,
+        plan: input.plan,
+        isTestMode: input.isTestMode,
+        entitlementOverrides: input.entitlementOverrides,
+        webhookUrl: webhookUrl ?? null,
+        webhookEvents: input.webhookEvents ?? null,
+        frameAncestors: input.frameAncestors,
+        branding: brandingUpdate(null, input.branding),
+      },
+      { tx },
+    ),
   );
   return {
     tenant: tenantView(created.tenant),

@@ -1,19 +1,20 @@
 import type { Question, Room, Tenant } from '@/lib/generated/prisma/client';
 import { db } from '@/lib/db';
-import { forbidden, invalidState, notFound, validationFailed } from '@/lib/errors';
-import { pageArgs, toPage, type PageQuery } from '@/lib/domain/pagination';
+import { forbidden, invalidState, notFound } from '@/lib/errors';
+import { NEWEST_FIRST, pageArgs, toPage, type ListOrder, type PageQuery } from '@/lib/domain/pagination';
 import { findRoom } from '@/lib/domain/rooms';
 import { isActiveMember, requireModerator } from '@/lib/domain/participants';
 import { broadcast } from '@/lib/domain/live-updates';
+import { LIVE_TOPICS } from '@/lib/live-topics';
 import { iso } from '@/lib/domain/time';
-import type { QuestionResponse } from '@/lib/domain/responses.schemas';
+import type { QuestionResponse } from '@/lib/domain/questions.schemas';
 
 /**
  * Q&A. States: OPEN → ANSWERED (host answers) or DISMISSED (host dismisses; an answered question
  * may also be dismissed). Upvotes: once per user, OPEN questions only; upvoting again is a no-op
  * that returns the question unchanged.
  */
-export function questionView(q: Question): QuestionResponse {
+function questionView(q: Question): QuestionResponse {
   return {
     id: q.id,
     roomId: q.roomId,
@@ -33,7 +34,12 @@ export function questionView(q: Question): QuestionResponse {
 
 async function announce(tenant: Tenant, question: Question) {
   const room = await db().room.findUniqueOrThrow({ where: { id: question.roomId } });
-  await broadcast(tenant, room, 'convene.questions', { type: 'question.updated', question: questionView(question) });
+  await broadcast({
+    tenant,
+    room,
+    topic: LIVE_TOPICS.questions,
+    payload: { type: 'question.updated', question: questionView(question) },
+  });
 }
 
 async function requireParticipant(roomId: string, externalUserId: string) {
@@ -78,9 +84,19 @@ export async function askQuestionInRoom(
   return askQuestion(tenant, await findRoom(tenant.id, roomId), input);
 }
 
+/** Most upvoted first, then oldest first; its cursors are tagged, so a recent-order cursor is not read as one. */
+const MOST_UPVOTED_FIRST: ListOrder = {
+  tag: 'u',
+  keys: [
+    { field: 'upvoteCount', direction: 'desc', type: 'int' },
+    { field: 'createdAt', direction: 'asc', type: 'date' },
+    { field: 'id', direction: 'asc', type: 'string' },
+  ],
+};
+
 /**
  * A room's questions, paged like every list (?limit=, ?cursor=). sort=recent: newest first;
- * sort=upvotes: most upvoted first, then oldest first; its cursor carries the upvote count too.
+ * sort=upvotes: MOST_UPVOTED_FIRST.
  */
 export async function listQuestions(
   tenant: Tenant,
@@ -89,74 +105,32 @@ export async function listQuestions(
 ) {
   await findRoom(tenant.id, roomId);
   const base = { roomId, tenantId: tenant.id, ...(query.status ? { status: query.status } : {}) };
-  if (query.sort === 'recent') {
-    const args = pageArgs(query);
-    const rows = await db().question.findMany({
-      where: { ...base, ...args.where },
-      orderBy: args.orderBy,
-      take: args.take,
-    });
-    return toPage(rows, query, questionView);
-  }
-  const after = query.cursor ? decodeUpvoteCursor(query.cursor) : undefined;
+  const order = query.sort === 'recent' ? NEWEST_FIRST : MOST_UPVOTED_FIRST;
+  const args = pageArgs(query, order);
   const rows = await db().question.findMany({
-    where: {
-      ...base,
-      ...(after
-        ? {
-            OR: [
-              { upvoteCount: { lt: after.upvoteCount } },
-              { upvoteCount: after.upvoteCount, createdAt: { gt: after.createdAt } },
-              { upvoteCount: after.upvoteCount, createdAt: after.createdAt, id: { gt: after.id } },
-            ],
-          }
-        : {}),
-    },
-    orderBy: [{ upvoteCount: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }],
-    take: query.limit + 1,
+    where: { ...base, ...args.where },
+    orderBy: args.orderBy,
+    take: args.take,
   });
-  const hasMore = rows.length > query.limit;
-  const visible = hasMore ? rows.slice(0, query.limit) : rows;
-  const last = visible[visible.length - 1];
-  return {
-    data: visible.map(questionView),
-    nextCursor: hasMore
-      ? Buffer.from(JSON.stringify(['u', last.upvoteCount, last.createdAt.toISOString(), last.id])).toString(
-          'base64url',
-        )
-      : null,
-  };
-}
-
-function decodeUpvoteCursor(cursor: string) {
-  try {
-    const [tag, upvoteCount, createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [
-      string,
-      number,
-      string,
-      string,
-    ];
-    const date = new Date(createdAt);
-    if (
-      tag !== 'u' ||
-      !Number.isSafeInteger(upvoteCount) ||
-      typeof id !== 'string' ||
-      id.length > 200 ||
-      id.includes('\u0000') ||
-      Number.isNaN(date.getTime())
-    )
-      throw new Error('bad cursor');
-    return { upvoteCount, createdAt: date, id };
-  } catch {
-    throw validationFailed('cursor', 'not a cursor returned by this API');
-  }
+  return toPage(rows, query, questionView, { order });
 }
 
 export async function getQuestion(tenant: Tenant, id: string) {
   return questionView(await findQuestion(tenant.id, id));
 }
 
-export async function upvoteQuestion(tenant: Tenant, id: string, voterExternalId: string, roomId?: string) {
+export async function upvoteQuestion({
+  tenant,
+  id,
+  voterExternalId,
+  roomId,
+}: {
+  tenant: Tenant;
+  id: string;
+  voterExternalId: string;
+  /** The participant-token path: a question of another room is 404. */
+  roomId?: string;
+}) {
   const q = await findQuestion(tenant.id, id, roomId);
   if (q.status !== 'OPEN') throw invalidState(`The question is ${q.status}; only OPEN questions can be upvoted.`);
   await requireParticipant(q.roomId, voterExternalId);
@@ -179,12 +153,17 @@ export async function upvoteQuestion(tenant: Tenant, id: string, voterExternalId
  * roomId (participant token), a question of another room is 404. answerText may be omitted
  * ("answered live").
  */
-export async function answerQuestion(
-  tenant: Tenant,
-  id: string,
-  input: { answerText?: string | null; answeredByExternalId: string },
-  roomId?: string,
-) {
+export async function answerQuestion({
+  tenant,
+  id,
+  input,
+  roomId,
+}: {
+  tenant: Tenant;
+  id: string;
+  input: { answerText?: string | null; answeredByExternalId: string };
+  roomId?: string;
+}) {
   const q = await findQuestion(tenant.id, id, roomId);
   await requireModerator(q.roomId, input.answeredByExternalId);
   const moved = await db().question.updateMany({
@@ -203,7 +182,17 @@ export async function answerQuestion(
 }
 
 /** Host action, as answerQuestion: moderator per our records; with roomId, another room's question is 404. */
-export async function dismissQuestion(tenant: Tenant, id: string, actorExternalId: string, roomId?: string) {
+export async function dismissQuestion({
+  tenant,
+  id,
+  actorExternalId,
+  roomId,
+}: {
+  tenant: Tenant;
+  id: string;
+  actorExternalId: string;
+  roomId?: string;
+}) {
   const q = await findQuestion(tenant.id, id, roomId);
   await requireModerator(q.roomId, actorExternalId);
   const moved = await db().question.updateMany({

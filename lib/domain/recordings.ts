@@ -10,8 +10,7 @@ import { assertBillableMediaAllowed } from '@/lib/domain/tenants';
 import { addUsage } from '@/lib/domain/usage';
 import { emitEvent } from '@/lib/events/outbox';
 import { queueTranscriptIfWanted } from '@/lib/domain/transcripts';
-import type { recordingListQuery, recordingStartInput } from '@/lib/domain/media-features.schemas';
-import type { RecordingResponse } from '@/lib/domain/responses.schemas';
+import type { recordingListQuery, recordingStartInput, RecordingResponse } from '@/lib/domain/recordings.schemas';
 import { iso, secondsBetween } from '@/lib/domain/time';
 
 /**
@@ -20,7 +19,7 @@ import { iso, secondsBetween } from '@/lib/domain/time';
  * recording.completed event, come only after the file is confirmed in storage with a size:
  * egress.ended alone says only that egress stopped.
  */
-export function recordingView(r: Recording): RecordingResponse {
+function recordingView(r: Recording): RecordingResponse {
   return {
     id: r.id,
     roomId: r.roomId,
@@ -134,7 +133,7 @@ export async function listRecordings(tenant: Tenant, query: z.infer<typeof recor
 }
 
 /** A recording's file for download: the stream and what a response needs to describe it. */
-export interface RecordingFile {
+interface RecordingFile {
   body: ReadableStream<Uint8Array>;
   contentType: 'audio/ogg' | 'video/mp4';
   size: number;
@@ -165,21 +164,27 @@ export async function deleteRecording(tenant: Tenant, id: string) {
   return { id: r.id, deleted: true as const };
 }
 
+/** egress_started / egress_ended as the media layer reports them, for a recording or a stream. */
+export interface EgressEvent {
+  kind: 'started' | 'ended';
+  egressId: string;
+  /** The media layer's egress status, e.g. EGRESS_COMPLETE. */
+  status: string;
+  error: string;
+  at: Date;
+}
+
 /**
  * egress.started / egress.ended for a recording (called from the media webhook handler).
  * Returns null when the egress is not a recording, else the transcript to run (if any).
  */
 export async function onRecordingEgress(
-  tx: Tx,
-  egressId: string,
-  ended: boolean,
-  egressStatus: string,
-  error: string,
-  at: Date,
+  { kind, egressId, status: egressStatus, error, at }: EgressEvent,
+  { tx }: { tx: Tx },
 ): Promise<{ transcriptId: string | null } | null> {
   const r = await tx.recording.findUnique({ where: { mediaEgressId: egressId } });
   if (!r) return null;
-  if (!ended) {
+  if (kind === 'started') {
     await tx.recording.update({ where: { id: r.id }, data: { status: 'ACTIVE', startedAt: r.startedAt ?? at } });
     return { transcriptId: null };
   }
@@ -191,14 +196,14 @@ export async function onRecordingEgress(
       where: { id: r.id },
       data: { status: 'COMPLETED', endedAt: at, sizeBytes: BigInt(file.size), duration, error: null },
     });
-    await emitEvent(tx, r.tenantId, 'recording.completed', {
-      recordingId: r.id,
-      roomId: r.roomId,
-      sizeBytes: file.size,
-      duration,
+    await emitEvent({
+      tx,
+      tenantId: r.tenantId,
+      name: 'recording.completed',
+      data: { recordingId: r.id, roomId: r.roomId, sizeBytes: file.size, duration },
     });
-    if (duration) addUsage(r.tenantId, 'recording_minutes', Math.ceil(duration / 60), at);
-    return { transcriptId: await queueTranscriptIfWanted(tx, r) };
+    if (duration) addUsage({ tenantId: r.tenantId, metric: 'recording_minutes', amount: Math.ceil(duration / 60), at });
+    return { transcriptId: await queueTranscriptIfWanted(r, { tx }) };
   } else {
     const reason =
       egressStatus !== 'EGRESS_COMPLETE'
@@ -208,7 +213,12 @@ export async function onRecordingEgress(
       where: { id: r.id },
       data: { status: 'FAILED', endedAt: at, duration, error: reason },
     });
-    await emitEvent(tx, r.tenantId, 'recording.failed', { recordingId: r.id, roomId: r.roomId, error: reason });
+    await emitEvent({
+      tx,
+      tenantId: r.tenantId,
+      name: 'recording.failed',
+      data: { recordingId: r.id, roomId: r.roomId, error: reason },
+    });
   }
   return { transcriptId: null };
 }

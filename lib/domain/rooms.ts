@@ -2,7 +2,7 @@ import type { Participant, Room, Tenant } from '@/lib/generated/prisma/client';
 import { randomBytes } from 'node:crypto';
 import { db, Prisma, sql, type Tx } from '@/lib/db';
 import { randomBase62 } from '@/lib/crypto';
-import { ApiError, notFound, validationFailed } from '@/lib/errors';
+import { ApiError, invalidState, notFound, validationFailed } from '@/lib/errors';
 import { pageArgs, toPage } from '@/lib/domain/pagination';
 import { resolveLimits } from '@/lib/domain/plans';
 import { mediaFor } from '@/lib/domain/media';
@@ -14,51 +14,23 @@ import {
   type RoomCreateInput,
   type RoomUpdateInput,
   type roomListQuery,
+  type RoomResponse,
 } from '@/lib/domain/rooms.schemas';
 import type { z } from 'zod';
-import type { ParticipantResponse, RoomResponse } from '@/lib/domain/responses.schemas';
+import { participantView } from '@/lib/domain/participants';
 import { iso, secondsBetween } from '@/lib/domain/time';
+import { roomFacts } from '@/lib/domain/join-token';
 
 /** Rooms: the durable handle a tenant keeps. Statuses: WAITING → ACTIVE → ENDED (→ WAITING on reopen). */
-export const DEFAULT_MAX_PARTICIPANTS = 100;
-export const META_VERSION = 1;
-
-export function participantView(p: Participant): ParticipantResponse {
-  return {
-    id: p.id,
-    roomId: p.roomId,
-    externalUserId: p.externalUserId,
-    displayName: p.displayName,
-    avatarUrl: p.avatarUrl,
-    mediaIdentity: p.mediaIdentity,
-    mediaSid: p.mediaSid,
-    role: p.role,
-    canPublish: p.canPublish,
-    canSubscribe: p.canSubscribe,
-    canPublishData: p.canPublishData,
-    canScreenShare: p.canScreenShare,
-    canRecord: p.canRecord,
-    isApproved: p.isApproved,
-    approvedBy: p.approvedBy,
-    connectionState: p.connectionState,
-    joinedAt: iso(p.joinedAt),
-    leftAt: iso(p.leftAt),
-    duration: p.duration,
-    rejoinCount: p.rejoinCount,
-    externalRole: p.externalRole,
-    externalMetadata: p.externalMetadata,
-    breakoutId: p.breakoutId,
-    createdAt: p.createdAt.toISOString(),
-    updatedAt: p.updatedAt.toISOString(),
-  };
-}
+const DEFAULT_MAX_PARTICIPANTS = 100;
 
 /**
  * Which participants a Room response carries: those in the room or on their way in (PENDING,
  * WAITING, CONNECTED; not those who left, were removed or denied), in join order, at most
- * ROOM_PARTICIPANTS_LIMIT. GET /rooms/{id}/participants pages through all of them.
+ * ROOM_PARTICIPANTS_LIMIT. GET /rooms/{id}/participants pages through all of them. The join's
+ * one statement (convene_join) reads the same list in SQL: change both together.
  */
-export const ROOM_PARTICIPANTS_LIMIT = 50;
+export const ROOM_PARTICIPANTS_LIMIT = 10;
 export const roomParticipants = {
   where: { connectionState: { in: ['PENDING', 'WAITING', 'CONNECTED'] as Participant['connectionState'][] } },
   orderBy: [{ createdAt: 'asc' as const }, { id: 'asc' as const }],
@@ -66,19 +38,11 @@ export const roomParticipants = {
 };
 
 /** A Room response for a room whose participants were not loaded with it. */
-export async function roomViewWithParticipants(room: Room, tx: Tx = db()): Promise<RoomResponse> {
+export async function roomViewWithParticipants(room: Room, { tx = db() }: { tx?: Tx } = {}): Promise<RoomResponse> {
   return roomView(
     room,
     await tx.participant.findMany({ ...roomParticipants, where: { roomId: room.id, ...roomParticipants.where } }),
   );
-}
-
-/**
- * A participant as the participant itself reads it (participant token, admission secret):
- * externalMetadata is the tenant's own correlation data (a CRM note), never shown there: null.
- */
-export function participantSelfView(p: Participant): ParticipantResponse {
-  return { ...participantView(p), externalMetadata: null };
 }
 
 export function roomView(room: Room, participants: Participant[]): RoomResponse {
@@ -116,21 +80,6 @@ export function roomView(room: Room, participants: Participant[]): RoomResponse 
     createdAt: room.createdAt.toISOString(),
     updatedAt: room.updatedAt.toISOString(),
     participants: participants.map(participantView),
-  };
-}
-
-/** The non-private room facts: what the token's metadata claim carries and /info serves. */
-export function roomFacts(room: Room) {
-  return {
-    metaVersion: META_VERSION,
-    roomId: room.id,
-    roomName: room.name,
-    enableE2EE: room.enableE2EE,
-    enableRecording: room.enableRecording,
-    autoRecord: room.autoRecord,
-    enableAiFeatures: room.enableAiFeatures,
-    enableChat: room.enableChat,
-    enableWaitingRoom: room.enableWaitingRoom,
   };
 }
 
@@ -193,7 +142,7 @@ export function roomFromJson(row: Record<string, unknown>): Room {
   return out as unknown as Room;
 }
 
-export async function assertRoomCapacityWithinPlan(tenant: Tenant, maxParticipants: number) {
+async function assertRoomCapacityWithinPlan(tenant: Tenant, maxParticipants: number) {
   const limit = resolveLimits(tenant.plan, tenant.entitlementOverrides).maxParticipantsPerRoom;
   if (maxParticipants > limit) {
     throw new ApiError(
@@ -209,12 +158,21 @@ export async function assertRoomCapacityWithinPlan(tenant: Tenant, maxParticipan
  * trigger on Room) is locked for that statement, checked against the plan's concurrent-room
  * limit, and the room inserted. Concurrent creations cannot race past the limit.
  */
-export async function createRoom(
-  tenant: Tenant,
-  input: RoomCreateInput,
-  opts: { type?: Room['type']; tx?: Tx } = {},
+export async function createRoom({
+  tenant,
+  input,
+  type,
+  tx,
   now = new Date(),
-) {
+}: {
+  tenant: Tenant;
+  input: RoomCreateInput;
+  /** Else input.type, else SCHEDULED or INSTANT by input.scheduledAt. */
+  type?: Room['type'];
+  /** Else the one statement runs on the pool, outside any transaction. */
+  tx?: Tx;
+  now?: Date;
+}) {
   const limits = resolveLimits(tenant.plan, tenant.entitlementOverrides);
   const maxParticipants = input.maxParticipants ?? Math.min(DEFAULT_MAX_PARTICIPANTS, limits.maxParticipantsPerRoom);
   await assertRoomCapacityWithinPlan(tenant, maxParticipants);
@@ -232,7 +190,7 @@ export async function createRoom(
     name,
     slug: slugify(name),
     mediaRoomName: newMediaRoomName(),
-    type: opts.type ?? input.type ?? (input.scheduledAt ? 'SCHEDULED' : 'INSTANT'),
+    type: type ?? input.type ?? (input.scheduledAt ? 'SCHEDULED' : 'INSTANT'),
     maxParticipants,
     enableRecording: input.enableRecording ?? false,
     enableChat: input.enableChat ?? true,
@@ -264,8 +222,8 @@ export async function createRoom(
   if (input.externalMetadata != null) row.externalMetadata = input.externalMetadata;
   const limit = Math.min(limits.concurrentLiveRooms, 2_147_483_647);
   const text = `SELECT convene_create_room($1, $2, $3::jsonb) AS r`;
-  const result = opts.tx
-    ? (await opts.tx.$queryRawUnsafe<{ r: CreatedRoom }[]>(text, tenant.id, limit, JSON.stringify(row)))[0].r
+  const result = tx
+    ? (await tx.$queryRawUnsafe<{ r: CreatedRoom }[]>(text, tenant.id, limit, JSON.stringify(row)))[0].r
     : (await sql().query<{ r: CreatedRoom }>(text, [tenant.id, limit, JSON.stringify(row)])).rows[0].r;
   if (result.outcome === 'limit') {
     throw new ApiError(
@@ -278,7 +236,7 @@ export async function createRoom(
 
 type CreatedRoom = { outcome: 'ok'; room: Record<string, unknown> } | { outcome: 'limit' };
 
-export async function findRoom(tenantId: string, roomId: string, tx: Tx = db()) {
+export async function findRoom(tenantId: string, roomId: string, { tx = db() }: { tx?: Tx } = {}) {
   const room = await tx.room.findFirst({ where: { id: roomId, tenantId } });
   if (!room) throw notFound('Room');
   return room;
@@ -310,7 +268,17 @@ export async function listRooms(tenant: Tenant, query: z.infer<typeof roomListQu
   return toPage(rows, query, (r) => roomView(r, r.participants));
 }
 
-export async function updateRoom(tenant: Tenant, roomId: string, input: RoomUpdateInput, now = new Date()) {
+export async function updateRoom({
+  tenant,
+  roomId,
+  input,
+  now = new Date(),
+}: {
+  tenant: Tenant;
+  roomId: string;
+  input: RoomUpdateInput;
+  now?: Date;
+}) {
   const room = await findRoom(tenant.id, roomId);
   if (input.maxParticipants !== undefined) await assertRoomCapacityWithinPlan(tenant, input.maxParticipants);
   checkSchedule(input.scheduledAt === undefined ? room.scheduledAt : input.scheduledAt, input.autoEndAt, now);
@@ -347,8 +315,11 @@ export async function endRoom(tenant: Tenant, roomId: string, now = new Date()) 
   return roomViewWithParticipants(ended ?? (await findRoom(tenant.id, roomId)));
 }
 
-/** The ENDED transition, shared by the end endpoint, media webhooks and lifecycle jobs. Null if already ended. */
-export async function finishRoom(roomId: string, now = new Date(), tx?: Tx): Promise<Room | null> {
+/**
+ * The ENDED transition, shared by the end endpoint, media webhooks and lifecycle jobs: in the
+ * caller's transaction, else in one of its own. Null if already ended.
+ */
+export async function finishRoom(roomId: string, now: Date, { tx }: { tx?: Tx } = {}): Promise<Room | null> {
   const run = async (t: Tx) => {
     const [locked] = await t.$queryRaw<{ status: string }[]>`SELECT status FROM "Room" WHERE id = ${roomId} FOR UPDATE`;
     if (!locked || locked.status === 'ENDED') return null;
@@ -358,7 +329,7 @@ export async function finishRoom(roomId: string, now = new Date(), tx?: Tx): Pro
       where: { id: roomId },
       data: { status: 'ENDED', endedAt: now, duration, activeParticipants: 0 },
     });
-    await endSession(t, room, now);
+    await endSession(room, now, { tx: t });
     const connected = await t.participant.findMany({ where: { roomId, connectionState: 'CONNECTED' } });
     for (const p of connected) {
       await t.participant.update({
@@ -370,13 +341,18 @@ export async function finishRoom(roomId: string, now = new Date(), tx?: Tx): Pro
         },
       });
     }
-    await emitEvent(t, room.tenantId, 'room.finished', {
-      roomId: room.id,
-      mediaRoomName: room.mediaRoomName,
-      status: 'ENDED',
-      startedAt: iso(room.startedAt),
-      endedAt: now.toISOString(),
-      duration,
+    await emitEvent({
+      tx: t,
+      tenantId: room.tenantId,
+      name: 'room.finished',
+      data: {
+        roomId: room.id,
+        mediaRoomName: room.mediaRoomName,
+        status: 'ENDED',
+        startedAt: iso(room.startedAt),
+        endedAt: now.toISOString(),
+        duration,
+      },
     });
     return ended;
   };
@@ -384,7 +360,7 @@ export async function finishRoom(roomId: string, now = new Date(), tx?: Tx): Pro
 }
 
 /** ENDED → WAITING. Used by POST reopen and by a join on an ended room. */
-export async function reopenRoomIn(tx: Tx, room: Room): Promise<Room> {
+export async function reopenRoomIn(room: Room, { tx }: { tx: Tx }): Promise<Room> {
   return tx.room.update({
     where: { id: room.id },
     data: {
@@ -401,9 +377,8 @@ export async function reopenRoomIn(tx: Tx, room: Room): Promise<Room> {
 export async function reopenRoom(tenant: Tenant, roomId: string) {
   return db().$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM "Room" WHERE id = ${roomId} AND "tenantId" = ${tenant.id} FOR UPDATE`;
-    const room = await findRoom(tenant.id, roomId, tx);
-    if (room.status !== 'ENDED')
-      throw new ApiError('INVALID_STATE', `Room is ${room.status}; only an ENDED room can be reopened.`);
-    return roomViewWithParticipants(await reopenRoomIn(tx, room), tx);
+    const room = await findRoom(tenant.id, roomId, { tx });
+    if (room.status !== 'ENDED') throw invalidState(`Room is ${room.status}; only an ENDED room can be reopened.`);
+    return roomViewWithParticipants(await reopenRoomIn(room, { tx }), { tx });
   });
 }

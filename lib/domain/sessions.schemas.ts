@@ -1,28 +1,19 @@
 import { z } from 'zod';
-import { ROLES } from '@/lib/domain/rooms.schemas';
 import { paginationQuery } from '@/lib/domain/pagination';
-import { responseComponents } from '@/lib/domain/responses.schemas';
+import { named, page, timestamp, timestampInput } from '@/lib/domain/shared.schemas';
+import { participantRole } from '@/lib/domain/participants.schemas';
 
 /** Sessions, attendance and presence: query inputs and response shapes (see docs/attendance.md). */
-
-function named<S extends z.ZodType>(id: string, description: string, schema: S): S {
-  responseComponents.add(schema, { id, description });
-  return schema;
-}
-
-const timestamp = z.iso.datetime();
 const seconds = z.int().nonnegative();
-const role = z.enum(ROLES);
-
-const isoDate = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
+const sessionStatus = z.enum(['LIVE', 'ENDED']);
 
 export const sessionListQuery = paginationQuery;
 
 export const tenantSessionListQuery = paginationQuery.extend({
-  from: isoDate.optional().describe('Sessions still live at or ending after this time (ISO 8601).'),
-  to: isoDate.optional().describe('Sessions started before this time (ISO 8601).'),
+  from: timestampInput.optional().describe('Sessions still live at or ending after this time (ISO 8601).'),
+  to: timestampInput.optional().describe('Sessions started before this time (ISO 8601).'),
   roomId: z.string().max(100).optional(),
-  status: z.enum(['LIVE', 'ENDED']).optional(),
+  status: sessionStatus.optional(),
 });
 
 export const sessionResponse = named(
@@ -31,7 +22,7 @@ export const sessionResponse = named(
   z.object({
     id: z.string(),
     roomId: z.string(),
-    status: z.enum(['LIVE', 'ENDED']),
+    status: sessionStatus,
     startedAt: timestamp,
     endedAt: timestamp.nullable().describe('Null while LIVE.'),
     duration: seconds.describe('Seconds from start to end (to now while LIVE).'),
@@ -39,13 +30,9 @@ export const sessionResponse = named(
     uniqueAttendees: seconds.describe('Distinct participants (external users) who connected.'),
   }),
 );
-export const sessionPage = named(
-  'RoomSessionPage',
-  'A page of sessions, most recently started first.',
-  z.object({ data: z.array(sessionResponse), nextCursor: z.string().nullable() }),
-);
+export const sessionPage = page('RoomSessionPage', sessionResponse, 'sessions, most recently started first');
 
-export const intervalResponse = z.object({
+const intervalResponse = z.object({
   joinedAt: timestamp,
   leftAt: timestamp.nullable().describe('Null while connected.'),
   seconds: seconds.describe('Seconds of this interval (to now while connected).'),
@@ -58,7 +45,7 @@ export const attendanceResponse = named(
     participantId: z.string(),
     externalUserId: z.string(),
     displayName: z.string(),
-    role,
+    role: participantRole,
     connected: z.boolean().describe('Connected now (only in a LIVE session).'),
     firstJoinedAt: timestamp,
     lastLeftAt: timestamp.nullable().describe('Null while connected.'),
@@ -73,11 +60,11 @@ export const sessionWithAttendanceResponse = named(
   sessionResponse.extend({ attendance: z.array(attendanceResponse) }),
 );
 
-export const presenceParticipant = z.object({
+const presenceParticipant = z.object({
   participantId: z.string(),
   externalUserId: z.string(),
   displayName: z.string(),
-  role,
+  role: participantRole,
   connectedSince: timestamp.describe('When the current connection joined.'),
 });
 

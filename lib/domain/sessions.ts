@@ -1,10 +1,11 @@
 import { db, type Tx } from '@/lib/db';
-import { ApiError } from '@/lib/errors';
+import { ApiError, notFound } from '@/lib/errors';
 import { emitEvent } from '@/lib/events/outbox';
-import { decodeCursor, encodeCursor, type PageQuery } from '@/lib/domain/pagination';
+import { byTime, pageArgs, toPage, type PageQuery } from '@/lib/domain/pagination';
 import type { Participant, Room, RoomSession, SessionConnection, Tenant } from '@/lib/generated/prisma/client';
 import type { z } from 'zod';
 import { toCsv } from '@/lib/domain/csv';
+import { iso, secondsBetween } from '@/lib/domain/time';
 import type {
   attendanceResponse,
   presenceRoomResponse,
@@ -32,7 +33,7 @@ type Interval = { joinedAt: Date; leftAt: Date | null };
 const LEFT = 'LEFT';
 const ROOM_ENDED = 'ROOM_ENDED';
 
-async function lockRoom(tx: Tx, roomId: string) {
+async function lockRoom(roomId: string, { tx }: { tx: Tx }) {
   await tx.$queryRaw`SELECT id FROM "Room" WHERE id = ${roomId} FOR UPDATE`;
 }
 
@@ -41,7 +42,7 @@ async function lockRoom(tx: Tx, roomId: string) {
  * (moved earlier if t precedes its start), else a new one — unless the room ended at or before t
  * (a straggler after the end: nothing to record).
  */
-async function sessionAt(tx: Tx, room: Room, t: Date): Promise<RoomSession | null> {
+async function sessionAt(room: Room, t: Date, { tx }: { tx: Tx }): Promise<RoomSession | null> {
   const closed = await tx.roomSession.findFirst({
     where: { roomId: room.id, startedAt: { lte: t }, endedAt: { gte: t } },
     orderBy: { startedAt: 'desc' },
@@ -60,12 +61,12 @@ async function sessionAt(tx: Tx, room: Room, t: Date): Promise<RoomSession | nul
 }
 
 /** room_started: opens the room's session (or moves an open one's start earlier). */
-export async function onRoomStarted(tx: Tx, room: Room, at: Date) {
-  await lockRoom(tx, room.id);
-  await sessionAt(tx, room, at);
+export async function onRoomStarted(room: Room, at: Date, { tx }: { tx: Tx }) {
+  await lockRoom(room.id, { tx });
+  await sessionAt(room, at, { tx });
 }
 
-export interface ConnectionEvent {
+interface ConnectionEvent {
   kind: 'joined' | 'left';
   /** The media layer's participant sid of this connection (null if it sent none). */
   sid: string | null;
@@ -79,13 +80,18 @@ export interface ConnectionEvent {
  * participant_joined / participant_left. Returns whether the participant is connected now (has an
  * open connection in an open session) once the event is applied.
  */
-export async function onConnection(
-  tx: Tx,
-  room: Room,
-  participant: Participant,
-  e: ConnectionEvent,
-): Promise<{ connected: boolean }> {
-  await lockRoom(tx, room.id);
+export async function onConnection({
+  tx,
+  room,
+  participant,
+  event: e,
+}: {
+  tx: Tx;
+  room: Room;
+  participant: Participant;
+  event: ConnectionEvent;
+}): Promise<{ connected: boolean }> {
+  await lockRoom(room.id, { tx });
   const joinedAt = e.kind === 'joined' ? (e.joinedAt ?? e.at) : e.joinedAt;
   let existing: SessionConnection | null = null;
   let key = e.sid ? `sid:${e.sid}` : joinedAt ? `joined:${joinedAt.getTime()}` : null;
@@ -104,7 +110,7 @@ export async function onConnection(
 
   let touched: string | null = null;
   if (!existing) {
-    const session = await sessionAt(tx, room, joinedAt ?? e.at);
+    const session = await sessionAt(room, joinedAt ?? e.at, { tx });
     if (session) {
       const end = session.endedAt;
       const left = e.kind === 'left' ? (end && e.at > end ? end : e.at) : end;
@@ -136,11 +142,11 @@ export async function onConnection(
       touched = existing.sessionId;
     }
   }
-  if (touched) await refreshSummary(tx, touched);
-  return { connected: await isConnected(tx, participant.id) };
+  if (touched) await refreshSummary(touched, { tx });
+  return { connected: await isConnected(participant.id, { tx }) };
 }
 
-export async function isConnected(tx: Tx, participantId: string): Promise<boolean> {
+async function isConnected(participantId: string, { tx }: { tx: Tx }): Promise<boolean> {
   const open = await tx.sessionConnection.count({
     where: { participantId, joinedAt: { not: null }, leftAt: null, session: { endedAt: null } },
   });
@@ -148,7 +154,7 @@ export async function isConnected(tx: Tx, participantId: string): Promise<boolea
 }
 
 /** Connected seconds of a participant over all its sessions (overlapping connections counted once). */
-export async function connectedSeconds(tx: Tx, participantId: string, now: Date): Promise<number> {
+export async function connectedSeconds(participantId: string, now: Date, { tx }: { tx: Tx }): Promise<number> {
   const rows = await tx.sessionConnection.findMany({ where: { participantId, joinedAt: { not: null } } });
   return unionSeconds(
     rows.map((r) => ({ joinedAt: r.joinedAt!, leftAt: r.leftAt })),
@@ -161,19 +167,29 @@ export async function connectedSeconds(tx: Tx, participantId: string, now: Date)
  * Locks the room first, as the webhook path and finishRoom do: one lock order (room, connections,
  * session, participant) so the two cannot deadlock. Call it before updating the participant.
  */
-export async function closeConnections(tx: Tx, roomId: string, participantId: string, at: Date) {
-  await lockRoom(tx, roomId);
+export async function closeConnections({
+  tx,
+  roomId,
+  participantId,
+  at,
+}: {
+  tx: Tx;
+  roomId: string;
+  participantId: string;
+  at: Date;
+}) {
+  await lockRoom(roomId, { tx });
   const open = await tx.sessionConnection.findMany({ where: { participantId, leftAt: null } });
   for (const c of open)
     await tx.sessionConnection.update({ where: { id: c.id }, data: { leftAt: at, closedBy: LEFT } });
-  for (const sessionId of new Set(open.map((c) => c.sessionId))) await refreshSummary(tx, sessionId);
+  for (const sessionId of new Set(open.map((c) => c.sessionId))) await refreshSummary(sessionId, { tx });
 }
 
 /**
  * The room ended at `now` (called inside finishRoom's transaction): the open session ends, its
  * open connections close at the end time, and room.session.ended carries the summary.
  */
-export async function endSession(tx: Tx, room: Room, now: Date) {
+export async function endSession(room: Room, now: Date, { tx }: { tx: Tx }) {
   const open = await tx.roomSession.findMany({ where: { roomId: room.id, endedAt: null } });
   for (const session of open) {
     const endedAt = now < session.startedAt ? session.startedAt : now;
@@ -181,22 +197,27 @@ export async function endSession(tx: Tx, room: Room, now: Date) {
       where: { sessionId: session.id, leftAt: null },
       data: { leftAt: endedAt, closedBy: ROOM_ENDED },
     });
-    const duration = Math.round((endedAt.getTime() - session.startedAt.getTime()) / 1000);
+    const duration = secondsBetween(session.startedAt, endedAt);
     await tx.roomSession.update({ where: { id: session.id }, data: { endedAt, duration } });
-    const summary = await refreshSummary(tx, session.id);
-    await emitEvent(tx, room.tenantId, 'room.session.ended', {
-      sessionId: session.id,
-      roomId: room.id,
-      startedAt: session.startedAt.toISOString(),
-      endedAt: endedAt.toISOString(),
-      duration,
-      peakParticipants: summary.peakParticipants,
-      uniqueAttendees: summary.uniqueAttendees,
+    const summary = await refreshSummary(session.id, { tx });
+    await emitEvent({
+      tx,
+      tenantId: room.tenantId,
+      name: 'room.session.ended',
+      data: {
+        sessionId: session.id,
+        roomId: room.id,
+        startedAt: session.startedAt.toISOString(),
+        endedAt: endedAt.toISOString(),
+        duration,
+        peakParticipants: summary.peakParticipants,
+        uniqueAttendees: summary.uniqueAttendees,
+      },
     });
   }
 }
 
-async function refreshSummary(tx: Tx, sessionId: string) {
+async function refreshSummary(sessionId: string, { tx }: { tx: Tx }) {
   const rows = await tx.sessionConnection.findMany({
     where: { sessionId, joinedAt: { not: null } },
     select: { participantId: true, joinedAt: true, leftAt: true },
@@ -232,7 +253,7 @@ export function peak(rows: { participantId: string; joinedAt: Date; leftAt: Date
 }
 
 /** Seconds covered by the union of the intervals; open ones run until `now`. */
-export function unionSeconds(intervals: Interval[], now: Date): number {
+function unionSeconds(intervals: Interval[], now: Date): number {
   const spans = intervals
     .map((i) => [i.joinedAt.getTime(), (i.leftAt ?? now).getTime()] as const)
     .filter(([a, b]) => b > a)
@@ -262,36 +283,25 @@ function sessionView(s: RoomSession, now = new Date()): SessionView {
     roomId: s.roomId,
     status: s.endedAt ? 'ENDED' : 'LIVE',
     startedAt: s.startedAt.toISOString(),
-    endedAt: s.endedAt?.toISOString() ?? null,
-    duration: s.endedAt ? (s.duration ?? 0) : Math.max(0, Math.round((now.getTime() - s.startedAt.getTime()) / 1000)),
+    endedAt: iso(s.endedAt),
+    duration: s.endedAt ? (s.duration ?? 0) : secondsBetween(s.startedAt, now),
     peakParticipants: s.peakParticipants,
     uniqueAttendees: s.uniqueAttendees,
   };
 }
 
-const notFound = (what: string) => new ApiError('NOT_FOUND', `${what} not found.`);
+/** Sessions newest first by start. */
+const LATEST_STARTED_FIRST = byTime('startedAt', 'desc');
 
-/** Sessions newest first by start; the cursor is (startedAt, id). */
 async function sessionPage(where: object, page: PageQuery) {
-  const after = page.cursor ? decodeCursor(page.cursor) : undefined;
+  const args = pageArgs(page, LATEST_STARTED_FIRST);
   const rows = await db().roomSession.findMany({
-    where: {
-      ...where,
-      ...(after
-        ? { OR: [{ startedAt: { lt: after.createdAt } }, { startedAt: after.createdAt, id: { lt: after.id } }] }
-        : {}),
-    },
-    orderBy: [{ startedAt: 'desc' }, { id: 'desc' }],
-    take: page.limit + 1,
+    where: { ...where, ...args.where },
+    orderBy: args.orderBy,
+    take: args.take,
   });
-  const hasMore = rows.length > page.limit;
-  const visible = hasMore ? rows.slice(0, page.limit) : rows;
-  const last = visible[visible.length - 1];
   const now = new Date();
-  return {
-    data: visible.map((s) => sessionView(s, now)),
-    nextCursor: hasMore && last ? encodeCursor({ createdAt: last.startedAt, id: last.id }) : null,
-  };
+  return toPage(rows, page, (s) => sessionView(s, now), { order: LATEST_STARTED_FIRST });
 }
 
 export async function listRoomSessions(tenant: Tenant, roomId: string, page: PageQuery) {
@@ -359,7 +369,7 @@ async function attendance(connections: SessionConnection[], until: Date): Promis
       totalSeconds: unionSeconds(intervals, until),
       intervals: intervals.map((i) => ({
         joinedAt: i.joinedAt.toISOString(),
-        leftAt: i.leftAt?.toISOString() ?? null,
+        leftAt: iso(i.leftAt),
         seconds: unionSeconds([i], until),
       })),
     };
@@ -424,29 +434,25 @@ export async function roomPresence(tenant: Tenant, roomId: string): Promise<Pres
 
 /** Who is connected now across the tenant: rooms with anyone connected, most recently started session first. */
 export async function tenantPresence(tenant: Tenant, page: PageQuery) {
-  const after = page.cursor ? decodeCursor(page.cursor) : undefined;
+  const args = pageArgs(page, LATEST_STARTED_FIRST);
   const sessions = await db().roomSession.findMany({
     where: {
       tenantId: tenant.id,
       endedAt: null,
       connections: { some: { joinedAt: { not: null }, leftAt: null } },
-      ...(after
-        ? { OR: [{ startedAt: { lt: after.createdAt } }, { startedAt: after.createdAt, id: { lt: after.id } }] }
-        : {}),
+      ...args.where,
     },
-    orderBy: [{ startedAt: 'desc' }, { id: 'desc' }],
-    take: page.limit + 1,
+    orderBy: args.orderBy,
+    take: args.take,
   });
-  const hasMore = sessions.length > page.limit;
-  const visible = hasMore ? sessions.slice(0, page.limit) : sessions;
+  const visible = toPage(sessions, page, (s) => s, { order: LATEST_STARTED_FIRST });
   const byRoom = await presenceOf(
     tenant.id,
-    visible.map((s) => s.roomId),
+    visible.data.map((s) => s.roomId),
   );
-  const last = visible[visible.length - 1];
   return {
-    data: visible.map((s) => byRoom.get(s.roomId)).filter((r): r is PresenceRoom => !!r),
-    nextCursor: hasMore && last ? encodeCursor({ createdAt: last.startedAt, id: last.id }) : null,
+    data: visible.data.map((s) => byRoom.get(s.roomId)).filter((r): r is PresenceRoom => !!r),
+    nextCursor: visible.nextCursor,
   };
 }
 

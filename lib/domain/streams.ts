@@ -5,10 +5,9 @@ import { ApiError, invalidState, notFound } from '@/lib/errors';
 import { mediaFor } from '@/lib/domain/media';
 import { findRoom } from '@/lib/domain/rooms';
 import { assertBillableMediaAllowed } from '@/lib/domain/tenants';
-import { minutesThisMonth } from '@/lib/domain/recordings';
+import { minutesThisMonth, type EgressEvent } from '@/lib/domain/recordings';
 import { addUsage } from '@/lib/domain/usage';
-import type { streamStartInput } from '@/lib/domain/media-features.schemas';
-import type { StreamResponse } from '@/lib/domain/responses.schemas';
+import type { streamStartInput, StreamResponse } from '@/lib/domain/streams.schemas';
 import { iso, secondsBetween } from '@/lib/domain/time';
 
 /**
@@ -16,14 +15,14 @@ import { iso, secondsBetween } from '@/lib/domain/time';
  * sent to the media layer and never stored or returned: destinations are kept masked
  * (rtmp://host/app/••••1a2b). Statuses as recordings: STARTING → ACTIVE → STOPPING → COMPLETED | FAILED.
  */
-export function maskStreamUrl(url: string): string {
+function maskStreamUrl(url: string): string {
   const u = new URL(url);
   const parts = u.pathname.split('/');
   const key = parts.pop() ?? '';
   return `${u.protocol}//${u.host}${parts.join('/')}/••••${key.slice(-4)}`;
 }
 
-export function streamView(s: Stream): StreamResponse {
+function streamView(s: Stream): StreamResponse {
   return {
     id: s.id,
     roomId: s.roomId,
@@ -82,17 +81,14 @@ export async function stopStream(tenant: Tenant, id: string) {
   return streamView(await db().stream.update({ where: { id: s.id }, data: { status: 'STOPPING' } }));
 }
 
+/** egress.started / egress.ended for a stream (called from the media webhook handler); false when the egress is not one. */
 export async function onStreamEgress(
-  tx: Tx,
-  egressId: string,
-  ended: boolean,
-  egressStatus: string,
-  error: string,
-  at: Date,
+  { kind, egressId, status: egressStatus, error, at }: EgressEvent,
+  { tx }: { tx: Tx },
 ) {
   const s = await tx.stream.findUnique({ where: { mediaEgressId: egressId } });
   if (!s) return false;
-  if (!ended) {
+  if (kind === 'started') {
     await tx.stream.update({ where: { id: s.id }, data: { status: 'ACTIVE', startedAt: s.startedAt ?? at } });
     return true;
   }
@@ -102,6 +98,6 @@ export async function onStreamEgress(
     where: { id: s.id },
     data: { status: ok ? 'COMPLETED' : 'FAILED', endedAt: at, duration, error: ok ? null : error || egressStatus },
   });
-  if (duration) addUsage(s.tenantId, 'streaming_minutes', Math.ceil(duration / 60), at);
+  if (duration) addUsage({ tenantId: s.tenantId, metric: 'streaming_minutes', amount: Math.ceil(duration / 60), at });
   return true;
 }

@@ -1,10 +1,16 @@
 import { z } from 'zod';
-import { entitlementOverrides, planName } from '@/lib/domain/plans';
-import { permission } from '@/lib/domain/permissions';
+import { TenantStatus } from '@/lib/generated/prisma/enums';
+import { LIMIT_NAMES, entitlementOverrides, planName, type LimitName } from '@/lib/domain/plans';
 import { EVENT_NAMES } from '@/lib/events/catalog';
 import { paginationQuery } from '@/lib/domain/pagination';
-import { brandingInput } from '@/lib/domain/branding.schemas';
+import { brandingInput, brandingResponse } from '@/lib/domain/branding.schemas';
+import { createdApiKeyResponse } from '@/lib/domain/keys.schemas';
+import { tenantWebhookResponse } from '@/lib/domain/webhooks.schemas';
+import { named, page, timestamp } from '@/lib/domain/shared.schemas';
 import { normaliseFrameOrigin } from '@/lib/net/origin';
+
+/** Tenants (as the tenant and its provider see them): request and response schemas. */
+const tenantStatus = z.enum(TenantStatus);
 
 /** Origins only (scheme + host [+ port], optional leading `*.`), stored normalised: see lib/net/origin.ts. */
 const origin = z
@@ -20,11 +26,6 @@ const origin = z
     });
     return z.NEVER;
   });
-
-/** Bounds on a rotated key's grace period: 0 (revoke at once) to 7 days; default 1 hour. */
-export const MAX_GRACE_SECONDS = 604_800;
-export const DEFAULT_GRACE_SECONDS = 3_600;
-const gracePeriodSeconds = z.number().int().min(0).max(MAX_GRACE_SECONDS);
 
 export const provisionTenantInput = z.object({
   name: z.string().trim().min(1).max(200),
@@ -42,7 +43,7 @@ export const updateTenantInput = z
     name: z.string().trim().min(1).max(200),
     plan: planName,
     entitlementOverrides: entitlementOverrides.nullable(),
-    status: z.enum(['ACTIVE', 'SUSPENDED']),
+    status: tenantStatus,
     frameAncestors: z.array(origin).max(20),
     joinWindowMinutes: z.number().int().min(0).max(1440),
     emptyRoomTimeoutMinutes: z.number().int().min(1).max(1440),
@@ -51,16 +52,40 @@ export const updateTenantInput = z
   })
   .partial();
 
-export const createKeyInput = z.object({
-  name: z.string().trim().min(1).max(100).optional(),
-  permissions: z.array(permission).min(1).optional(),
-});
+export const tenantListQuery = paginationQuery.extend({ status: tenantStatus.optional() });
 
-export const rotateKeyInput = z.object({ gracePeriodSeconds: gracePeriodSeconds.default(DEFAULT_GRACE_SECONDS) });
+const limitsResponse = named(
+  'Limits',
+  'Resolved plan limits: the plan merged with the provider’s overrides.',
+  z.object(Object.fromEntries(LIMIT_NAMES.map((n) => [n, z.int()])) as Record<LimitName, z.ZodInt>),
+);
 
-export const tenantListQuery = paginationQuery.extend({ status: z.enum(['ACTIVE', 'SUSPENDED']).optional() });
+export const tenantResponse = named(
+  'Tenant',
+  'A tenant, as the tenant and its provider see it.',
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    status: tenantStatus,
+    isTestMode: z.boolean(),
+    plan: planName,
+    entitlementOverrides,
+    resolvedLimits: limitsResponse,
+    webhook: tenantWebhookResponse,
+    frameAncestors: z.array(z.string()),
+    branding: brandingResponse,
+    joinWindowMinutes: z.int(),
+    emptyRoomTimeoutMinutes: z.int(),
+    providerId: z.string().nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  }),
+);
+export type TenantResponse = z.output<typeof tenantResponse>;
+export const tenantPage = page('TenantPage', tenantResponse, 'tenants');
 
-export const usageQuery = z.object({
-  from: z.iso.date().optional(),
-  to: z.iso.date().optional(),
-});
+export const provisionedTenantResponse = named(
+  'ProvisionedTenant',
+  'A new tenant with its first API key and webhook secret, shown this once.',
+  z.object({ tenant: tenantResponse, apiKey: createdApiKeyResponse, webhookSecret: z.string() }),
+);

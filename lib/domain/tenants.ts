@@ -6,7 +6,7 @@ import { createApiKey, generateKey, generateWebhookSecret } from '@/lib/domain/k
 import { resolveLimits, type EntitlementOverrides, type PlanName } from '@/lib/domain/plans';
 import type { Permission } from '@/lib/domain/permissions';
 import { ApiError } from '@/lib/errors';
-import type { TenantResponse } from '@/lib/domain/responses.schemas';
+import type { TenantResponse } from '@/lib/domain/tenants.schemas';
 import type { EventName } from '@/lib/events/catalog';
 
 /** What a tenant (or its provider) may see of a tenant: never a secret, only whether one exists. */
@@ -54,7 +54,7 @@ export interface ProvisionTenantInput {
  * Creates a tenant with its first API key and webhook secret. The plaintexts are returned once,
  * here, and never again.
  */
-export async function provisionTenant(tx: Tx, input: ProvisionTenantInput) {
+export async function provisionTenant(input: ProvisionTenantInput, { tx }: { tx: Tx }) {
   const webhookSecret = generateWebhookSecret();
   const tenant = await tx.tenant.create({
     data: {
@@ -70,21 +70,22 @@ export async function provisionTenant(tx: Tx, input: ProvisionTenantInput) {
       branding: input.branding ?? undefined,
     },
   });
-  const { apiKey, plainTextKey } = await createApiKey(tx, tenant, {
+  const { apiKey, plainTextKey } = await createApiKey(tenant, {
+    tx,
     name: 'Default key',
     permissions: input.keyPermissions,
   });
   return { tenant, apiKey, plainTextKey, webhookSecret };
 }
 
-export async function createProviderWithKey(tx: Tx, name: string) {
+export async function createProviderWithKey(name: string, { tx }: { tx: Tx }) {
   const provider = await tx.provider.create({ data: { name } });
   const key = generateKey('prov');
   await tx.providerKey.create({ data: { providerId: provider.id, keyHash: key.hash, keyHint: key.hint } });
   return { provider, plainTextKey: key.plaintext };
 }
 
-export type BillableFeature = 'recording' | 'streaming' | 'captions' | 'transcripts';
+type BillableFeature = 'recording' | 'streaming' | 'captions' | 'transcripts';
 const FEATURE_LIMIT: Record<BillableFeature, keyof ReturnType<typeof resolveLimits>> = {
   recording: 'recordingMinutesPerMonth',
   streaming: 'streamingMinutesPerMonth',

@@ -5,7 +5,7 @@ import { storage } from '@/lib/storage';
 import { speechToText } from '@/lib/stt';
 import { emitEvent } from '@/lib/events/outbox';
 import { log } from '@/lib/log';
-import type { TranscriptResponse } from '@/lib/domain/responses.schemas';
+import type { TranscriptResponse } from '@/lib/domain/transcripts.schemas';
 import { iso } from '@/lib/domain/time';
 
 /**
@@ -13,7 +13,7 @@ import { iso } from '@/lib/domain/time';
  * rooms are not recorded). PENDING → PROCESSING → COMPLETED (transcript.ready
  * {transcriptId, recordingId}) | FAILED. Runs as a job on the same queue as webhooks.
  */
-export function transcriptView(t: Transcript): TranscriptResponse {
+function transcriptView(t: Transcript): TranscriptResponse {
   return {
     id: t.id,
     recordingId: t.recordingId,
@@ -32,8 +32,8 @@ export function transcriptView(t: Transcript): TranscriptResponse {
 
 /** Called in the transaction that completes a recording; returns the transcript to run, if any. */
 export async function queueTranscriptIfWanted(
-  tx: Tx,
   recording: { id: string; tenantId: string; roomId: string },
+  { tx }: { tx: Tx },
 ): Promise<string | null> {
   const room = await tx.room.findUniqueOrThrow({ where: { id: recording.roomId }, include: { tenant: true } });
   if (!room.enableAiFeatures || room.enableE2EE || room.tenant.isTestMode || !speechToText()) return null;
@@ -70,7 +70,12 @@ export async function runTranscript(transcriptId: string): Promise<void> {
           completedAt: new Date(),
         },
       });
-      await emitEvent(tx, t.tenantId, 'transcript.ready', { transcriptId: t.id, recordingId: t.recordingId });
+      await emitEvent({
+        tx,
+        tenantId: t.tenantId,
+        name: 'transcript.ready',
+        data: { transcriptId: t.id, recordingId: t.recordingId },
+      });
     });
   } catch (err) {
     log.warn({ transcriptId, err: (err as Error).message }, 'transcript failed');

@@ -6,7 +6,7 @@ import { processState } from '@/lib/runtime/process-state';
  * (one upsert per tenant and metric every few seconds) so counting costs no query per request.
  * A crash loses at most one flush interval of request counts; minutes are derived from rows.
  */
-export type UsageMetric =
+type UsageMetric =
   | 'api_requests'
   | 'participant_minutes'
   | 'recording_minutes'
@@ -24,10 +24,20 @@ function utcDay(at: Date): string {
 }
 
 export function recordApiRequest(tenantId: string, at = new Date()): void {
-  addUsage(tenantId, 'api_requests', 1, at);
+  addUsage({ tenantId, metric: 'api_requests', amount: 1, at });
 }
 
-export function addUsage(tenantId: string, metric: UsageMetric, amount: number, at = new Date()): void {
+export function addUsage({
+  tenantId,
+  metric,
+  amount,
+  at = new Date(),
+}: {
+  tenantId: string;
+  metric: UsageMetric;
+  amount: number;
+  at?: Date;
+}): void {
   if (amount <= 0) return;
   const key = `${tenantId}|${utcDay(at)}|${metric}`;
   usage.pending.set(key, (usage.pending.get(key) ?? 0) + amount);

@@ -10,8 +10,12 @@ import { generateWebhookSecret } from '@/lib/domain/keys';
 import { tenantView } from '@/lib/domain/tenants';
 import { emitEvent } from '@/lib/events/outbox';
 import { currentRunner } from '@/lib/events/runner';
-import type { deliveryListQuery, webhookSettingsInput } from '@/lib/domain/webhooks.schemas';
-import type { WebhookAttemptResponse, WebhookDeliveryResponse } from '@/lib/domain/responses.schemas';
+import type {
+  deliveryListQuery,
+  webhookSettingsInput,
+  WebhookAttemptResponse,
+  WebhookDeliveryResponse,
+} from '@/lib/domain/webhooks.schemas';
 import { credentialsChanged } from '@/lib/runtime/credential-cache';
 import { TEST_EVENT_DATA, type EventName } from '@/lib/events/catalog';
 import { iso } from '@/lib/domain/time';
@@ -64,13 +68,13 @@ export async function sendTestEvent(tenant: Tenant, eventName: EventName) {
   if (!fresh.webhookUrl)
     throw invalidState('No webhook URL is configured: set one with PATCH /api/v1/tenant/webhook first.');
   const { event, delivery } = await db().$transaction((tx) =>
-    emitEvent(tx, tenant.id, eventName, TEST_EVENT_DATA, { force: true }),
+    emitEvent({ tx, tenantId: tenant.id, name: eventName, data: TEST_EVENT_DATA, force: true }),
   );
   currentRunner()?.wake();
   return { eventId: event.id, deliveryId: delivery!.id, event: eventName, status: 'pending' as const };
 }
 
-export function attemptView(a: WebhookAttempt): WebhookAttemptResponse {
+function attemptView(a: WebhookAttempt): WebhookAttemptResponse {
   return {
     attemptNumber: a.attemptNumber,
     requestUrl: a.requestUrl,

@@ -1,48 +1,20 @@
 /**
  * The embedding protocol between the hosted call UI (in an iframe) and the page that frames it
- * (public/embed.js, or an integrator's own code). Pure; see docs/hosted-ui.md.
+ * (public/embed.js, @convene/sdk/embed, or an integrator's own code): its rules. Pure; see
+ * docs/hosted-ui.md. The messages themselves (names and shapes) are in lib/embed/messages.ts.
  *
- * UI → parent: `{ source: 'convene', version: 1, event, data }`, posted only to the parent's
- * origin, and only when that origin is in the tenant's frameAncestors allowlist.
- * Parent → UI: `{ source: 'convene-embed', command, ...args }`, obeyed only from the parent
- * window at that same origin.
+ * Events go to the parent's origin only, and only when that origin is in the tenant's
+ * frameAncestors allowlist; commands are obeyed only from the parent window at that same origin.
  */
-export const PROTOCOL_VERSION = 1;
-export const EVENT_SOURCE = 'convene';
-export const COMMAND_SOURCE = 'convene-embed';
-
-export interface EmbedEvents {
-  /** The page is up and listens for commands. */
-  ready: { page: 'join' | 'waiting' };
-  joined: { participantCount: number };
-  /** The person is out: they left, a host removed them, the meeting ended, or they were refused from the waiting room. */
-  left: { reason: LeftReason };
-  waiting: Record<string, never>;
-  admitted: Record<string, never>;
-  'participant-joined': { displayName: string; participantCount: number };
-  'participant-left': { displayName: string; participantCount: number };
-  /** An error screen (code as in the UI: expiredToken, locked, roomFull, unreachable, ...). */
-  error: { code: string };
-  'recording-started': Record<string, never>;
-  'recording-stopped': Record<string, never>;
-  /** A command that could not be carried out now. */
-  'command-failed': { command: string; reason: 'not-in-call' | 'not-allowed' | 'invalid' };
-}
-export type EmbedEventName = keyof EmbedEvents;
-export type LeftReason = 'left' | 'removed' | 'ended' | 'refused';
-
-export type EmbedCommand =
-  | { command: 'leave' }
-  | { command: 'toggle-microphone' }
-  | { command: 'toggle-camera' }
-  | { command: 'set-display-name'; displayName: string };
-export type EmbedCommandName = EmbedCommand['command'];
-export const COMMANDS: readonly EmbedCommandName[] = [
-  'leave',
-  'toggle-microphone',
-  'toggle-camera',
-  'set-display-name',
-];
+import {
+  COMMAND_SOURCE,
+  EVENT_SOURCE,
+  PROTOCOL_VERSION,
+  type EmbedCommand,
+  type EmbedEventName,
+  type EmbedEvents,
+  type LeftReason,
+} from '@/lib/embed/messages';
 
 /** The error screens that mean "out of the meeting": a `left` event, not an `error`. */
 export const LEFT_REASONS: Record<string, LeftReason> = {

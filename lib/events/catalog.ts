@@ -1,6 +1,6 @@
 import { z } from 'zod';
-// Roles from the database's own enum: the catalogue imports nothing from lib/domain (no cycle).
-import { ParticipantRole } from '@/lib/generated/prisma/enums';
+// Enums straight from the database schema: the catalogue imports nothing from lib/domain (no cycle).
+import { CallStatus, ParticipantRole } from '@/lib/generated/prisma/enums';
 
 /**
  * The event catalogue. Names relayed from the media layer and platform events from the spec,
@@ -67,11 +67,10 @@ const ingressData = z.object({
   status: z.string().nullable().describe('The media-layer ingress status as reported (e.g. ENDPOINT_PUBLISHING).'),
 });
 
-export const CALL_STATUSES = ['QUEUED', 'RINGING', 'ACCEPTED', 'ENDED', 'CANCELLED', 'MISSED'] as const;
 const callData = z.object({
   callId: z.string().describe('The call (as in GET /api/v1/calls/{id}).'),
   queueName: z.string(),
-  status: z.enum(CALL_STATUSES).describe('The call status after the change the event reports.'),
+  status: z.enum(CallStatus).describe('The call status after the change the event reports.'),
   callerExternalId: z.string(),
   agentExternalId: z.string().optional().describe('The agent being rung; present while one is.'),
   acceptedByExternalId: z.string().optional().describe('Present once the call was accepted.'),
@@ -81,7 +80,7 @@ const callData = z.object({
 });
 
 /** The data of webhook.test, also sent under any other name by POST /api/v1/webhooks/test {event}. */
-export const testEventData = z.object({ test: z.literal(true), message: z.string() });
+const testEventData = z.object({ test: z.literal(true), message: z.string() });
 export const TEST_EVENT_DATA: z.output<typeof testEventData> = {
   test: true,
   message: 'This is a test event from Convene.',

@@ -6,9 +6,10 @@ import { decryptSecret } from '@/lib/crypto';
 import { signatureHeader } from '@/lib/events/signature';
 import { postJson } from '@/lib/net/post';
 import { metrics } from '@/lib/metrics';
+import { iso } from '@/lib/domain/time';
 
 /** Response bodies are kept up to this many bytes in the attempt log. */
-export const RESPONSE_BODY_LIMIT = 4096;
+const RESPONSE_BODY_LIMIT = 4096;
 
 /** Envelope v2, serialised once so the signed bytes are the sent bytes. */
 export function envelopeBody(event: Pick<Event, 'id' | 'name' | 'occurredAt' | 'data'>): string {
@@ -22,7 +23,7 @@ export function envelopeBody(event: Pick<Event, 'id' | 'name' | 'occurredAt' | '
 }
 
 /** The secrets that sign right now: the current one, and the previous one during a rotation overlap. */
-export function activeSecrets(
+function activeSecrets(
   tenant: Pick<Tenant, 'webhookSecretEncrypted' | 'webhookSecretPreviousEncrypted' | 'webhookSecretPreviousExpiresAt'>,
   now = new Date(),
 ): string[] {
@@ -60,7 +61,7 @@ export function backoffMs(attempt: number, baseMs = config().WEBHOOK_BACKOFF_BAS
   return baseMs * 2 ** (attempt - 1);
 }
 
-export type AttemptOutcome = 'delivered' | 'retrying' | 'failed' | 'skipped';
+type AttemptOutcome = 'delivered' | 'retrying' | 'failed' | 'skipped';
 
 /**
  * One HTTP attempt of one delivery: the single code path both runners drive (the in-process
@@ -108,7 +109,7 @@ export async function attemptDelivery(deliveryId: string, attempt: number): Prom
 
   // Timestamps as ISO strings converted in SQL: correct whatever the driver's or server's time zone.
   const nowUtc = now.toISOString();
-  const retryUtc = nextRetryAt?.toISOString() ?? null;
+  const retryUtc = iso(nextRetryAt);
   // One statement, conditional on the attempt count: the delivery's new state and the attempt log
   // land together, and a duplicate job racing this one claims nothing and logs nothing.
   const logged = await db().$queryRaw<{ id: string }[]>`

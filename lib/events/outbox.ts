@@ -1,8 +1,9 @@
 import { randomBase62 } from '@/lib/crypto';
 import type { Tx } from '@/lib/db';
+import type { Event, WebhookDelivery } from '@/lib/generated/prisma/client';
 import type { EventData, EventName } from '@/lib/events/catalog';
 
-export function newEventId(): string {
+function newEventId(): string {
   return `evt_${randomBase62(24)}`;
 }
 
@@ -15,38 +16,41 @@ export function newEventId(): string {
  * `data` is typed by the event's schema in the catalogue (EVENT_DATA), which the API reference
  * documents: checked at compile time only, never at run time.
  */
-export function emitEvent<N extends EventName>(
-  tx: Tx,
-  tenantId: string,
-  name: N,
-  data: EventData<N>,
-  opts?: { occurredAt?: Date },
-): Promise<Emitted>;
+export function emitEvent<N extends EventName>(event: {
+  tx: Tx;
+  tenantId: string;
+  name: N;
+  data: EventData<N>;
+  occurredAt?: Date;
+}): Promise<Emitted>;
 /**
  * A synthetic event (`force: true`: POST /api/v1/webhooks/test, test and benchmark tooling): it
  * bypasses the subscription filter and its data is not the named event's (the test endpoint sends
  * TEST_EVENT_DATA under any name).
  */
-export function emitEvent(
-  tx: Tx,
-  tenantId: string,
-  name: EventName,
-  data: Record<string, unknown>,
-  opts: { occurredAt?: Date; force: true },
-): Promise<Emitted>;
-export function emitEvent(
-  tx: Tx,
-  tenantId: string,
-  name: EventName,
-  data: object,
-  opts: { occurredAt?: Date; force?: boolean } = {},
-): Promise<Emitted> {
-  return writeEvent(tx, tenantId, name, data, opts.occurredAt ?? new Date(), opts.force ?? false);
-}
-
-type Emitted = Awaited<ReturnType<typeof writeEvent>>;
-
-async function writeEvent(tx: Tx, tenantId: string, name: EventName, data: object, occurredAt: Date, force: boolean) {
+export function emitEvent(event: {
+  tx: Tx;
+  tenantId: string;
+  name: EventName;
+  data: Record<string, unknown>;
+  occurredAt?: Date;
+  force: true;
+}): Promise<Emitted>;
+export async function emitEvent({
+  tx,
+  tenantId,
+  name,
+  data,
+  occurredAt = new Date(),
+  force = false,
+}: {
+  tx: Tx;
+  tenantId: string;
+  name: EventName;
+  data: object;
+  occurredAt?: Date;
+  force?: boolean;
+}) {
   const event = await tx.event.create({ data: { id: newEventId(), tenantId, name, data, occurredAt } });
   const tenant = await tx.tenant.findUniqueOrThrow({
     where: { id: tenantId },
@@ -69,3 +73,5 @@ async function writeEvent(tx: Tx, tenantId: string, name: EventName, data: objec
       : null;
   return { event, delivery };
 }
+
+type Emitted = { event: Event; delivery: WebhookDelivery | null };

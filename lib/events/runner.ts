@@ -31,7 +31,7 @@ interface LeasedDelivery {
   attemptCount: number;
 }
 
-export interface DeliveryRunner {
+interface DeliveryRunner {
   stop(): Promise<void>;
   /** Dispatch now instead of at the next tick (after an emit, for low latency). */
   wake(): void;
@@ -52,7 +52,7 @@ export function currentRunner(): DeliveryRunner | undefined {
  * at most its free slots, so the cost follows tenants and leases, not the backlog: one tenant's
  * 100,000 queued events neither slow the query down nor push another tenant's event back.
  */
-export async function leaseDueDeliveries(
+async function leaseDueDeliveries(
   limit = DISPATCH_BATCH,
   leaseMs = 2 * config().WEBHOOK_TIMEOUT_MS + 5_000,
 ): Promise<LeasedDelivery[]> {

@@ -48,7 +48,7 @@ export function parseJsonBody<S extends z.ZodType>(raw: string, contentType: str
 /** JSON bodies nest at most this deep (the body itself is level 1); beyond, 400. */
 export const MAX_JSON_DEPTH = 32;
 /** A JSON body holds at most this many values in all (object members and array elements); beyond, 400. */
-export const MAX_JSON_NODES = 10_000;
+const MAX_JSON_NODES = 10_000;
 
 const unstorable = (field: string, where: 'body' | 'query') =>
   new ApiError(
@@ -112,7 +112,7 @@ export function queryObject(url: URL): Record<string, string | string[]> {
 }
 
 /** Longest id a path segment may carry; ours are CUIDs (25) or short prefixed strings. */
-export const MAX_ID_LENGTH = 128;
+const MAX_ID_LENGTH = 128;
 
 /** A path segment that cannot be one of our ids (NUL, a lone surrogate, far too long) is 404, as an unknown id is. */
 export function assertPathIds(params: Record<string, string | string[]>): void {

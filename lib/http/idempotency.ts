@@ -8,14 +8,14 @@ import { ApiError } from '@/lib/errors';
  * first request is still running is also 409 (retry later). 5xx responses are not stored, so a
  * retry after our own failure runs again.
  */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const MAX_KEY_LENGTH = 255;
 
 export interface IdempotencyClaim {
   recordId: string;
 }
 
-export type IdempotencyOutcome = { replay: { status: number; body: string } } | { claim: IdempotencyClaim };
+type IdempotencyOutcome = { replay: { status: number; body: string } } | { claim: IdempotencyClaim };
 
 export async function claimIdempotencyKey(
   scope: string,
@@ -61,7 +61,7 @@ export async function claimIdempotencyKey(
  * (so key order and whitespace do not matter; array order does). A body that is not JSON, or
  * nests deeper than the edge allows, compares as its raw text.
  */
-export function canonicalBody(rawBody: string): string {
+function canonicalBody(rawBody: string): string {
   if (rawBody.trim() === '') return '';
   let parsed: unknown;
   try {

@@ -30,7 +30,7 @@ import { log } from '@/lib/log';
  * respond. Everything else every endpoint shares lives here: request ids, the error envelope,
  * rate limits, Idempotency-Key, body limits, logging and metrics.
  */
-export type AuthSpec =
+type AuthSpec =
   | { kind: 'none'; perAddressPerSecond?: number }
   | { kind: 'tenant'; permission: Permission }
   | { kind: 'provider' }
@@ -76,7 +76,7 @@ type Structural<T> = T extends string
             ? { [K in keyof T]: Structural<T[K]> }
             : T;
 
-export interface HandlerContext<A extends AuthSpec, B, Q> {
+interface HandlerContext<A extends AuthSpec, B, Q> {
   req: Request;
   params: Record<string, string>;
   auth: AuthResult<A>;
@@ -87,7 +87,32 @@ export interface HandlerContext<A extends AuthSpec, B, Q> {
   requestId: string;
 }
 
-export interface RouteOptions<A extends AuthSpec, B, Q, R = undefined> {
+/** The API reference's sections, in the order a reader meets them. */
+export const API_TAGS = [
+  'Rooms',
+  'Participants',
+  'Sessions',
+  'Chat',
+  'Polls',
+  'Questions',
+  'Calls',
+  'Breakouts',
+  'Recordings',
+  'Streaming',
+  'Ingress',
+  'Captions',
+  'Hosted UI',
+  'Tenant',
+  'Webhooks',
+  'Provider',
+  'Operations',
+] as const;
+type ApiTag = (typeof API_TAGS)[number];
+
+interface RouteOptions<A extends AuthSpec, B, Q, R = undefined> {
+  /** The API reference's section and one-line summary for this operation. */
+  tag: ApiTag;
+  summary: string;
   auth: A;
   body?: B;
   query?: Q;
@@ -106,6 +131,8 @@ type Segment = { params: Promise<Record<string, string>> };
 
 /** What a route declares, kept on the handler so the API reference is built from the same schemas. */
 export interface RouteDescription {
+  tag: ApiTag;
+  summary: string;
   auth: AuthSpec;
   body?: z.ZodType;
   query?: z.ZodType;
@@ -188,6 +215,8 @@ export function route<
   };
   return Object.assign(handle, {
     description: {
+      tag: opts.tag,
+      summary: opts.summary,
       auth: opts.auth,
       body: opts.body,
       query: opts.query,

@@ -6,7 +6,7 @@
 export const MEDIA_JWT_ALGORITHM = 'HS256';
 
 /** The `alg` of a compact JWT's protected header, or null when it has none or is not a JWT. */
-export function jwtAlgorithm(token: string): string | null {
+function jwtAlgorithm(token: string): string | null {
   const header = token.split('.')[0];
   if (!header) return null;
   try {

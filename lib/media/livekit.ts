@@ -23,6 +23,7 @@ import { isMediaJwtAlgorithm, MEDIA_JWT_ALGORITHM } from '@/lib/media/jwt';
 import {
   MediaAuthError,
   MediaLayerError,
+  isMediaNotFound,
   type MediaCredentials,
   type MediaLayer,
   type MediaParticipant,
@@ -105,7 +106,7 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
     try {
       await call(method, fn);
     } catch (err) {
-      if (!(err instanceof MediaLayerError && err.isNotFound)) throw err;
+      if (!isMediaNotFound(err)) throw err;
     }
   }
 

@@ -8,7 +8,7 @@ export interface MediaCredentials {
   apiSecret: string;
 }
 
-export interface MediaRoom {
+interface MediaRoom {
   name: string;
   sid: string;
   numParticipants: number;
@@ -16,7 +16,7 @@ export interface MediaRoom {
   createdAt: Date | null;
 }
 
-export interface MediaTrack {
+interface MediaTrack {
   sid: string;
   type: 'AUDIO' | 'VIDEO' | 'DATA';
   source: string;
@@ -41,7 +41,7 @@ export interface ParticipantGrants {
   canPublishSources?: PublishSource[];
 }
 
-export interface ParticipantTokenRequest {
+interface ParticipantTokenRequest {
   identity: string;
   name: string;
   roomName: string;
@@ -51,7 +51,7 @@ export interface ParticipantTokenRequest {
   grants: ParticipantGrants;
 }
 
-export interface VerifiedParticipantToken {
+interface VerifiedParticipantToken {
   identity: string;
   roomName: string;
   metadata: string;
@@ -68,7 +68,7 @@ export interface MediaWebhookEvent {
   ingress?: { ingressId: string; roomName: string; status: string };
 }
 
-export interface EgressTarget {
+interface EgressTarget {
   /** A file written by the media layer's egress: a path on storage it shares, or an S3 upload. */
   file?: {
     filepath: string;
@@ -85,7 +85,7 @@ export interface EgressTarget {
   streamUrls?: string[];
 }
 
-export interface MediaIngress {
+interface MediaIngress {
   ingressId: string;
   url: string;
   streamKey: string;
@@ -145,9 +145,11 @@ export class MediaLayerError extends Error {
   ) {
     super(message, options);
   }
-  get isNotFound(): boolean {
-    return this.status === 404 || this.code === 'not_found';
-  }
+}
+
+/** The media layer answered that the room, participant, egress or dispatch is not there. */
+export function isMediaNotFound(err: unknown): boolean {
+  return err instanceof MediaLayerError && (err.status === 404 || err.code === 'not_found');
 }
 
 /** A media-layer webhook whose signature does not verify. */

@@ -4,7 +4,7 @@ import { lookup as dnsLookup } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { isPublicAddress } from '@/lib/net/ssrf';
 
-export interface PostResult {
+interface PostResult {
   status: number | null;
   body: string | null;
   error: string | null;

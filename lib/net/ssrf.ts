@@ -46,7 +46,7 @@ for (const [net, prefix] of [
   blockedV6.addSubnet(net, prefix, 'ipv6');
 
 /** 16 bytes of an IPv6 address in any textual spelling (::, embedded dotted IPv4, zone id), or null. */
-export function ipv6Bytes(address: string): Uint8Array | null {
+function ipv6Bytes(address: string): Uint8Array | null {
   let a = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   if (isIP(a) !== 6) return null;
   const tail = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(a);
@@ -77,7 +77,7 @@ const zero = (b: Uint8Array, from: number, to: number) => b.subarray(from, to).e
  * 2002:AABB:CCDD::/16 and Teredo 2001:0::/32 (server address, and the client address stored
  * inverted). Empty when it carries none.
  */
-export function embeddedIpv4(b: Uint8Array): string[] {
+function embeddedIpv4(b: Uint8Array): string[] {
   if (zero(b, 0, 12)) return [v4At(b, 12)]; // IPv4-compatible (and :: / ::1, refused before this)
   if (zero(b, 0, 10) && b[10] === 0xff && b[11] === 0xff) return [v4At(b, 12)]; // mapped
   if (zero(b, 0, 8) && b[8] === 0xff && b[9] === 0xff && zero(b, 10, 12)) return [v4At(b, 12)]; // translated

@@ -1,18 +1,17 @@
 import { z } from 'zod';
 import { ERROR_STATUS } from '@/lib/errors';
 import { PARTICIPANT_REQUESTS_PER_SECOND, PROVIDER_REQUESTS_PER_SECOND } from '@/lib/http/rate-limit';
-import type { RouteDescription, RouteHandler } from '@/lib/http/route';
+import { API_TAGS, type RouteDescription, type RouteHandler } from '@/lib/http/route';
 import { ROUTE_MODULES } from '@/lib/openapi/routes.generated';
-import { SUMMARIES } from '@/lib/openapi/summaries';
 import { EVENT_DATA, EVENT_NAMES, eventEnvelope, type EventName } from '@/lib/events/catalog';
-import { responseComponents } from '@/lib/domain/responses.schemas';
+import { responseComponents } from '@/lib/domain/shared.schemas';
 
 /**
  * The OpenAPI 3.1 document, built from the route handlers themselves: each carries the auth and
  * the zod body and query schemas it validates with, and the zod response schema its result is
  * typed with (zod's own JSON Schema output, which is the dialect OpenAPI 3.1 uses). Named response
- * shapes (lib/domain/responses.schemas.ts) become components. Nothing here is maintained by hand
- * except one-line summaries.
+ * shapes (registered with named() in each area's lib/domain/X.schemas.ts) become components; each
+ * route declares its own section (tag) and one-line summary. Nothing here is maintained by hand.
  */
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
 
@@ -240,12 +239,23 @@ function rateLimitNote(auth: Operation['handler']['description']['auth']): strin
   }
 }
 
+// The document depends only on the code and the server URL: built once per process and URL
+// (building it takes tens of milliseconds, and GET /openapi.json needs no credential).
+const built = new Map<string, ReturnType<typeof buildDocument>>();
 export function buildOpenApiDocument(serverUrl: string) {
+  let document = built.get(serverUrl);
+  if (!document) {
+    document = buildDocument(serverUrl);
+    built.set(serverUrl, document);
+  }
+  return document;
+}
+
+function buildDocument(serverUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   const components: Record<string, JsonSchema> = {};
   for (const op of operations()) {
-    const { auth, body, query, status } = op.handler.description;
-    const [tag, summary] = SUMMARIES[`${op.method} ${op.path}`] ?? ['Other', `${op.method} ${op.path}`];
+    const { tag, summary, auth, body, query, status } = op.handler.description;
     const pathParams = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
       name: m[1],
       in: 'path',
@@ -291,9 +301,10 @@ export function buildOpenApiDocument(serverUrl: string) {
       title: 'Convene API',
       version: '1',
       description:
-        'Multi-tenant hosted video meetings. Errors always use the Error envelope; lists are { data, nextCursor } with ?limit= (1–100) and ?cursor=. Input bounds on every operation: bodies up to 64 KB, nested at most 32 levels, at most 10,000 values; metadata objects at most 8 levels and 200 keys; a NUL character or an unpaired UTF-16 surrogate in any string (body or query) is 400 VALIDATION_FAILED naming the field; an id that cannot be ours is 404. Rate limits: per API key (the plan), per provider key (100/s), per participant (30/s), per client address for operations without a credential (10/s); each operation names its budget in x-rate-limit, and limited responses carry x-ratelimit-limit/remaining/reset. Idempotency-Key compares the parsed body canonically (key order does not matter). See docs/ in the repository (docs/security.md) for the rules of each area.',
+        'Multi-tenant hosted video meetings. Errors always use the Error envelope; lists are { data, nextCursor } with ?limit= (1–100) and ?cursor=. Input bounds on every operation: bodies up to 64 KB, nested at most 32 levels, at most 10,000 values; metadata objects at most 8 levels and 200 keys; a NUL character or an unpaired UTF-16 surrogate in any string (body or query) is 400 VALIDATION_FAILED naming the field; an id that cannot be ours is 404. Rate limits: per API key (the plan), per provider key (100/s), per participant (30/s), per client address for operations without a credential (10/s); each operation names its budget in x-rate-limit, and limited responses carry x-ratelimit-limit/remaining/reset. The participant surface, /me/*, /polls/public/*, /questions/public/* and /chat/messages, is what the hosted call UI calls with a participant token (Authorization: Bearer, from join), acting as the token’s participant in the token’s room: “public” in a path names that surface, not access without a credential; its host actions need a HOST or MODERATOR participant per Convene’s records. Idempotency-Key compares the parsed body canonically (key order does not matter). See docs/ in the repository (docs/security.md) for the rules of each area.',
     },
     servers: [{ url: serverUrl }],
+    tags: [...API_TAGS, 'Webhook events'].map((name) => ({ name })),
     paths,
     webhooks: events,
     components: {

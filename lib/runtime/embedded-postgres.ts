@@ -7,7 +7,7 @@ import path from 'node:path';
  * kept under a project-local directory. PostgreSQL refuses to run as root, so as root the
  * server runs as the `postgres` system user (created if missing) and owns its data directory.
  */
-export interface EmbeddedDatabase {
+interface EmbeddedDatabase {
   url: string;
   adminUrl: string;
   stop(): Promise<void>;

@@ -11,8 +11,8 @@ import { processState } from '@/lib/runtime/process-state';
  * later. The schedule lives in the database, so it survives the instance that queued it: a
  * restart or a killed instance loses nothing.
  */
-export const LIFECYCLE_QUEUE = 'room-lifecycle';
-export const TRANSCRIPT_QUEUE = 'transcripts';
+const LIFECYCLE_QUEUE = 'room-lifecycle';
+const TRANSCRIPT_QUEUE = 'transcripts';
 const transcripts = processState('transcriptJobs', () => ({ running: false }));
 
 /** Transcript jobs: one per completed recording that wants one (see lib/domain/transcripts.ts). */

@@ -25,7 +25,7 @@ async function withRetry<T>(what: string, fn: () => Promise<T>, attempts = 6): P
   }
 }
 
-export function startQueue(): Promise<PgBoss> {
+function startQueue(): Promise<PgBoss> {
   queue.starting ??= withRetry('queue start', async () => {
     const b = new PgBoss({
       connectionString: config().DATABASE_URL,

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createProviderWithKey, provisionTenant } from '@/lib/domain/tenants';
 import { createConsoleUser } from '@/lib/domain/console';
 
-export interface SeedResult {
+interface SeedResult {
   created: boolean;
   providerKey?: string;
   liveTenant?: { id: string; apiKey: string; webhookSecret: string };
@@ -20,19 +20,22 @@ const password = () => randomBytes(12).toString('base64url');
 export async function seedIfEmpty(): Promise<SeedResult> {
   if ((await db().provider.count()) > 0) return { created: false };
   return db().$transaction(async (tx) => {
-    const { provider, plainTextKey } = await createProviderWithKey(tx, 'Demo Provider');
-    const live = await provisionTenant(tx, { name: 'Demo Live Tenant', providerId: provider.id, plan: 'growth' });
-    const sandbox = await provisionTenant(tx, {
-      name: 'Demo Sandbox Tenant',
-      providerId: provider.id,
-      isTestMode: true,
-    });
+    const { provider, plainTextKey } = await createProviderWithKey('Demo Provider', { tx });
+    const live = await provisionTenant({ name: 'Demo Live Tenant', providerId: provider.id, plan: 'growth' }, { tx });
+    const sandbox = await provisionTenant(
+      {
+        name: 'Demo Sandbox Tenant',
+        providerId: provider.id,
+        isTestMode: true,
+      },
+      { tx },
+    );
     const consoleUsers = [
       { email: 'owner@demo.convene.dev', role: 'OWNER' as const, tenantId: live.tenant.id, of: 'Demo Live Tenant' },
       { email: 'viewer@demo.convene.dev', role: 'VIEWER' as const, tenantId: live.tenant.id, of: 'Demo Live Tenant' },
       { email: 'reseller@demo.convene.dev', role: 'OWNER' as const, providerId: provider.id, of: 'Demo Provider' },
     ].map((u) => ({ ...u, password: password() }));
-    for (const u of consoleUsers) await createConsoleUser(tx, u);
+    for (const u of consoleUsers) await createConsoleUser(u, { tx });
     return {
       created: true,
       consoleUsers: consoleUsers.map(({ email, password, role, of }) => ({ email, password, role, of })),

@@ -7,22 +7,17 @@
  *   call.on('left', ({ reason }) => ...);
  *   call.toggleMicrophone();
  */
-export type LeftReason = 'left' | 'removed' | 'ended' | 'refused';
+import {
+  COMMAND_SOURCE,
+  EVENT_SOURCE,
+  type EmbedCommand,
+  type EmbedEvents,
+  type LeftReason,
+} from './generated/embed-messages.js';
 
-export interface CallEvents {
-  ready: { page: 'join' | 'waiting' };
-  joined: { participantCount: number };
-  left: { reason: LeftReason };
-  waiting: Record<string, never>;
-  admitted: Record<string, never>;
-  'participant-joined': { displayName: string; participantCount: number };
-  'participant-left': { displayName: string; participantCount: number };
-  /** An error screen: expiredToken, invalidToken, missingToken, refused, unreachable, locked, roomFull, ... */
-  error: { code: string };
-  'recording-started': Record<string, never>;
-  'recording-stopped': Record<string, never>;
-  'command-failed': { command: string; reason: 'not-in-call' | 'not-allowed' | 'invalid' };
-}
+export type { LeftReason };
+/** What the call tells your page, by event name. */
+export type CallEvents = EmbedEvents;
 export type CallEventName = keyof CallEvents;
 
 export interface MountOptions {
@@ -78,12 +73,12 @@ export function mountCall(container: HTMLElement, options: MountOptions, win: Wi
     // Only the frame we made, at the origin we loaded, speaking this protocol.
     if (e.source !== iframe.contentWindow || e.origin !== origin) return;
     const msg = e.data as { source?: unknown; event?: unknown; data?: unknown } | null;
-    if (!msg || msg.source !== 'convene' || typeof msg.event !== 'string') return;
+    if (!msg || msg.source !== EVENT_SOURCE || typeof msg.event !== 'string') return;
     emit(msg.event as CallEventName, msg.data ?? {});
   };
   win.addEventListener('message', onMessage);
-  const send = (command: string, args: Record<string, unknown> = {}) =>
-    iframe.contentWindow?.postMessage({ source: 'convene-embed', command, ...args }, origin);
+  const send = (command: EmbedCommand) =>
+    iframe.contentWindow?.postMessage({ source: COMMAND_SOURCE, ...command }, origin);
   const add = (key: string, fn: Listener) => {
     if (!listeners.has(key)) listeners.set(key, new Set());
     listeners.get(key)!.add(fn);
@@ -103,10 +98,10 @@ export function mountCall(container: HTMLElement, options: MountOptions, win: Wi
       add('*', (data, event) => listener(event, data as CallEvents[CallEventName]));
       return call;
     },
-    leave: () => send('leave'),
-    toggleMicrophone: () => send('toggle-microphone'),
-    toggleCamera: () => send('toggle-camera'),
-    setDisplayName: (displayName) => send('set-display-name', { displayName: String(displayName) }),
+    leave: () => send({ command: 'leave' }),
+    toggleMicrophone: () => send({ command: 'toggle-microphone' }),
+    toggleCamera: () => send({ command: 'toggle-camera' }),
+    setDisplayName: (displayName) => send({ command: 'set-display-name', displayName: String(displayName) }),
     destroy() {
       win.removeEventListener('message', onMessage);
       listeners.clear();

@@ -74,17 +74,20 @@ describe('console users and actors', () => {
   it('a console user belongs to exactly one tenant or provider', async () => {
     const t = await seedTenant();
     await expect(
-      db().$transaction((tx) => createConsoleUser(tx, { email: 'x@y.dev', password: 'p', role: 'ADMIN' })),
+      db().$transaction((tx) => createConsoleUser({ email: 'x@y.dev', password: 'p', role: 'ADMIN' }, { tx })),
     ).rejects.toThrow(ApiError);
     await expect(
       db().$transaction((tx) =>
-        createConsoleUser(tx, {
-          email: 'x@y.dev',
-          password: 'p',
-          role: 'ADMIN',
-          tenantId: t.tenant.id,
-          providerId: t.provider.id,
-        }),
+        createConsoleUser(
+          {
+            email: 'x@y.dev',
+            password: 'p',
+            role: 'ADMIN',
+            tenantId: t.tenant.id,
+            providerId: t.provider.id,
+          },
+          { tx },
+        ),
       ),
     ).rejects.toThrow(ApiError);
   });
@@ -92,7 +95,7 @@ describe('console users and actors', () => {
   it('viewers may read but not change; owners and admins may change', async () => {
     const t = await seedTenant();
     const make = (email: string, role: 'OWNER' | 'ADMIN' | 'VIEWER') =>
-      db().$transaction((tx) => createConsoleUser(tx, { email, password: 'pw', role, tenantId: t.tenant.id }));
+      db().$transaction((tx) => createConsoleUser({ email, password: 'pw', role, tenantId: t.tenant.id }, { tx }));
     for (const [email, role, allowed] of [
       ['o@t.dev', 'OWNER', true],
       ['a@t.dev', 'ADMIN', true],
@@ -108,10 +111,10 @@ describe('console users and actors', () => {
     const mine = await seedTenant({ name: 'Mine' });
     const theirs = await seedTenant({ name: 'Theirs' });
     const reseller = await db().$transaction((tx) =>
-      createConsoleUser(tx, { email: 'r@p.dev', password: 'pw', role: 'OWNER', providerId: mine.provider.id }),
+      createConsoleUser({ email: 'r@p.dev', password: 'pw', role: 'OWNER', providerId: mine.provider.id }, { tx }),
     );
     const tenantUser = await db().$transaction((tx) =>
-      createConsoleUser(tx, { email: 'u@p.dev', password: 'pw', role: 'OWNER', tenantId: mine.tenant.id }),
+      createConsoleUser({ email: 'u@p.dev', password: 'pw', role: 'OWNER', tenantId: mine.tenant.id }, { tx }),
     );
     const actor = (await consoleActor(reseller.id))!;
     expect((await ownedTenantOf(actor, mine.tenant.id)).id).toBe(mine.tenant.id);

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSuite, seedTenant } from '../support/suite';
+import { createRoom, joinRoom } from '../support/rooms';
 import { db } from '@/lib/db';
 
 const suite = useSuite();
@@ -11,26 +12,25 @@ const tokens: Record<string, string> = {};
 beforeAll(async () => {
   t = await seedTenant({ plan: 'growth', entitlementOverrides: { apiRequestsPerSecond: 1000 } });
   other = await seedTenant();
-  room = (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'host' } })).body;
+  room = await createRoom(suite, t.key, { createdByExternalId: 'host' });
   for (const [who, role] of [
     ['host', 'HOST'],
     ['amy', 'ATTENDEE'],
     ['bob', 'ATTENDEE'],
   ] as const) {
-    tokens[who] = (
-      await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
-        key: t.key,
-        body: { externalUserId: who, displayName: who, role },
-      })
-    ).body.token;
+    tokens[who] = (await joinRoom(suite, t.key, room.id, { externalUserId: who, displayName: who, role })).token;
   }
   for (let i = 0; i < 30; i++)
-    await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
-      key: t.key,
-      body: { externalUserId: `voter-${i}`, displayName: `V${i}` },
-    });
+    await joinRoom(suite, t.key, room.id, { externalUserId: `voter-${i}`, displayName: `V${i}` });
   suite.media.addParticipant(room.mediaRoomName, { identity: 'someone' }); // the media room exists, so live updates are sent
 });
+
+/** A second room of the same tenant, which 'host' hosts too. */
+async function roomHostedByHost() {
+  const other = await createRoom(suite, t.key, { createdByExternalId: 'host' });
+  await joinRoom(suite, t.key, other.id, { externalUserId: 'host', displayName: 'H', role: 'HOST' });
+  return other;
+}
 
 const newPoll = (body: Record<string, unknown> = {}) =>
   suite.api('POST', '/api/v1/polls', {
@@ -217,12 +217,7 @@ describe('polls', () => {
       (await suite.api('POST', `/api/v1/polls/public/${poll.id}/close`, { bearer: tokens.host })).body.status,
     ).toBe('CLOSED');
     // A poll of another room is not visible through this token.
-    const otherRoom = (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'host' } }))
-      .body;
-    await suite.api('POST', `/api/v1/rooms/${otherRoom.id}/join`, {
-      key: t.key,
-      body: { externalUserId: 'host', displayName: 'H', role: 'HOST' },
-    });
+    const otherRoom = await roomHostedByHost();
     const foreign = (
       await suite.api('POST', '/api/v1/polls', {
         key: t.key,
@@ -429,12 +424,7 @@ describe('questions', () => {
     });
 
     // Another room's question is 404 through this token, even for someone who hosts both rooms.
-    const otherRoom = (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'host' } }))
-      .body;
-    await suite.api('POST', `/api/v1/rooms/${otherRoom.id}/join`, {
-      key: t.key,
-      body: { externalUserId: 'host', displayName: 'H', role: 'HOST' },
-    });
+    const otherRoom = await roomHostedByHost();
     const foreign = (
       await suite.api('POST', '/api/v1/questions', {
         key: t.key,

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useSuite, seedTenant } from '../support/suite';
 import { db } from '@/lib/db';
 import { MAX_JSON_DEPTH } from '@/lib/http/body';
-import { MAX_METADATA_DEPTH, MAX_METADATA_KEYS } from '@/lib/domain/metadata.schemas';
+import { MAX_METADATA_DEPTH, MAX_METADATA_KEYS } from '@/lib/domain/shared.schemas';
 
 // PostgreSQL refuses NUL in text and unpaired surrogates in jsonb: they are refused at the edge
 // (400 VALIDATION_FAILED naming the field; 404 for a path id), never a 500. Deep or huge JSON

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSuite, seedTenant } from '../support/suite';
+import { createRoom, joinRoom } from '../support/rooms';
 import { db } from '@/lib/db';
 import { endDueRooms, endEmptyRooms, pruneRetention, reconcileRooms } from '@/lib/domain/lifecycle';
 
@@ -11,8 +12,7 @@ beforeAll(async () => {
   t = await seedTenant({ plan: 'growth' });
 });
 
-const create = async (body: Record<string, unknown> = {}) =>
-  (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'u', ...body } })).body;
+const create = (body: Record<string, unknown> = {}) => createRoom(suite, t.key, { createdByExternalId: 'u', ...body });
 const finishedEvents = async (roomId: string) =>
   (await db().event.findMany({ where: { tenantId: t.tenant.id, name: 'room.finished' } })).filter(
     (e) => (e.data as { roomId: string }).roomId === roomId,
@@ -65,12 +65,7 @@ describe('room lifecycle', () => {
 
   it('an ACTIVE room empty for the tenant timeout is ended', async () => {
     const room = await create();
-    const p = (
-      await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
-        key: t.key,
-        body: { externalUserId: 'e', displayName: 'E' },
-      })
-    ).body.participant;
+    const p = (await joinRoom(suite, t.key, room.id, { externalUserId: 'e', displayName: 'E' })).participant;
     const leftAt = new Date();
     await db().room.update({
       where: { id: room.id },
@@ -87,18 +82,8 @@ describe('room lifecycle', () => {
     const gone = await create();
     await db().room.update({ where: { id: gone.id }, data: { status: 'ACTIVE', startedAt: new Date() } });
     const live = await create();
-    const a = (
-      await suite.api('POST', `/api/v1/rooms/${live.id}/join`, {
-        key: t.key,
-        body: { externalUserId: 'a', displayName: 'A' },
-      })
-    ).body.participant;
-    const b = (
-      await suite.api('POST', `/api/v1/rooms/${live.id}/join`, {
-        key: t.key,
-        body: { externalUserId: 'b', displayName: 'B' },
-      })
-    ).body.participant;
+    const a = (await joinRoom(suite, t.key, live.id, { externalUserId: 'a', displayName: 'A' })).participant;
+    const b = (await joinRoom(suite, t.key, live.id, { externalUserId: 'b', displayName: 'B' })).participant;
     await db().room.update({
       where: { id: live.id },
       data: { status: 'ACTIVE', startedAt: new Date(), activeParticipants: 2 },

@@ -3,8 +3,10 @@
  * protocol, through /embed.js, is e2e/embed-api.spec.ts). Events are taken only from the frame it
  * made at the join URL's origin; commands go only to that frame at that origin.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { IFRAME_ALLOW, mountCall, type CallEventName } from '../../sdk/src/embed';
+import { renderSdkEmbedMessages, SDK_EMBED_MESSAGES_FILE } from '../../scripts/generate-sdk-embed';
 
 function fakeWindow() {
   const handlers = new Set<(e: MessageEvent) => void>();
@@ -72,5 +74,12 @@ describe('@convene/sdk/embed', () => {
     expect(f.handlers.size).toBe(0);
     expect(f.iframe.remove).toHaveBeenCalled();
     expect(() => mountCall(f.container, { url: 'javascript:alert(1)' }, f.win)).toThrow(TypeError);
+  });
+});
+
+describe("the SDK's copy of the protocol's messages", () => {
+  it('is lib/embed/messages.ts as it is now (stale: run `npm run sdk:generate`)', () => {
+    // The call UI and the SDK must speak the same events and commands: one source, copied.
+    expect(readFileSync(SDK_EMBED_MESSAGES_FILE, 'utf8')).toBe(renderSdkEmbedMessages());
   });
 });

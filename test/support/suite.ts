@@ -49,8 +49,8 @@ export async function seedTenant(input: Partial<ProvisionTenantInput> = {}) {
   return db().$transaction(async (tx) => {
     const provider = input.providerId
       ? { provider: await tx.provider.findUniqueOrThrow({ where: { id: input.providerId } }), plainTextKey: undefined }
-      : await createProviderWithKey(tx, 'Test Provider');
-    const t = await provisionTenant(tx, { name: 'Test Tenant', ...input, providerId: provider.provider.id });
+      : await createProviderWithKey('Test Provider', { tx });
+    const t = await provisionTenant({ name: 'Test Tenant', ...input, providerId: provider.provider.id }, { tx });
     return { ...t, provider: provider.provider, providerKey: provider.plainTextKey, key: t.plainTextKey };
   });
 }

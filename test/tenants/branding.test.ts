@@ -102,7 +102,7 @@ describe('PATCH /api/v1/tenant/branding', () => {
   it('needs tenant.manage to change and tenant.read to read', async () => {
     const t = await seedTenant();
     const { plainTextKey: readOnly } = await db().$transaction((tx) =>
-      createApiKey(tx, t.tenant, { name: 'ro', permissions: ['tenant.read'] }),
+      createApiKey(t.tenant, { tx, name: 'ro', permissions: ['tenant.read'] }),
     );
     expect((await suite.api('GET', '/api/v1/tenant/branding', { key: readOnly })).status).toBe(200);
     const refused = await suite.api('PATCH', '/api/v1/tenant/branding', {

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { useSuite, seedTenant } from '../support/suite';
+import { createRoom, joinRoom } from '../support/rooms';
 import { db } from '@/lib/db';
 
 const suite = useSuite();
@@ -19,8 +20,11 @@ function tenantRoutes(dir = path.join(root, 'app/api/v1')): { template: string; 
     if (statSync(full).isDirectory()) out.push(...tenantRoutes(full));
     else if (name === 'route.ts') {
       const source = readFileSync(full, 'utf8');
+      // route({ tag, summary, auth: auth.tenant(...), ... }): the tag and summary come first.
       const methods = [
-        ...source.matchAll(/export const (GET|POST|PATCH|PUT|DELETE) = route\(\s*\{\s*auth: auth\.tenant\(/g),
+        ...source.matchAll(
+          /export const (GET|POST|PATCH|PUT|DELETE) = route\(\s*\{\s*tag: '[^']*',\s*summary: ('[^']*'|"[^"]*"),\s*auth: auth\.tenant\(/g,
+        ),
       ].map((m) => m[1]);
       const twoCredentials = /authenticateTenant\(/.test(source)
         ? [...source.matchAll(/export const (GET|POST|PATCH|PUT|DELETE) =/g)].map((m) => m[1])
@@ -145,22 +149,14 @@ const ids: Record<string, Ids> = {};
 beforeAll(async () => {
   a = await seedTenant({ name: 'Tenant A', plan: 'growth' });
   b = await seedTenant({ name: 'Tenant B', plan: 'growth' });
-  const room = (
-    await suite.api('POST', '/api/v1/rooms', {
-      key: a.key,
-      body: { createdByExternalId: 'host', name: 'A-secret-room', enableWaitingRoom: true },
-    })
-  ).body;
-  await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
-    key: a.key,
-    body: { externalUserId: 'host', displayName: 'Host', role: 'HOST' },
+  const room = await createRoom(suite, a.key, {
+    createdByExternalId: 'host',
+    name: 'A-secret-room',
+    enableWaitingRoom: true,
   });
-  const waiting = (
-    await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
-      key: a.key,
-      body: { externalUserId: 'guest', displayName: 'Guest' },
-    })
-  ).body.participant;
+  await joinRoom(suite, a.key, room.id, { externalUserId: 'host', displayName: 'Host', role: 'HOST' });
+  const waiting = (await joinRoom(suite, a.key, room.id, { externalUserId: 'guest', displayName: 'Guest' }))
+    .participant;
   const breakout = (
     await suite.api('POST', `/api/v1/rooms/${room.id}/breakouts`, {
       key: a.key,

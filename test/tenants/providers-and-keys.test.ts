@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSuite, seedTenant } from '../support/suite';
+import { createRoom, joinRoom } from '../support/rooms';
 import { db } from '@/lib/db';
 
 const suite = useSuite();
@@ -214,13 +215,8 @@ describe('usage', () => {
   it('reports API requests and participant-minutes per day, for the tenant and its provider', async () => {
     const t = await seedTenant({ providerId: a.provider.id });
     for (let i = 0; i < 3; i++) await suite.api('GET', '/api/v1/tenant', { key: t.key });
-    const room = (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'u' } })).body;
-    const p = (
-      await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
-        key: t.key,
-        body: { externalUserId: 'x', displayName: 'X' },
-      })
-    ).body.participant;
+    const room = await createRoom(suite, t.key, { createdByExternalId: 'u' });
+    const p = (await joinRoom(suite, t.key, room.id, { externalUserId: 'x', displayName: 'X' })).participant;
     await db().participant.update({
       where: { id: p.id },
       data: { joinedAt: new Date(Date.now() - 600_000), leftAt: new Date(), duration: 600 },

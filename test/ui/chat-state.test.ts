@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CHAT_TOPIC, mergeMessages, parseChatUpdate, type ChatMessageView } from '@/components/call/chat-state';
+import { CHAT_TOPIC, mergeMessages, parseChatUpdate } from '@/components/call/chat-state';
+import type { ChatMessageResponse } from '@/components/call/participant-api';
 
-const msg = (id: string, createdAt: string, text = id): ChatMessageView => ({
+const msg = (id: string, createdAt: string, text = id): ChatMessageResponse => ({
   id,
   roomId: 'r',
   sessionId: null,

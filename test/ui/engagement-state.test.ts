@@ -13,15 +13,14 @@ import {
   visiblePolls,
   visibleQuestions,
   type CaptionSegment,
-  type PollView,
-  type QuestionView,
 } from '@/components/call/engagement-state';
+import type { PollResponse, QuestionResponse } from '@/components/call/participant-api';
 
 // The pure state behind the call UI's polls, Q&A and captions (components/call/engagement-state.ts).
 
 const bytes = (v: unknown) => new TextEncoder().encode(typeof v === 'string' ? v : JSON.stringify(v));
 
-function poll(over: Partial<PollView> = {}): PollView {
+function poll(over: Partial<PollResponse> = {}): PollResponse {
   return {
     id: 'poll_1',
     roomId: 'room_1',
@@ -42,7 +41,7 @@ function poll(over: Partial<PollView> = {}): PollView {
   };
 }
 
-function question(over: Partial<QuestionView> = {}): QuestionView {
+function question(over: Partial<QuestionResponse> = {}): QuestionResponse {
   return {
     id: 'q_1',
     roomId: 'room_1',
@@ -52,6 +51,10 @@ function question(over: Partial<QuestionView> = {}): QuestionView {
     askerName: 'Amy',
     upvoteCount: 0,
     answerText: null,
+    answeredByExternalId: null,
+    answeredAt: null,
+    dismissedByExternalId: null,
+    dismissedAt: null,
     createdAt: '2026-01-01T10:00:00.000Z',
     ...over,
   };

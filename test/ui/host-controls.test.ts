@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSuite, seedTenant } from '../support/suite';
+import { createRoom, joinRoom } from '../support/rooms';
 import { db } from '@/lib/db';
 
 // The participant-token endpoints behind the call UI's host controls.
@@ -11,32 +12,17 @@ const ids: Record<string, { id: string; mediaIdentity: string }> = {};
 
 beforeAll(async () => {
   t = await seedTenant({ plan: 'growth' });
-  room = (
-    await suite.api('POST', '/api/v1/rooms', {
-      key: t.key,
-      body: { createdByExternalId: 'host', enableWaitingRoom: true },
-    })
-  ).body;
+  room = await createRoom(suite, t.key, { createdByExternalId: 'host', enableWaitingRoom: true });
   for (const [who, role] of [
     ['host', 'HOST'],
     ['mod', 'MODERATOR'],
   ] as const) {
-    const j = (
-      await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
-        key: t.key,
-        body: { externalUserId: who, displayName: who, role },
-      })
-    ).body;
+    const j = await joinRoom(suite, t.key, room.id, { externalUserId: who, displayName: who, role });
     tokens[who] = j.token;
     ids[who] = j.participant;
   }
   // An attendee admitted once, so it holds a token.
-  const parked = (
-    await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
-      key: t.key,
-      body: { externalUserId: 'amy', displayName: 'Amy' },
-    })
-  ).body;
+  const parked = await joinRoom(suite, t.key, room.id, { externalUserId: 'amy', displayName: 'Amy' });
   await suite.api('POST', `/api/v1/rooms/${room.id}/participants/${parked.participant.id}/approve`, {
     key: t.key,
     body: { actingExternalUserId: 'host' },
@@ -92,18 +78,8 @@ describe('host controls with a participant token', () => {
   });
 
   it('a host admits and refuses people from the waiting room', async () => {
-    const bob = (
-      await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
-        key: t.key,
-        body: { externalUserId: 'bob', displayName: 'Bob' },
-      })
-    ).body.participant;
-    const eve = (
-      await suite.api('POST', `/api/v1/rooms/${room.id}/join`, {
-        key: t.key,
-        body: { externalUserId: 'eve', displayName: 'Eve' },
-      })
-    ).body.participant;
+    const bob = (await joinRoom(suite, t.key, room.id, { externalUserId: 'bob', displayName: 'Bob' })).participant;
+    const eve = (await joinRoom(suite, t.key, room.id, { externalUserId: 'eve', displayName: 'Eve' })).participant;
     const waiting = await suite.api('GET', '/api/v1/me/waiting', { bearer: tokens.host });
     expect(waiting.body.data.map((p: { displayName: string }) => p.displayName)).toEqual(['Bob', 'Eve']);
     expect((await suite.api('POST', `/api/v1/me/waiting/${bob.id}/admit`, { bearer: tokens.host })).body).toMatchObject(
@@ -119,19 +95,9 @@ describe('host controls with a participant token', () => {
 
 describe('entry: what the call UI asks before it connects', () => {
   it('GET /me says open, full, locked (hosts pass), removed, denied or ended, with the join rules', async () => {
-    const r = (
-      await suite.api('POST', '/api/v1/rooms', {
-        key: t.key,
-        body: { createdByExternalId: 'host', maxParticipants: 3 },
-      })
-    ).body;
-    const join = async (who: string, role = 'ATTENDEE') =>
-      (
-        await suite.api('POST', `/api/v1/rooms/${r.id}/join`, {
-          key: t.key,
-          body: { externalUserId: who, displayName: who, role },
-        })
-      ).body;
+    const r = await createRoom(suite, t.key, { createdByExternalId: 'host', maxParticipants: 3 });
+    const join = (who: string, role = 'ATTENDEE') =>
+      joinRoom(suite, t.key, r.id, { externalUserId: who, displayName: who, role });
     const host = await join('host', 'HOST');
     const ann = await join('ann');
     const ben = await join('ben');

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { useSuite, seedTenant } from '../support/suite';
 import { apiClient, startApp } from '../support/app';

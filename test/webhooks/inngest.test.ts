@@ -29,7 +29,7 @@ describe('Inngest delivery function', () => {
     const { deliverWebhook, DELIVERY_EVENT } = await import('@/lib/events/inngest');
     const t = await seedTenant({ webhookUrl: receiver.url });
     const { delivery } = await db().$transaction((tx) =>
-      emitEvent(tx, t.tenant.id, 'webhook.test', { test: true }, { force: true }),
+      emitEvent({ tx, tenantId: t.tenant.id, name: 'webhook.test', data: { test: true }, force: true }),
     );
     const engine = new InngestTestEngine({
       function: deliverWebhook,

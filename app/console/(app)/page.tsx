@@ -2,7 +2,8 @@ import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { requireActor } from '@/lib/console/session';
 import { tenantOverview } from '@/lib/domain/console';
-import { PageHeader, Stat } from '@/components/console/ui';
+import { Stat } from '@/components/console/Card';
+import { PageHeader } from '@/components/console/PageHeader';
 import { UsageCharts } from '@/components/console/UsageCharts';
 
 export default async function OverviewPage() {

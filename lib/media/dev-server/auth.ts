@@ -6,7 +6,7 @@
 import { TokenVerifier, type ClaimGrants } from 'livekit-server-sdk';
 import { TrackSource } from '@livekit/protocol';
 
-export interface JoinGrant {
+interface JoinGrant {
   identity: string;
   name: string;
   metadata: string;

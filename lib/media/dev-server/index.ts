@@ -31,7 +31,7 @@ import { createTwirpApi, METHODS, TwirpError } from './twirp';
 import { createRecorder } from './egress';
 import { createWebhookSender, signedWebhook } from './webhooks';
 
-export interface DevMediaServerOptions {
+interface DevMediaServerOptions {
   apiKey?: string;
   apiSecret?: string;
   /** 0 (default) picks a free port. */
@@ -44,14 +44,14 @@ export interface DevMediaServerOptions {
   log?: (msg: string) => void;
 }
 
-export interface RecordedCall {
+interface RecordedCall {
   service: string;
   method: string;
   body: Record<string, any>;
   at: number;
 }
 
-export interface TestTrack {
+interface TestTrack {
   sid: string;
   type: 'AUDIO' | 'VIDEO';
   source?: 'CAMERA' | 'MICROPHONE' | 'SCREEN_SHARE';

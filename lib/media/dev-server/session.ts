@@ -59,7 +59,7 @@ import {
 } from './room-state';
 import type { Registry } from './registry';
 
-export const SERVER_VERSION = '1.9.0';
+const SERVER_VERSION = '1.9.0';
 const PROTOCOL_VERSION = 16;
 
 // One codec per kind: what the browser publishes is what every subscriber can decode.
@@ -85,13 +85,13 @@ const AUDIO_LEVEL_URI = 'urn:ietf:params:rtp-hdrext:ssrc-audio-level';
 const SPEECH_DBOV = 50;
 
 /** Counters the benchmark reads: packets in and out, and time spent handing packets on. */
-export interface ForwardingStats {
+interface ForwardingStats {
   rtpIn: number;
   rtpOut: number;
   forwardMs: number;
 }
 
-export interface SessionContext {
+interface SessionContext {
   registry: Registry;
   log: (msg: string) => void;
   stats: ForwardingStats;

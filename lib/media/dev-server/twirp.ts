@@ -68,7 +68,7 @@ export const METHODS: Record<string, { grant: Grant; needsRoom: boolean }> = {
   DeleteDispatch: { grant: 'roomAdmin', needsRoom: true },
 };
 
-export interface TwirpState {
+interface TwirpState {
   ingresses: Map<string, IngressInfo>;
   dispatches: Map<string, AgentDispatch>;
 }

@@ -9,7 +9,7 @@ import { AccessToken } from 'livekit-server-sdk';
 import { WebhookEvent } from '@livekit/protocol';
 import { newSid } from './room-state';
 
-export type WebhookInit = ConstructorParameters<typeof WebhookEvent>[0];
+type WebhookInit = ConstructorParameters<typeof WebhookEvent>[0];
 
 export async function signedWebhook(body: string, apiKey: string, apiSecret: string) {
   const token = new AccessToken(apiKey, apiSecret, { ttl: 300 });

@@ -456,7 +456,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Close a poll as a host participant */
+        /** Participant surface: close a poll (host or moderator token) */
         post: operations["postPollsPublicIdClose"];
         delete?: never;
         options?: never;
@@ -473,7 +473,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Open a poll as a host participant */
+        /** Participant surface: open a poll (host or moderator token) */
         post: operations["postPollsPublicIdOpen"];
         delete?: never;
         options?: never;
@@ -490,7 +490,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Vote as oneself (participant token) */
+        /** Participant surface: vote as the token's participant (participant token) */
         post: operations["postPollsPublicIdVote"];
         delete?: never;
         options?: never;
@@ -505,10 +505,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the token's room's polls (participant token) */
+        /** Participant surface: list the token's room's polls (participant token) */
         get: operations["getPollsPublic"];
         put?: never;
-        /** Create a poll as a host participant (participant token) */
+        /** Participant surface: create a poll in the token's room (host or moderator token) */
         post: operations["postPollsPublic"];
         delete?: never;
         options?: never;
@@ -768,7 +768,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark answered, optionally with an answer, as a host participant */
+        /** Participant surface: mark answered, optionally with an answer (host or moderator token) */
         post: operations["postQuestionsPublicIdAnswer"];
         delete?: never;
         options?: never;
@@ -785,7 +785,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Dismiss as a host participant */
+        /** Participant surface: dismiss (host or moderator token) */
         post: operations["postQuestionsPublicIdDismiss"];
         delete?: never;
         options?: never;
@@ -802,7 +802,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upvote as oneself (participant token) */
+        /** Participant surface: upvote as the token's participant (participant token) */
         post: operations["postQuestionsPublicIdUpvote"];
         delete?: never;
         options?: never;
@@ -817,10 +817,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the token's room's questions (participant token) */
+        /** Participant surface: list the token's room's questions (participant token) */
         get: operations["getQuestionsPublic"];
         put?: never;
-        /** Ask as oneself (participant token) */
+        /** Participant surface: ask as the token's participant (participant token) */
         post: operations["postQuestionsPublic"];
         delete?: never;
         options?: never;
@@ -2757,7 +2757,7 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            /** @description Who is in the room or on their way in (PENDING, WAITING, CONNECTED; not those who left, were removed or denied), in join order, at most 50. GET /rooms/{id}/participants pages through every participant. */
+            /** @description Who is in the room or on their way in (PENDING, WAITING, CONNECTED; not those who left, were removed or denied), in join order, at most 10 (complete for most meetings, and cheap on the join path). activeParticipants says how many are connected; GET /rooms/{id}/participants pages through every participant. */
             participants: components["schemas"]["Participant"][];
         };
         /** @description The room ended (by the end endpoint, the media layer or a lifecycle rule); exactly once per end. */

@@ -1,9 +1,15 @@
 import { route, auth } from '@/lib/http/route';
 import { createIngress } from '@/lib/domain/ingress';
-import { ingressCreateInput } from '@/lib/domain/media-features.schemas';
-import { ingressResponse } from '@/lib/domain/responses.schemas';
+import { ingressCreateInput, ingressResponse } from '@/lib/domain/ingress.schemas';
 
 export const POST = route(
-  { auth: auth.tenant('media.write'), body: ingressCreateInput, status: 201, response: ingressResponse },
+  {
+    tag: 'Ingress',
+    summary: 'Create an RTMP or WHIP ingress',
+    auth: auth.tenant('media.write'),
+    body: ingressCreateInput,
+    status: 201,
+    response: ingressResponse,
+  },
   ({ auth, body }) => createIngress(auth.tenant, body),
 );

@@ -1,15 +1,27 @@
 import { route, auth } from '@/lib/http/route';
 import { createPollForRoom, listPolls } from '@/lib/domain/polls';
-import { pollCreateInput, roomPageQuery } from '@/lib/domain/engagement.schemas';
-import { pollPage, pollResponse } from '@/lib/domain/responses.schemas';
+import { pollCreateInput, pollListQuery, pollPage, pollResponse } from '@/lib/domain/polls.schemas';
 
 export const POST = route(
-  { auth: auth.tenant('rooms.write'), body: pollCreateInput, status: 201, response: pollResponse },
+  {
+    tag: 'Polls',
+    summary: 'Create a poll',
+    auth: auth.tenant('rooms.write'),
+    body: pollCreateInput,
+    status: 201,
+    response: pollResponse,
+  },
   ({ auth, body: { roomId, createdByExternalId, ...poll } }) =>
-    createPollForRoom(auth.tenant, roomId, createdByExternalId, poll),
+    createPollForRoom({ tenant: auth.tenant, roomId, creatorExternalId: createdByExternalId, input: poll }),
 );
 
 export const GET = route(
-  { auth: auth.tenant('rooms.read'), query: roomPageQuery, response: pollPage },
-  ({ auth, query }) => listPolls(auth.tenant, query.roomId, query),
+  {
+    tag: 'Polls',
+    summary: "List a room's polls",
+    auth: auth.tenant('rooms.read'),
+    query: pollListQuery,
+    response: pollPage,
+  },
+  ({ auth, query }) => listPolls({ tenant: auth.tenant, roomId: query.roomId, page: query }),
 );

@@ -4,6 +4,12 @@ import { presencePage } from '@/lib/domain/sessions.schemas';
 import { paginationQuery } from '@/lib/domain/pagination';
 
 export const GET = route(
-  { auth: auth.tenant('rooms.read'), query: paginationQuery, response: presencePage },
+  {
+    tag: 'Sessions',
+    summary: 'Who is connected now, across the tenant',
+    auth: auth.tenant('rooms.read'),
+    query: paginationQuery,
+    response: presencePage,
+  },
   ({ auth, query }) => tenantPresence(auth.tenant, query),
 );

@@ -1,9 +1,14 @@
 import { route, auth } from '@/lib/http/route';
 import { listRecordings } from '@/lib/domain/recordings';
-import { recordingListQuery } from '@/lib/domain/media-features.schemas';
-import { recordingPage } from '@/lib/domain/responses.schemas';
+import { recordingListQuery, recordingPage } from '@/lib/domain/recordings.schemas';
 
 export const GET = route(
-  { auth: auth.tenant('media.read'), query: recordingListQuery, response: recordingPage },
+  {
+    tag: 'Recordings',
+    summary: 'List recordings',
+    auth: auth.tenant('media.read'),
+    query: recordingListQuery,
+    response: recordingPage,
+  },
   ({ auth, query }) => listRecordings(auth.tenant, query),
 );

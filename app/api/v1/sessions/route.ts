@@ -3,6 +3,12 @@ import { listSessions } from '@/lib/domain/sessions';
 import { sessionPage, tenantSessionListQuery } from '@/lib/domain/sessions.schemas';
 
 export const GET = route(
-  { auth: auth.tenant('rooms.read'), query: tenantSessionListQuery, response: sessionPage },
+  {
+    tag: 'Sessions',
+    summary: 'List sessions across the tenant by time range',
+    auth: auth.tenant('rooms.read'),
+    query: tenantSessionListQuery,
+    response: sessionPage,
+  },
   ({ auth, query }) => listSessions(auth.tenant, query),
 );

@@ -4,7 +4,8 @@ import { providerBrandingView } from '@/lib/domain/branding';
 import { resolveBranding, storedBranding } from '@/lib/domain/branding.schemas';
 import { saveBrandingAction } from '@/app/console/actions';
 import { BrandingEditor } from '@/components/console/BrandingEditor';
-import { Card, PageHeader } from '@/components/console/ui';
+import { Card } from '@/components/console/Card';
+import { PageHeader } from '@/components/console/PageHeader';
 
 export default async function BrandingPage() {
   const actor = await requireTenantActor();

@@ -3,7 +3,7 @@ import { canManage } from '@/lib/domain/console';
 import { listApiKeys } from '@/lib/domain/keys';
 import { createKeyAction, revokeKeyAction, rotateKeyAction } from '@/app/console/actions';
 import { KeysManager } from '@/components/console/KeysManager';
-import { PageHeader } from '@/components/console/ui';
+import { PageHeader } from '@/components/console/PageHeader';
 
 export default async function KeysPage() {
   const actor = await requireTenantActor();

@@ -2,7 +2,8 @@ import { requireTenantActor } from '@/lib/console/session';
 import { PLANS, type PlanName } from '@/lib/domain/plans';
 import { tenantView } from '@/lib/domain/tenants';
 import { LimitsTable } from '@/components/console/LimitsTable';
-import { Badge, PageHeader } from '@/components/console/ui';
+import { Badge } from '@/components/console/Badge';
+import { PageHeader } from '@/components/console/PageHeader';
 
 export default async function PlanPage() {
   const actor = await requireTenantActor();

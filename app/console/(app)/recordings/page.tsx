@@ -2,10 +2,14 @@ import Link from 'next/link';
 import { requireTenantActor, listQuery } from '@/lib/console/session';
 import { canManage } from '@/lib/domain/console';
 import { listRecordings } from '@/lib/domain/recordings';
-import { recordingListQuery } from '@/lib/domain/media-features.schemas';
+import { recordingListQuery } from '@/lib/domain/recordings.schemas';
 import { deleteRecordingAction } from '@/app/console/actions';
-import { ActionButton } from '@/components/console/client';
-import { Badge, Empty, PageHeader, Table, fmtDate, secondaryButton, statusTone, td } from '@/components/console/ui';
+import { ActionButton } from '@/components/console/ActionButton';
+import { Badge, statusTone } from '@/components/console/Badge';
+import { fmtDate } from '@/components/console/format';
+import { PageHeader } from '@/components/console/PageHeader';
+import { link, secondaryButton } from '@/components/console/styles';
+import { Empty, Table, td } from '@/components/console/Table';
 
 const size = (bytes: number | null) =>
   bytes === null ? '—' : bytes > 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.ceil(bytes / 1e3)} KB`;
@@ -29,7 +33,7 @@ export default async function RecordingsPage({
             <tr key={r.id}>
               <td className={`${td} font-mono text-xs`}>{r.id}</td>
               <td className={td}>
-                <Link href={`/console/rooms/${r.roomId}`} className="text-blue-700 hover:underline dark:text-blue-300">
+                <Link href={`/console/rooms/${r.roomId}`} className={link}>
                   Room
                 </Link>
               </td>

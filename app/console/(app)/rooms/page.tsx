@@ -2,18 +2,12 @@ import Link from 'next/link';
 import { requireTenantActor, listQuery } from '@/lib/console/session';
 import { listRooms } from '@/lib/domain/rooms';
 import { roomListQuery } from '@/lib/domain/rooms.schemas';
-import {
-  Badge,
-  Empty,
-  FilterLinks,
-  PageHeader,
-  Table,
-  fmtDate,
-  input,
-  secondaryButton,
-  statusTone,
-  td,
-} from '@/components/console/ui';
+import { Badge, statusTone } from '@/components/console/Badge';
+import { FilterLinks } from '@/components/console/FilterLinks';
+import { fmtDate } from '@/components/console/format';
+import { PageHeader } from '@/components/console/PageHeader';
+import { input, link, secondaryButton } from '@/components/console/styles';
+import { Empty, Table, td } from '@/components/console/Table';
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
@@ -66,10 +60,7 @@ export default async function RoomsPage({ searchParams }: { searchParams: Search
           {page.data.map((r) => (
             <tr key={r.id}>
               <td className={td}>
-                <Link
-                  href={`/console/rooms/${r.id}`}
-                  className="font-medium text-blue-700 hover:underline dark:text-blue-300"
-                >
+                <Link href={`/console/rooms/${r.id}`} className={`font-medium ${link}`}>
                   {r.name}
                 </Link>
               </td>

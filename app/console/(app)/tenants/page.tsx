@@ -1,7 +1,11 @@
 import Link from 'next/link';
 import { requireProviderActor } from '@/lib/console/session';
 import { resellerTenants } from '@/lib/domain/console';
-import { Badge, Empty, PageHeader, Table, fmtDate, primaryButton, statusTone, td } from '@/components/console/ui';
+import { Badge, statusTone } from '@/components/console/Badge';
+import { fmtDate } from '@/components/console/format';
+import { PageHeader } from '@/components/console/PageHeader';
+import { link, primaryButton } from '@/components/console/styles';
+import { Empty, Table, td } from '@/components/console/Table';
 
 export default async function TenantsPage() {
   const actor = await requireProviderActor();
@@ -23,10 +27,7 @@ export default async function TenantsPage() {
           {rows.map(({ tenant, participantMinutes, apiRequests }) => (
             <tr key={tenant.id} data-testid="tenant-row">
               <td className={td}>
-                <Link
-                  href={`/console/tenants/${tenant.id}`}
-                  className="font-medium text-blue-700 hover:underline dark:text-blue-300"
-                >
+                <Link href={`/console/tenants/${tenant.id}`} className={`font-medium ${link}`}>
                   {tenant.name}
                 </Link>
                 {tenant.isTestMode && (

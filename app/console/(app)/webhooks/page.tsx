@@ -8,7 +8,10 @@ import { EVENT_NAMES } from '@/lib/events/catalog';
 import { rotateWebhookSecretAction, saveWebhookAction, sendTestEventAction } from '@/app/console/actions';
 import { WebhookSettings } from '@/components/console/WebhookSettings';
 import { DeliveriesTable } from '@/components/console/DeliveriesTable';
-import { Card, FilterLinks, PageHeader, secondaryButton } from '@/components/console/ui';
+import { Card } from '@/components/console/Card';
+import { FilterLinks } from '@/components/console/FilterLinks';
+import { PageHeader } from '@/components/console/PageHeader';
+import { secondaryButton } from '@/components/console/styles';
 
 export default async function WebhooksPage({
   searchParams,

@@ -1,9 +1,14 @@
 import { route, auth } from '@/lib/http/route';
 import { startCaptions } from '@/lib/domain/captions';
-import { captionsInput } from '@/lib/domain/media-features.schemas';
-import { captionStatusResponse } from '@/lib/domain/responses.schemas';
+import { captionsInput, captionStatusResponse } from '@/lib/domain/captions.schemas';
 
 export const POST = route(
-  { auth: auth.tenant('media.write'), body: captionsInput, response: captionStatusResponse },
+  {
+    tag: 'Captions',
+    summary: 'Start live captions',
+    auth: auth.tenant('media.write'),
+    body: captionsInput,
+    response: captionStatusResponse,
+  },
   ({ auth, body }) => startCaptions(auth.tenant, body),
 );

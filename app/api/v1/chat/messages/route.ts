@@ -4,11 +4,24 @@ import { chatHistoryQuery, chatHistoryResponse, chatMessageResponse, chatSendInp
 
 // Participant token: the participant writes as itself, to its own room (or to one participant of it).
 export const POST = route(
-  { auth: auth.participant, body: chatSendInput, status: 201, response: chatMessageResponse },
+  {
+    tag: 'Chat',
+    summary: 'Send a chat message to the room or one participant (participant token; not in E2EE rooms)',
+    auth: auth.participant,
+    body: chatSendInput,
+    status: 201,
+    response: chatMessageResponse,
+  },
   ({ auth, body }) => sendChatMessage(auth, body),
 );
 
 export const GET = route(
-  { auth: auth.participant, query: chatHistoryQuery, response: chatHistoryResponse },
+  {
+    tag: 'Chat',
+    summary: 'Read chat history since a cursor (participant token)',
+    auth: auth.participant,
+    query: chatHistoryQuery,
+    response: chatHistoryResponse,
+  },
   ({ auth, query }) => chatHistory(auth, query),
 );

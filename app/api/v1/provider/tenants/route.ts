@@ -1,13 +1,25 @@
 import { route, auth } from '@/lib/http/route';
 import { listOwnedTenants, provisionOwnedTenant } from '@/lib/domain/providers';
-import { provisionTenantInput, tenantListQuery } from '@/lib/domain/tenants.schemas';
-import { provisionedTenantResponse, tenantPage } from '@/lib/domain/responses.schemas';
+import {
+  provisionTenantInput,
+  tenantListQuery,
+  provisionedTenantResponse,
+  tenantPage,
+} from '@/lib/domain/tenants.schemas';
 
 export const POST = route(
-  { auth: auth.provider, body: provisionTenantInput, status: 201, response: provisionedTenantResponse },
+  {
+    tag: 'Provider',
+    summary: 'Provision a tenant (first key shown once)',
+    auth: auth.provider,
+    body: provisionTenantInput,
+    status: 201,
+    response: provisionedTenantResponse,
+  },
   ({ auth, body }) => provisionOwnedTenant(auth.provider, body),
 );
 
-export const GET = route({ auth: auth.provider, query: tenantListQuery, response: tenantPage }, ({ auth, query }) =>
-  listOwnedTenants(auth.provider, query),
+export const GET = route(
+  { tag: 'Provider', summary: 'List owned tenants', auth: auth.provider, query: tenantListQuery, response: tenantPage },
+  ({ auth, query }) => listOwnedTenants(auth.provider, query),
 );

@@ -1,10 +1,21 @@
 import { route, auth } from '@/lib/http/route';
 import { askQuestion, listQuestions } from '@/lib/domain/questions';
-import { publicQuestionCreateInput, questionListQuery } from '@/lib/domain/engagement.schemas';
-import { questionPage, questionResponse } from '@/lib/domain/responses.schemas';
+import {
+  publicQuestionCreateInput,
+  questionListQuery,
+  questionPage,
+  questionResponse,
+} from '@/lib/domain/questions.schemas';
 
 export const POST = route(
-  { auth: auth.participant, body: publicQuestionCreateInput, status: 201, response: questionResponse },
+  {
+    tag: 'Questions',
+    summary: "Participant surface: ask as the token's participant (participant token)",
+    auth: auth.participant,
+    body: publicQuestionCreateInput,
+    status: 201,
+    response: questionResponse,
+  },
   ({ auth, body }) =>
     askQuestion(auth.tenant, auth.room, {
       text: body.text,
@@ -14,6 +25,12 @@ export const POST = route(
 );
 
 export const GET = route(
-  { auth: auth.participant, query: questionListQuery, response: questionPage },
+  {
+    tag: 'Questions',
+    summary: "Participant surface: list the token's room's questions (participant token)",
+    auth: auth.participant,
+    query: questionListQuery,
+    response: questionPage,
+  },
   ({ auth, query }) => listQuestions(auth.tenant, auth.room.id, query),
 );

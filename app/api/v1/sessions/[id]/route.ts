@@ -3,6 +3,11 @@ import { getSession } from '@/lib/domain/sessions';
 import { sessionWithAttendanceResponse } from '@/lib/domain/sessions.schemas';
 
 export const GET = route(
-  { auth: auth.tenant('rooms.read'), response: sessionWithAttendanceResponse },
+  {
+    tag: 'Sessions',
+    summary: 'Get a session with its attendance',
+    auth: auth.tenant('rooms.read'),
+    response: sessionWithAttendanceResponse,
+  },
   ({ auth, params }) => getSession(auth.tenant, params.id),
 );

@@ -1,9 +1,14 @@
 import { route, auth } from '@/lib/http/route';
 import { updateWebhookSettings } from '@/lib/domain/webhooks';
-import { webhookSettingsInput } from '@/lib/domain/webhooks.schemas';
-import { tenantWebhookResponse } from '@/lib/domain/responses.schemas';
+import { webhookSettingsInput, tenantWebhookResponse } from '@/lib/domain/webhooks.schemas';
 
 export const PATCH = route(
-  { auth: auth.tenant('tenant.manage'), body: webhookSettingsInput, response: tenantWebhookResponse },
+  {
+    tag: 'Webhooks',
+    summary: 'Set the webhook URL and event filter',
+    auth: auth.tenant('tenant.manage'),
+    body: webhookSettingsInput,
+    response: tenantWebhookResponse,
+  },
   ({ auth, body }) => updateWebhookSettings(auth.tenant, body),
 );

@@ -1,9 +1,15 @@
 import { route, auth } from '@/lib/http/route';
 import { sendTestEvent } from '@/lib/domain/webhooks';
-import { webhookTestInput } from '@/lib/domain/webhooks.schemas';
-import { webhookTestResponse } from '@/lib/domain/responses.schemas';
+import { webhookTestInput, webhookTestResponse } from '@/lib/domain/webhooks.schemas';
 
 export const POST = route(
-  { auth: auth.tenant('tenant.manage'), body: webhookTestInput, status: 202, response: webhookTestResponse },
+  {
+    tag: 'Webhooks',
+    summary: 'Send a signed test event through the real pipeline',
+    auth: auth.tenant('tenant.manage'),
+    body: webhookTestInput,
+    status: 202,
+    response: webhookTestResponse,
+  },
   ({ auth, body }) => sendTestEvent(auth.tenant, body.event),
 );

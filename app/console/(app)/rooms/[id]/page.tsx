@@ -1,22 +1,16 @@
-import Link from 'next/link';
 import { requireTenantActor, orNotFound } from '@/lib/console/session';
 import { canManage, roomEvents } from '@/lib/domain/console';
 import { getRoom } from '@/lib/domain/rooms';
 import { listRoomSessions } from '@/lib/domain/sessions';
 import { SessionsTable } from '@/components/console/SessionsTable';
 import { endRoomAction } from '@/app/console/actions';
-import { ActionButton } from '@/components/console/client';
-import {
-  Badge,
-  Card,
-  Empty,
-  PageHeader,
-  Table,
-  fmtDate,
-  secondaryButton,
-  statusTone,
-  td,
-} from '@/components/console/ui';
+import { ActionButton } from '@/components/console/ActionButton';
+import { Badge, statusTone } from '@/components/console/Badge';
+import { Card } from '@/components/console/Card';
+import { fmtDate } from '@/components/console/format';
+import { PageHeader } from '@/components/console/PageHeader';
+import { secondaryButton } from '@/components/console/styles';
+import { Empty, Table, td } from '@/components/console/Table';
 
 export default async function RoomPage({ params }: { params: Promise<{ id: string }> }) {
   const actor = await requireTenantActor();
@@ -37,12 +31,8 @@ export default async function RoomPage({ params }: { params: Promise<{ id: strin
   ).filter((f) => room[f]);
   return (
     <>
-      <p className="mb-2 text-sm">
-        <Link href="/console/rooms" className="text-blue-700 hover:underline dark:text-blue-300">
-          ← Rooms
-        </Link>
-      </p>
       <PageHeader
+        back={{ href: '/console/rooms', label: 'Rooms' }}
         title={room.name}
         description={`${room.id} · ${room.type.toLowerCase()} · created ${fmtDate(room.createdAt)}`}
       >

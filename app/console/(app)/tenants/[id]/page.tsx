@@ -1,4 +1,3 @@
-import Link from 'next/link';
 import { requireProviderActor, orNotFound } from '@/lib/console/session';
 import { canManage, ownedTenantOf } from '@/lib/domain/console';
 import { listApiKeys } from '@/lib/domain/keys';
@@ -12,11 +11,13 @@ import {
 import { BrandingEditor } from '@/components/console/BrandingEditor';
 import { providerBrandingView } from '@/lib/domain/branding';
 import { resolveBranding } from '@/lib/domain/branding.schemas';
-import { ActionButton } from '@/components/console/client';
+import { ActionButton } from '@/components/console/ActionButton';
+import { Badge, statusTone } from '@/components/console/Badge';
+import { Card } from '@/components/console/Card';
 import { KeysManager } from '@/components/console/KeysManager';
+import { PageHeader } from '@/components/console/PageHeader';
 import { TenantEditor } from '@/components/console/TenantEditor';
-import { TenantSecretRotation } from '@/components/console/TenantSecretRotation';
-import { Badge, Card, PageHeader, statusTone } from '@/components/console/ui';
+import { WebhookSecretRotation } from '@/components/console/WebhookSecretRotation';
 
 export default async function TenantPage({ params }: { params: Promise<{ id: string }> }) {
   const actor = await requireProviderActor();
@@ -28,12 +29,7 @@ export default async function TenantPage({ params }: { params: Promise<{ id: str
   const suspended = view.status === 'SUSPENDED';
   return (
     <>
-      <p className="mb-2 text-sm">
-        <Link href="/console/tenants" className="text-blue-700 hover:underline dark:text-blue-300">
-          ← Tenants
-        </Link>
-      </p>
-      <PageHeader title={view.name} description={view.id}>
+      <PageHeader back={{ href: '/console/tenants', label: 'Tenants' }} title={view.name} description={view.id}>
         <span className="inline-flex items-center gap-3">
           <Badge tone={statusTone(view.status)}>{view.status.toLowerCase()}</Badge>
           <ActionButton
@@ -67,10 +63,19 @@ export default async function TenantPage({ params }: { params: Promise<{ id: str
         <KeysManager keys={keys.data} canManage={manage} rotate={rotateTenantKeyAction.bind(null, tenant.id)} />
       </Card>
       <Card title="Webhook signing secret">
-        <TenantSecretRotation
-          canManage={manage}
-          configured={view.webhook.secretConfigured}
+        <p className="mb-3 text-sm">
+          {view.webhook.secretConfigured ? 'A signing secret is set.' : 'No signing secret yet.'} During the overlap
+          both the old and the new secret sign each delivery.
+        </p>
+        <WebhookSecretRotation
+          id="tenant-overlap"
           rotate={rotateTenantWebhookSecretAction.bind(null, tenant.id)}
+          canManage={manage}
+          label="Rotate webhook secret"
+          confirm="Rotate this tenant's webhook secret?"
+          success="New webhook secret created"
+          disabledReason="Your role cannot rotate secrets"
+          revealLabel="The tenant's new webhook signing secret"
         />
       </Card>
     </>

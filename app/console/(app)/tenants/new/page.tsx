@@ -1,7 +1,7 @@
 import { requireProviderActor } from '@/lib/console/session';
 import { canManage } from '@/lib/domain/console';
 import { ProvisionForm } from '@/components/console/ProvisionForm';
-import { PageHeader } from '@/components/console/ui';
+import { PageHeader } from '@/components/console/PageHeader';
 
 export default async function NewTenantPage() {
   const actor = await requireProviderActor();

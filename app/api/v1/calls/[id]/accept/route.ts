@@ -1,9 +1,14 @@
 import { route, auth } from '@/lib/http/route';
 import { acceptCall } from '@/lib/domain/calls';
-import { callAcceptInput } from '@/lib/domain/engagement.schemas';
-import { callAcceptedResponse } from '@/lib/domain/responses.schemas';
+import { callAcceptInput, callAcceptedResponse } from '@/lib/domain/calls.schemas';
 
 export const POST = route(
-  { auth: auth.tenant('calls.write'), body: callAcceptInput, response: callAcceptedResponse },
-  ({ auth, params, body }) => acceptCall(auth.tenant, params.id, body),
+  {
+    tag: 'Calls',
+    summary: 'Accept: create the room and both tokens',
+    auth: auth.tenant('calls.write'),
+    body: callAcceptInput,
+    response: callAcceptedResponse,
+  },
+  ({ auth, params, body }) => acceptCall({ tenant: auth.tenant, id: params.id, input: body }),
 );

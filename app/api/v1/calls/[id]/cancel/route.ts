@@ -1,9 +1,14 @@
 import { route, auth } from '@/lib/http/route';
 import { cancelCall } from '@/lib/domain/calls';
-import { callActorInput } from '@/lib/domain/engagement.schemas';
-import { callResponse } from '@/lib/domain/responses.schemas';
+import { callActorInput, callResponse } from '@/lib/domain/calls.schemas';
 
 export const POST = route(
-  { auth: auth.tenant('calls.write'), body: callActorInput, response: callResponse },
+  {
+    tag: 'Calls',
+    summary: 'Cancel a waiting call',
+    auth: auth.tenant('calls.write'),
+    body: callActorInput,
+    response: callResponse,
+  },
   ({ auth, params }) => cancelCall(auth.tenant, params.id),
 );

@@ -1,9 +1,14 @@
 import { route, auth } from '@/lib/http/route';
 import { forwardCall } from '@/lib/domain/calls';
-import { callForwardInput } from '@/lib/domain/engagement.schemas';
-import { callResponse } from '@/lib/domain/responses.schemas';
+import { callForwardInput, callResponse } from '@/lib/domain/calls.schemas';
 
 export const POST = route(
-  { auth: auth.tenant('calls.write'), body: callForwardInput, response: callResponse },
+  {
+    tag: 'Calls',
+    summary: 'Forward to another agent',
+    auth: auth.tenant('calls.write'),
+    body: callForwardInput,
+    response: callResponse,
+  },
   ({ auth, params, body }) => forwardCall(auth.tenant, params.id, body),
 );

@@ -1,9 +1,14 @@
 import { route, auth } from '@/lib/http/route';
 import { missCall } from '@/lib/domain/calls';
-import { callActorInput } from '@/lib/domain/engagement.schemas';
-import { callResponse } from '@/lib/domain/responses.schemas';
+import { callActorInput, callResponse } from '@/lib/domain/calls.schemas';
 
 export const POST = route(
-  { auth: auth.tenant('calls.write'), body: callActorInput, response: callResponse },
+  {
+    tag: 'Calls',
+    summary: 'Mark a waiting call missed',
+    auth: auth.tenant('calls.write'),
+    body: callActorInput,
+    response: callResponse,
+  },
   ({ auth, params }) => missCall(auth.tenant, params.id),
 );

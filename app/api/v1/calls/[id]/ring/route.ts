@@ -1,9 +1,14 @@
 import { route, auth } from '@/lib/http/route';
 import { ringCall } from '@/lib/domain/calls';
-import { callRingInput } from '@/lib/domain/engagement.schemas';
-import { callResponse } from '@/lib/domain/responses.schemas';
+import { callRingInput, callResponse } from '@/lib/domain/calls.schemas';
 
 export const POST = route(
-  { auth: auth.tenant('calls.write'), body: callRingInput, response: callResponse },
-  ({ auth, params, body }) => ringCall(auth.tenant, params.id, body),
+  {
+    tag: 'Calls',
+    summary: 'Offer the call to an agent',
+    auth: auth.tenant('calls.write'),
+    body: callRingInput,
+    response: callResponse,
+  },
+  ({ auth, params, body }) => ringCall({ tenant: auth.tenant, id: params.id, input: body }),
 );

@@ -1,7 +1,13 @@
 import { route, auth } from '@/lib/http/route';
 import { captionStatus } from '@/lib/domain/captions';
-import { captionStatusResponse } from '@/lib/domain/responses.schemas';
+import { captionStatusResponse } from '@/lib/domain/captions.schemas';
 
-export const GET = route({ auth: auth.tenant('media.read'), response: captionStatusResponse }, ({ auth, params }) =>
-  captionStatus(auth.tenant, params.roomId),
+export const GET = route(
+  {
+    tag: 'Captions',
+    summary: 'Caption status of a room',
+    auth: auth.tenant('media.read'),
+    response: captionStatusResponse,
+  },
+  ({ auth, params }) => captionStatus(auth.tenant, params.roomId),
 );

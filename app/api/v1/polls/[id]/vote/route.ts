@@ -1,9 +1,15 @@
 import { route, auth } from '@/lib/http/route';
 import { vote } from '@/lib/domain/polls';
-import { voteInput } from '@/lib/domain/engagement.schemas';
-import { pollResponse } from '@/lib/domain/responses.schemas';
+import { voteInput, pollResponse } from '@/lib/domain/polls.schemas';
 
 export const POST = route(
-  { auth: auth.tenant('rooms.write'), body: voteInput, response: pollResponse },
-  ({ auth, params, body }) => vote(auth.tenant, params.id, body.voterExternalId, body.optionIds),
+  {
+    tag: 'Polls',
+    summary: 'Vote for a user',
+    auth: auth.tenant('rooms.write'),
+    body: voteInput,
+    response: pollResponse,
+  },
+  ({ auth, params, body }) =>
+    vote({ tenant: auth.tenant, id: params.id, voterExternalId: body.voterExternalId, optionIds: body.optionIds }),
 );

@@ -1,9 +1,15 @@
 import { route, auth } from '@/lib/http/route';
 import { upvoteQuestion } from '@/lib/domain/questions';
-import { upvoteInput } from '@/lib/domain/engagement.schemas';
-import { questionResponse } from '@/lib/domain/responses.schemas';
+import { upvoteInput, questionResponse } from '@/lib/domain/questions.schemas';
 
 export const POST = route(
-  { auth: auth.tenant('rooms.write'), body: upvoteInput, response: questionResponse },
-  ({ auth, params, body }) => upvoteQuestion(auth.tenant, params.id, body.voterExternalId),
+  {
+    tag: 'Questions',
+    summary: 'Upvote for a user (once per user)',
+    auth: auth.tenant('rooms.write'),
+    body: upvoteInput,
+    response: questionResponse,
+  },
+  ({ auth, params, body }) =>
+    upvoteQuestion({ tenant: auth.tenant, id: params.id, voterExternalId: body.voterExternalId }),
 );

@@ -1,7 +1,8 @@
 import { route, auth } from '@/lib/http/route';
 import { endRoom } from '@/lib/domain/rooms';
-import { roomResponse } from '@/lib/domain/responses.schemas';
+import { roomResponse } from '@/lib/domain/rooms.schemas';
 
-export const POST = route({ auth: auth.tenant('rooms.write'), response: roomResponse }, ({ auth, params }) =>
-  endRoom(auth.tenant, params.id),
+export const POST = route(
+  { tag: 'Rooms', summary: 'End a room', auth: auth.tenant('rooms.write'), response: roomResponse },
+  ({ auth, params }) => endRoom(auth.tenant, params.id),
 );

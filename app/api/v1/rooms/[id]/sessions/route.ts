@@ -3,6 +3,12 @@ import { listRoomSessions } from '@/lib/domain/sessions';
 import { sessionListQuery, sessionPage } from '@/lib/domain/sessions.schemas';
 
 export const GET = route(
-  { auth: auth.tenant('rooms.read'), query: sessionListQuery, response: sessionPage },
+  {
+    tag: 'Sessions',
+    summary: "List a room's sessions (live periods), newest first",
+    auth: auth.tenant('rooms.read'),
+    query: sessionListQuery,
+    response: sessionPage,
+  },
   ({ auth, params, query }) => listRoomSessions(auth.tenant, params.id, query),
 );

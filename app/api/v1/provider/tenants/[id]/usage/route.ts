@@ -1,10 +1,15 @@
 import { route, auth } from '@/lib/http/route';
 import { findOwnedTenant } from '@/lib/domain/providers';
 import { tenantUsage } from '@/lib/domain/usage';
-import { usageQuery } from '@/lib/domain/tenants.schemas';
-import { usageResponse } from '@/lib/domain/responses.schemas';
+import { usageQuery, usageResponse } from '@/lib/domain/usage.schemas';
 
 export const GET = route(
-  { auth: auth.provider, query: usageQuery, response: usageResponse },
+  {
+    tag: 'Provider',
+    summary: "An owned tenant's usage",
+    auth: auth.provider,
+    query: usageQuery,
+    response: usageResponse,
+  },
   async ({ auth, params, query }) => tenantUsage((await findOwnedTenant(auth.provider.id, params.id)).id, query),
 );

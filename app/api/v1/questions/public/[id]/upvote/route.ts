@@ -1,7 +1,19 @@
 import { route, auth } from '@/lib/http/route';
 import { upvoteQuestion } from '@/lib/domain/questions';
-import { questionResponse } from '@/lib/domain/responses.schemas';
+import { questionResponse } from '@/lib/domain/questions.schemas';
 
-export const POST = route({ auth: auth.participant, response: questionResponse }, ({ auth, params }) =>
-  upvoteQuestion(auth.tenant, params.id, auth.participant.externalUserId, auth.room.id),
+export const POST = route(
+  {
+    tag: 'Questions',
+    summary: "Participant surface: upvote as the token's participant (participant token)",
+    auth: auth.participant,
+    response: questionResponse,
+  },
+  ({ auth, params }) =>
+    upvoteQuestion({
+      tenant: auth.tenant,
+      id: params.id,
+      voterExternalId: auth.participant.externalUserId,
+      roomId: auth.room.id,
+    }),
 );

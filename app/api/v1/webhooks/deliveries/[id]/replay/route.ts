@@ -1,8 +1,14 @@
 import { route, auth } from '@/lib/http/route';
 import { replayDelivery } from '@/lib/domain/webhooks';
-import { webhookDeliveryResponse } from '@/lib/domain/responses.schemas';
+import { webhookDeliveryResponse } from '@/lib/domain/webhooks.schemas';
 
 export const POST = route(
-  { auth: auth.tenant('tenant.manage'), status: 202, response: webhookDeliveryResponse },
+  {
+    tag: 'Webhooks',
+    summary: 'Replay a delivery with its original event id',
+    auth: auth.tenant('tenant.manage'),
+    status: 202,
+    response: webhookDeliveryResponse,
+  },
   ({ auth, params }) => replayDelivery(auth.tenant, params.id),
 );

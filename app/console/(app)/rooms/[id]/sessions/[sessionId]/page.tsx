@@ -1,9 +1,12 @@
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { requireTenantActor, orNotFound } from '@/lib/console/session';
 import { getSession } from '@/lib/domain/sessions';
-import { Badge, Card, Empty, PageHeader, Table, secondaryButton, td } from '@/components/console/ui';
-import { fmtSeconds, fmtTime } from '@/components/console/SessionsTable';
+import { Badge } from '@/components/console/Badge';
+import { Card } from '@/components/console/Card';
+import { fmtSeconds, fmtTime } from '@/components/console/format';
+import { PageHeader } from '@/components/console/PageHeader';
+import { secondaryButton } from '@/components/console/styles';
+import { Empty, Table, td } from '@/components/console/Table';
 
 export default async function SessionPage({ params }: { params: Promise<{ id: string; sessionId: string }> }) {
   const actor = await requireTenantActor();
@@ -12,12 +15,8 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   if (session.roomId !== id) notFound();
   return (
     <>
-      <p className="mb-2 text-sm">
-        <Link href={`/console/rooms/${id}`} className="text-blue-700 hover:underline dark:text-blue-300">
-          ← Room
-        </Link>
-      </p>
       <PageHeader
+        back={{ href: `/console/rooms/${id}`, label: 'Room' }}
         title="Session attendance"
         description={`${session.id} · ${fmtTime(session.startedAt)} – ${session.endedAt ? fmtTime(session.endedAt) : 'live'}`}
       >

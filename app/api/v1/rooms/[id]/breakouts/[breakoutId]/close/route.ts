@@ -1,9 +1,21 @@
 import { route, auth } from '@/lib/http/route';
 import { closeBreakout } from '@/lib/domain/breakouts';
-import { actingUserInput } from '@/lib/domain/rooms.schemas';
-import { breakoutResponse } from '@/lib/domain/responses.schemas';
+import { actingUserInput } from '@/lib/domain/participants.schemas';
+import { breakoutResponse } from '@/lib/domain/breakouts.schemas';
 
 export const POST = route(
-  { auth: auth.tenant('rooms.write'), body: actingUserInput, response: breakoutResponse },
-  ({ auth, params, body }) => closeBreakout(auth.tenant, params.id, params.breakoutId, body.actingExternalUserId),
+  {
+    tag: 'Breakouts',
+    summary: 'Close a breakout',
+    auth: auth.tenant('rooms.write'),
+    body: actingUserInput,
+    response: breakoutResponse,
+  },
+  ({ auth, params, body }) =>
+    closeBreakout({
+      tenant: auth.tenant,
+      roomId: params.id,
+      breakoutId: params.breakoutId,
+      actingExternalUserId: body.actingExternalUserId,
+    }),
 );

@@ -1,10 +1,20 @@
 import { route, auth } from '@/lib/http/route';
 import { approveParticipant } from '@/lib/domain/participants';
-import { actingUserInput } from '@/lib/domain/rooms.schemas';
-import { participantResponse } from '@/lib/domain/responses.schemas';
+import { actingUserInput, participantResponse } from '@/lib/domain/participants.schemas';
 
 export const POST = route(
-  { auth: auth.tenant('rooms.write'), body: actingUserInput, response: participantResponse },
+  {
+    tag: 'Participants',
+    summary: 'Admit from the waiting room',
+    auth: auth.tenant('rooms.write'),
+    body: actingUserInput,
+    response: participantResponse,
+  },
   ({ auth, params, body }) =>
-    approveParticipant(auth.tenant, params.id, params.participantId, body.actingExternalUserId),
+    approveParticipant({
+      tenant: auth.tenant,
+      roomId: params.id,
+      participantId: params.participantId,
+      actingExternalUserId: body.actingExternalUserId,
+    }),
 );

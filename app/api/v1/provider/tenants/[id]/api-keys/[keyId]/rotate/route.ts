@@ -1,11 +1,20 @@
 import { route, auth } from '@/lib/http/route';
 import { findOwnedTenant } from '@/lib/domain/providers';
 import { rotateApiKey } from '@/lib/domain/keys';
-import { rotateKeyInput } from '@/lib/domain/tenants.schemas';
-import { apiKeyRotationResponse } from '@/lib/domain/responses.schemas';
+import { rotateKeyInput, apiKeyRotationResponse } from '@/lib/domain/keys.schemas';
 
 export const POST = route(
-  { auth: auth.provider, body: rotateKeyInput, response: apiKeyRotationResponse },
+  {
+    tag: 'Provider',
+    summary: 'Rotate an API key',
+    auth: auth.provider,
+    body: rotateKeyInput,
+    response: apiKeyRotationResponse,
+  },
   async ({ auth, params, body }) =>
-    rotateApiKey(await findOwnedTenant(auth.provider.id, params.id), params.keyId, body.gracePeriodSeconds),
+    rotateApiKey({
+      tenant: await findOwnedTenant(auth.provider.id, params.id),
+      keyId: params.keyId,
+      gracePeriodSeconds: body.gracePeriodSeconds,
+    }),
 );

@@ -1,0 +1,89 @@
+/**
+ * The participant-token endpoints the call UI calls, typed with the server's own request and
+ * response schemas (z.input of a body, z.output of a response). Type imports only: no server
+ * code reaches the browser bundle.
+ */
+import type { z } from 'zod';
+import type { chatHistoryResponse, chatMessageResponse, chatSendInput } from '@/lib/domain/chat.schemas';
+import type {
+  lockInput,
+  meResponse,
+  roomLockResponse,
+  waitingPage,
+  waitingParticipantResponse,
+} from '@/lib/domain/me.schemas';
+import type { admissionResponse, participantResponse } from '@/lib/domain/participants.schemas';
+import type { pollPage, pollResponse, publicPollCreateInput, publicVoteInput } from '@/lib/domain/polls.schemas';
+import type {
+  publicAnswerInput,
+  publicQuestionCreateInput,
+  questionPage,
+  questionResponse,
+} from '@/lib/domain/questions.schemas';
+import type { muteAllResponse } from '@/lib/domain/rooms.schemas';
+
+/** The waiting page's own read (GET /rooms/{id}/participants/{participantId}/admission, with the admission secret). */
+export type AdmissionResponse = z.output<typeof admissionResponse>;
+export type MeResponse = z.output<typeof meResponse>;
+export type PollResponse = z.output<typeof pollResponse>;
+export type QuestionResponse = z.output<typeof questionResponse>;
+export type WaitingParticipantResponse = z.output<typeof waitingParticipantResponse>;
+/** The body of POST /polls/public, as the host's poll form builds it. */
+export type PollCreateBody = z.input<typeof publicPollCreateInput>;
+export type ChatMessageResponse = z.output<typeof chatMessageResponse>;
+
+/** An endpoint: what it answers and, if it takes one, its JSON body. */
+interface Endpoint<Response extends z.ZodType, Body extends z.ZodType | null = null> {
+  response: z.output<Response>;
+  body: Body extends z.ZodType ? z.input<Body> : never;
+}
+
+/** By method, then path under /api/v1 (a query string where the UI sends one). */
+interface Endpoints {
+  GET: {
+    '/me': Endpoint<typeof meResponse>;
+    '/me/waiting': Endpoint<typeof waitingPage>;
+    [path: `/polls/public?${string}`]: Endpoint<typeof pollPage>;
+    [path: `/questions/public?${string}`]: Endpoint<typeof questionPage>;
+    [path: `/chat/messages${string}`]: Endpoint<typeof chatHistoryResponse>;
+  };
+  POST: {
+    '/me/mute-all': Endpoint<typeof muteAllResponse>;
+    '/me/lock': Endpoint<typeof roomLockResponse, typeof lockInput>;
+    [path: `/me/waiting/${string}/${'admit' | 'deny'}`]: Endpoint<typeof participantResponse>;
+    '/polls/public': Endpoint<typeof pollResponse, typeof publicPollCreateInput>;
+    [path: `/polls/public/${string}/vote`]: Endpoint<typeof pollResponse, typeof publicVoteInput>;
+    [path: `/polls/public/${string}/${'open' | 'close'}`]: Endpoint<typeof pollResponse>;
+    '/questions/public': Endpoint<typeof questionResponse, typeof publicQuestionCreateInput>;
+    // Marking answered without an answer sends no body.
+    [path: `/questions/public/${string}/answer`]: {
+      response: QuestionResponse;
+      body: z.input<typeof publicAnswerInput> | undefined;
+    };
+    [path: `/questions/public/${string}/${'upvote' | 'dismiss'}`]: Endpoint<typeof questionResponse>;
+    '/chat/messages': Endpoint<typeof chatMessageResponse, typeof chatSendInput>;
+  };
+}
+
+type Method = keyof Endpoints;
+type Path<M extends Method> = keyof Endpoints[M] & string;
+type EndpointAt<M extends Method, P extends Path<M>> = Endpoints[M][P] extends {
+  response: unknown;
+  body: unknown;
+}
+  ? Endpoints[M][P]
+  : never;
+
+/** The body argument: none for an endpoint without one, optional where undefined is allowed. */
+type BodyArgs<E extends { body: unknown }> = [E['body']] extends [never]
+  ? []
+  : undefined extends E['body']
+    ? [body?: E['body']]
+    : [body: E['body']];
+
+/** Calls /api/v1{path} with the participant's own token; resolves to the endpoint's response, throws with the API's message. */
+export type ParticipantApi = <M extends Method, P extends Path<M>>(
+  method: M,
+  path: P,
+  ...body: BodyArgs<EndpointAt<M, P>>
+) => Promise<EndpointAt<M, P>['response']>;

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { named, page, timestamp } from '@/lib/domain/shared.schemas';
+import { participantResponse, participantRole } from '@/lib/domain/participants.schemas';
+import { roomFactFields, roomResponse } from '@/lib/domain/rooms.schemas';
+
+/** The participant token's own actions (/api/v1/me): request and response schemas. */
+export const lockInput = z.object({ locked: z.boolean() });
+
+export const meResponse = named(
+  'Me',
+  'Who a participant token belongs to, per our records.',
+  z.object({
+    participant: participantResponse,
+    room: z.object({ ...roomFactFields, isLocked: z.boolean(), status: roomResponse.shape.status }),
+    isModerator: z.boolean(),
+    entry: z
+      .enum(['open', 'locked', 'full', 'ended', 'removed', 'denied'])
+      .describe(
+        'Whether this participant can go in now: open (they hold a seat, or one is free); locked (the room is locked and they hold no seat; hosts and moderators excepted); full (no seat is free and they hold none); ended; removed (a host or the API removed them); denied (refused from the waiting room). Removed and denied participants can read this and nothing else with their token.',
+      ),
+  }),
+);
+export const roomLockResponse = named(
+  'RoomLock',
+  'The room’s lock state.',
+  z.object({ roomId: z.string(), isLocked: z.boolean() }),
+);
+export const waitingParticipantResponse = named(
+  'WaitingParticipant',
+  'A participant parked in the waiting room.',
+  z.object({
+    id: z.string(),
+    displayName: z.string(),
+    avatarUrl: z.string().nullable(),
+    role: participantRole,
+    waitingSince: timestamp,
+  }),
+);
+export const waitingPage = page(
+  'WaitingParticipantPage',
+  waitingParticipantResponse,
+  'waiting participants (longest waiting first, up to 100)',
+);
