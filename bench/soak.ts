@@ -336,6 +336,13 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
         'cut by the kill',
         'app down (refused, retried)',
       ];
+      appLogs.push(app.output());
+      // A 500 is logged with its cause: put those lines in the report, so a failure says why.
+      const unhandled = appLogs
+        .join('\n')
+        .split('\n')
+        .filter((line) => line.includes('unhandled error'))
+        .slice(0, 5);
       const table = [
         `Soak: ${opts.seconds} s, ${opts.workers} workers, PostgreSQL down ${opts.pgDownSeconds} s once, app SIGKILLed once. ${new Date().toISOString()}.`,
         '',
@@ -359,8 +366,10 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
         problems.length
           ? `**Problems:**\n\n${problems.map((p) => `- ${p}`).join('\n')}`
           : '**Result: pass** — zero 500s, zero hung requests, no event lost.',
+        ...(unhandled.length
+          ? ['', '**Unhandled errors in the app log:**', '', ...unhandled.map((l) => `    ${l}`)]
+          : []),
       ].join('\n');
-      appLogs.push(app.output());
       return {
         ok: problems.length === 0,
         problems,

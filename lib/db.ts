@@ -38,25 +38,55 @@ export function sql(): pg.Pool {
 
 /**
  * A database that cannot be reached or dropped the connection mid-query (restart, failover, pool
- * exhausted): the request is answered 503 (retry), never 500. Covers Prisma's codes and the
- * errors node-postgres raises on the raw pool.
+ * exhausted): the request is answered 503 (retry), never 500. An error reaches us in one of three
+ * shapes — node-postgres's own (the raw pool), Prisma's (the SQLSTATE in its message), or the
+ * driver adapter's DriverAdapterError that Prisma passes through unwrapped from a transaction's
+ * BEGIN or COMMIT (the SQLSTATE in `cause.originalCode`, a lost socket as `cause.kind`) — so the
+ * SQLSTATE is read from all three.
  */
 const PRISMA_UNREACHABLE = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+const ADAPTER_UNREACHABLE = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TooManyConnections',
+  'TlsConnectionError',
+]);
+// SQLSTATE class 08 (connection exception), 57P01-57P03 (shutdown, cannot connect now), 53300 (too many connections).
+const UNAVAILABLE_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
+
+function sqlState(err: Error): string | undefined {
+  // Prisma's own codes (P2010, ...) look like SQLSTATEs: its error carries the SQLSTATE in the message.
+  if (err instanceof Prisma.PrismaClientKnownRequestError) return /Code: `([0-9A-Z]{5})`/.exec(err.message)?.[1];
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  const cause = (err as { cause?: { originalCode?: unknown } }).cause;
+  if (typeof cause?.originalCode === 'string') return cause.originalCode;
+  return /Code: `([0-9A-Z]{5})`/.exec(err.message)?.[1];
+}
+
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (err instanceof Prisma.PrismaClientInitializationError) return true;
   if (err instanceof Prisma.PrismaClientKnownRequestError && PRISMA_UNREACHABLE.has(err.code)) return true;
   if (!(err instanceof Error)) return false;
-  // Prisma reports a server-side error with its SQLSTATE in the message (P2010, P2039, ...).
-  if (/Code: `(08\d{3}|57P0[123])`/.test(err.message)) return true;
+  const state = sqlState(err);
+  if (state && UNAVAILABLE_SQLSTATE.test(state)) return true;
   const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string') {
-    // SQLSTATE class 08 (connection exception), 57P01-57P03 (shutdown, cannot connect now).
-    if (NETWORK_CODES.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code)) return true;
-  }
+  if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
+  const kind = (err as { cause?: { kind?: unknown } }).cause?.kind;
+  if (err.name === 'DriverAdapterError' && typeof kind === 'string' && ADAPTER_UNREACHABLE.has(kind)) return true;
   return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
     err.message,
   );
+}
+
+/** A serialization failure or deadlock (SQLSTATE 40001, 40P01) in any of the three shapes: busy, retry. */
+export function isTransactionConflict(err: unknown): boolean {
+  if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2034') return true;
+  if (!(err instanceof Error)) return false;
+  const kind = (err as { cause?: { kind?: unknown } }).cause?.kind;
+  return kind === 'TransactionWriteConflict' || /^40(001|P01)$/.test(sqlState(err) ?? '');
 }
 
 export async function disconnectDb(): Promise<void> {

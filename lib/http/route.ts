@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { Prisma, isDatabaseUnavailable } from '@/lib/db';
+import { Prisma, isDatabaseUnavailable, isTransactionConflict } from '@/lib/db';
 import { ApiError, type ErrorEnvelope } from '@/lib/errors';
 import { newRequestId, runWithContext, requestContext, type RequestContext } from '@/lib/http/context';
 import { readRawBody, parseJsonBody, validate, queryObject, assertPathIds } from '@/lib/http/body';
@@ -352,8 +352,8 @@ function toApiError(err: unknown): ApiError {
   if (err instanceof Prisma.PrismaClientKnownRequestError) {
     if (err.code === 'P2025') return new ApiError('NOT_FOUND', 'Resource not found.');
     if (err.code === 'P2002') return new ApiError('CONFLICT', 'A resource with these values already exists.');
-    if (err.code === 'P2028' || err.code === 'P2034')
-      return new ApiError('SERVICE_UNAVAILABLE', 'The service is busy; retry shortly.');
+    if (err.code === 'P2028') return new ApiError('SERVICE_UNAVAILABLE', 'The service is busy; retry shortly.');
   }
+  if (isTransactionConflict(err)) return new ApiError('SERVICE_UNAVAILABLE', 'The service is busy; retry shortly.');
   return new ApiError('INTERNAL', 'Something went wrong on our side. It has been logged.');
 }
