@@ -22,6 +22,12 @@ export function db(): PrismaClient {
     // without Prisma's per-query cost (sql() below); Prisma shares the same connections.
     pool.pg = new pg.Pool({ connectionString: DATABASE_URL, max: DATABASE_POOL_SIZE });
     pool.pg.on('error', () => undefined); // an idle connection dropped (database restart): the pool replaces it
+    // A connection the pool hands to a promise-based checkout (Prisma's transactions) has no
+    // 'error' listener until the promise settles — a microtask later. When the database stops,
+    // the last answer and the termination notice can arrive in one read: the notice is emitted in
+    // that gap, and an 'error' event with no listener ends the process. Every connection keeps
+    // one listener for its whole life; the statement that uses it still gets the error.
+    pool.pg.on('connect', (client) => client.on('error', () => undefined));
     const adapter = new PrismaPg(pool.pg, { disposeExternalPool: true });
     // Joins and votes lock a row and queue behind each other under load: give waiting
     // transactions time to get a connection rather than failing the request.

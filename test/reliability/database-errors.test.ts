@@ -118,6 +118,19 @@ describe('a connection dropped mid-request is "unavailable" (503), whatever shap
     for (const e of errors) expect(isDatabaseUnavailable(e), String(e)).toBe(true);
   });
 
+  it("a checked-out connection's error event never goes unhandled (it would end the process)", async () => {
+    // The gap: a promise-based checkout (as Prisma's transactions do) before its caller has
+    // attached a listener. The database's termination notice can be emitted right there.
+    const client = await sql().connect();
+    try {
+      expect(() =>
+        client.emit('error', new Error('terminating connection due to administrator command')),
+      ).not.toThrow();
+    } finally {
+      client.release(true);
+    }
+  });
+
   it('the pool keeps serving after its connections were terminated', async () => {
     const { rows } = await admin.query<{ pid: number }>(
       `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
