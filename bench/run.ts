@@ -7,7 +7,8 @@
  * framework's floor: no auth, one SELECT 1), and with the server's CPU time per request, so a
  * regression shows even on a shared, noisy machine: compare ratios within one report. Joins run
  * into ONE room (a fresh one for 10,000 per run, the all-hands case) and spread over 20 rooms;
- * an open-loop part offers fixed rates (BENCH_OPEN_LOOP_RATES, default 50,100,200 joins/s).
+ * an open-loop part offers fixed rates (BENCH_OPEN_LOOP_RATES, default 50,100,200 joins/s) from
+ * a generator in its own process (bench/open-loop.ts).
  * The latest `npm run soak` table (bench/reports/soak-latest.md) is appended.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -19,6 +20,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { startWebhookReceiver } from '../test/support/webhook-receiver';
 import { barChartSvg } from './chart';
+import type { OpenLoopResult, OpenLoopSpec } from './open-loop';
 
 const root = path.resolve(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
@@ -33,7 +35,10 @@ const PARTS = new Set((process.env.BENCH_PARTS ?? 'api,webhooks,pages,media').sp
 // Closed-loop runs are split into this many interleaved rounds per concurrency (see below).
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 // Offered rates (joins/s into one room) for the open-loop latency runs.
-const OPEN_LOOP_RATES = (process.env.BENCH_OPEN_LOOP_RATES ?? '50,100,200').split(',').map(Number);
+const OPEN_LOOP_RATES = (process.env.BENCH_OPEN_LOOP_RATES ?? '50,100,200')
+  .split(',')
+  .map(Number)
+  .filter((rate) => rate > 0);
 
 async function adminUrl(): Promise<{ url: string; stop?: () => Promise<void> }> {
   const candidate = process.env.CONVENE_TEST_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -88,34 +93,56 @@ interface Row {
   errors: number;
   non2xx: number;
   cpuMsPerReq: number | null;
-  rate?: number;
   total?: number;
   seconds?: number;
   cpuMs?: number | null;
+  dbCpuMs?: number | null;
 }
 
 const CLOCK_TICK_MS = 1000 / Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
 
-/**
- * CPU time (user + system, ms) used so far by every process in a process group: the server's
- * own CPU, read from /proc like process.cpuUsage() would report it inside the server. Per
- * request it shows a regression even when the machine is shared and throughput is noisy.
- */
-function groupCpuMs(pgid: number | undefined): number | null {
-  if (!pgid || process.platform !== 'linux') return null;
-  let ticks = 0;
+/** CPU ticks (user + system) used so far by each process `match` selects, by pid, read from /proc. */
+function cpuTicks(match: (stat: { pgrp: number; comm: string }) => boolean): Map<number, number> | null {
+  if (process.platform !== 'linux') return null;
+  const ticks = new Map<number, number>();
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       // After "pid (comm) ": state ppid pgrp ... utime(12th) stime(13th), zero-based 11 and 12.
-      if (Number(fields[2]) === pgid) ticks += Number(fields[11]) + Number(fields[12]);
+      if (match({ pgrp: Number(fields[2]), comm })) ticks.set(Number(pid), Number(fields[11]) + Number(fields[12]));
     } catch {
       // the process exited meanwhile
     }
   }
-  return ticks * CLOCK_TICK_MS;
+  return ticks;
 }
+
+/**
+ * A CPU meter (ms, user + system) over the processes `match` selects, as process.cpuUsage() would
+ * report it inside each: per request it shows a regression even when the machine is shared and
+ * throughput is noisy. Counted per process (a process that ends during a run drops out rather
+ * than subtracting its whole life's CPU).
+ */
+function cpuMeter(match: (stat: { pgrp: number; comm: string }) => boolean) {
+  const before = cpuTicks(match);
+  return () => {
+    const after = cpuTicks(match);
+    if (!before || !after) return null;
+    let ticks = 0;
+    for (const [pid, t] of after) ticks += t - (before.get(pid) ?? 0);
+    return ticks * CLOCK_TICK_MS;
+  };
+}
+
+/** The server's CPU: every process in its process group. */
+const serverCpu = (pgid: number | undefined) => cpuMeter((p) => p.pgrp === pgid);
+/**
+ * The database's CPU: every PostgreSQL process on this machine (the pool's backends live for the
+ * whole run; on a shared machine another database's work would count too).
+ */
+const databaseCpu = () => cpuMeter((p) => p.comm === 'postgres');
 
 let serverGroup: number | undefined;
 
@@ -125,17 +152,16 @@ async function load(
   concurrency: number,
   makeRequest: () => { method: 'GET' | 'POST'; path: string; body?: string; headers?: Record<string, string> },
   headers: Record<string, string>,
-  opts: { rate?: number; group?: number; duration?: number } = {},
+  opts: { group?: number; duration?: number } = {},
 ): Promise<Row> {
   const group = opts.group ?? serverGroup;
   const duration = opts.duration ?? DURATION;
-  const cpuBefore = groupCpuMs(group);
+  const serverMeter = serverCpu(group);
+  const databaseMeter = databaseCpu();
   const result = await autocannon({
     url,
     connections: concurrency,
     duration,
-    // Open loop: this many requests per second in total, whatever the latency (not a closed loop).
-    ...(opts.rate ? { overallRate: opts.rate } : {}),
     headers: { 'content-type': 'application/json', ...headers },
     requests: [
       {
@@ -146,7 +172,8 @@ async function load(
       },
     ],
   });
-  const cpuAfter = groupCpuMs(group);
+  const cpu = serverMeter();
+  const dbCpu = databaseMeter();
   const total = result.requests.total;
   return {
     name,
@@ -156,14 +183,11 @@ async function load(
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
-    cpuMsPerReq:
-      cpuBefore !== null && cpuAfter !== null && total > 0
-        ? Math.round(((cpuAfter - cpuBefore) / total) * 100) / 100
-        : null,
-    rate: opts.rate,
+    cpuMsPerReq: cpu !== null && total > 0 ? Math.round((cpu / total) * 100) / 100 : null,
     total,
     seconds: duration,
-    cpuMs: cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null,
+    cpuMs: cpu,
+    dbCpuMs: dbCpu,
   };
 }
 
@@ -172,6 +196,7 @@ function merge(rounds: Row[]): Row {
   const total = rounds.reduce((a, r) => a + (r.total ?? 0), 0);
   const seconds = rounds.reduce((a, r) => a + (r.seconds ?? 0), 0);
   const cpu = rounds.every((r) => r.cpuMs != null) ? rounds.reduce((a, r) => a + r.cpuMs!, 0) : null;
+  const dbCpu = rounds.every((r) => r.dbCpuMs != null) ? rounds.reduce((a, r) => a + r.dbCpuMs!, 0) : null;
   return {
     ...rounds[0],
     rps: Math.round(total / seconds),
@@ -183,6 +208,38 @@ function merge(rounds: Row[]): Row {
     total,
     seconds,
     cpuMs: cpu,
+    dbCpuMs: dbCpu,
+  };
+}
+
+interface OpenLoopRow extends OpenLoopResult {
+  name: string;
+  rate: number;
+  cpuMsPerReq: number | null;
+}
+
+/** One open-loop run in its own process (bench/open-loop.ts), with the server's CPU per request. */
+async function openLoopRun(name: string, spec: OpenLoopSpec): Promise<OpenLoopRow> {
+  const serverMeter = serverCpu(serverGroup);
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'bench/open-loop.ts'), JSON.stringify(spec)],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error(`open-loop run ${name} at ${spec.rate}/s failed (exit ${code})`);
+  const result = JSON.parse(out.trim().split('\n').at(-1)!) as OpenLoopResult;
+  const cpu = serverMeter();
+  return {
+    ...result,
+    name,
+    rate: spec.rate,
+    cpuMsPerReq: cpu !== null && result.served > 0 ? Math.round((cpu / result.served) * 100) / 100 : null,
   };
 }
 
@@ -373,8 +430,15 @@ async function main() {
     });
 
     const rows: Row[] = [];
-    const openLoop: Row[] = [];
+    const openLoop: OpenLoopRow[] = [];
+    let idle: { serverMsPerS: number | null; databaseMsPerS: number | null } | undefined;
     if (PARTS.has('api')) {
+      // What the server and the database burn with no request at all (background loops, timers):
+      // part of every per-request CPU figure at low rates.
+      const idleMeters = { server: serverCpu(serverGroup), database: databaseCpu() };
+      await new Promise((r) => setTimeout(r, 5000));
+      const perSecond = (ms: number | null) => (ms !== null ? Math.round(ms / 5) : null);
+      idle = { serverMsPerS: perSecond(idleMeters.server()), databaseMsPerS: perSecond(idleMeters.database()) };
       // Warm up the server (JIT, connection pool) before measuring.
       await load(
         'warm-up',
@@ -497,28 +561,24 @@ async function main() {
         }
         rows.push(...rounds.map(merge));
       }
-      // Open loop: a fixed offered rate into one room (a fresh one each), latency as offered.
-      // Enough connections that a slow response does not hold back the offered rate.
+      // Open loop: a fixed offered rate into one room (a fresh one each), latency from each
+      // request's due time, by bench/open-loop.ts in a process of its own; GET /health at the
+      // same rate just before, as the floor.
       for (const rate of OPEN_LOOP_RATES) {
         openLoop.push(
-          await load(
-            'GET /health',
-            base,
-            Math.max(16, Math.ceil(rate / 2)),
-            () => ({ method: 'GET', path: '/api/v1/health' }),
-            {},
-            { rate },
-          ),
+          await openLoopRun('GET /health', { base, method: 'GET', path: '/api/v1/health', rate, seconds: DURATION }),
         );
+        const room = await newBigRoom();
         openLoop.push(
-          await load(
-            'POST /rooms/{id}/join, one room',
+          await openLoopRun('POST /rooms/{id}/join, one room', {
             base,
-            Math.max(16, Math.ceil(rate / 2)),
-            oneRoomJoin(await newBigRoom()),
+            method: 'POST',
+            path: `/api/v1/rooms/${room}/join`,
             headers,
-            { rate },
-          ),
+            body: 'join',
+            rate,
+            seconds: DURATION,
+          }),
         );
       }
     }
@@ -561,6 +621,8 @@ async function main() {
     const floorOf = (c: number): Row | undefined => find('GET /health', c);
     const cpuRatio = (r: Row | undefined, floor: Row | undefined) =>
       r?.cpuMsPerReq != null && floor?.cpuMsPerReq ? `${(r.cpuMsPerReq / floor.cpuMsPerReq).toFixed(2)}×` : '?';
+    const perRequest = (ms: number | null | undefined, n: number | undefined) =>
+      ms != null && n ? (Math.round((ms / n) * 100) / 100).toString() : '?';
     const soak = latestSoak();
     let report = [
       `# Convene benchmark — ${new Date().toISOString()}`,
@@ -570,14 +632,16 @@ async function main() {
       '',
       ...(rows.length
         ? [
-            '| endpoint | concurrency | req/s | % of GET /health | p50 ms | p99 ms | server CPU ms/req | CPU vs GET /health | errors | non-2xx |',
-            '|---|---|---|---|---|---|---|---|---|---|',
+            '| endpoint | concurrency | req/s | % of GET /health | p50 ms | p99 ms | server CPU ms/req | CPU vs GET /health | database CPU ms/req | errors | non-2xx |',
+            '|---|---|---|---|---|---|---|---|---|---|---|',
             ...rows.map(
               (r) =>
-                `| ${r.name} | ${r.concurrency} | ${r.rps} | ${pct(r, floorOf(r.concurrency))} | ${r.p50} | ${r.p99} | ${r.cpuMsPerReq ?? '?'} | ${cpuRatio(r, floorOf(r.concurrency))} | ${r.errors} | ${r.non2xx} |`,
+                `| ${r.name} | ${r.concurrency} | ${r.rps} | ${pct(r, floorOf(r.concurrency))} | ${r.p50} | ${r.p99} | ${r.cpuMsPerReq ?? '?'} | ${cpuRatio(r, floorOf(r.concurrency))} | ${perRequest(r.dbCpuMs, r.total)} | ${r.errors} | ${r.non2xx} |`,
             ),
             '',
-            `Each concurrency's endpoints ran interleaved in ${ROUNDS} rounds of ${Math.max(1, Math.round(DURATION / ROUNDS))} s (order rotated each round); req/s and CPU are over all rounds, p50 the rounds' mean, p99 the worst round's. "% of GET /health" and "CPU vs GET /health" compare with GET /health at the same concurrency.`,
+            `"database CPU" is every PostgreSQL process on the machine (the baseline's too). Each concurrency's endpoints ran interleaved in ${ROUNDS} rounds of ${Math.max(1, Math.round(DURATION / ROUNDS))} s (order rotated each round); req/s and CPU are over all rounds, p50 the rounds' mean, p99 the worst round's. "% of GET /health" and "CPU vs GET /health" compare with GET /health at the same concurrency.`,
+            '',
+            `Idle (no requests, 5 s): server ${idle?.serverMsPerS ?? '?'} ms CPU per second, database ${idle?.databaseMsPerS ?? '?'} ms CPU per second.`,
             '',
             '**Goals** (ratios from this run):',
             '',
@@ -607,13 +671,13 @@ async function main() {
         ? [
             '## Open loop: joins into one room at a fixed offered rate',
             '',
-            'autocannon overallRate (requests are offered at the rate whatever the latency); one fresh room for 10,000 per rate; GET /health at the same rate just before, as the floor. Goal: join p99 < 50 ms at 100/s.',
+            'bench/open-loop.ts in its own process: one request every 1000/rate ms whatever the answers do, each latency measured from the moment its request was due (so a server that falls behind shows); one fresh room for 10,000 per rate; GET /health at the same rate just before, as the floor. Goal: join p99 < 50 ms at 100/s. "send lag" is how late the generator itself was (p99).',
             '',
-            '| endpoint | offered req/s | served req/s | p50 ms | p99 ms | server CPU ms/req | errors | non-2xx |',
-            '|---|---|---|---|---|---|---|---|',
+            '| endpoint | offered req/s | served req/s | p50 ms | p90 ms | p99 ms | max ms | server CPU ms/req | send lag p99 ms | errors | non-2xx |',
+            '|---|---|---|---|---|---|---|---|---|---|---|',
             ...openLoop.map(
               (r) =>
-                `| ${r.name} | ${r.rate} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.cpuMsPerReq ?? '?'} | ${r.errors} | ${r.non2xx} |`,
+                `| ${r.name} | ${r.rate} | ${r.rps} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.max} | ${r.cpuMsPerReq ?? '?'} | ${r.sendLagP99} | ${r.errors} | ${r.non2xx} |`,
             ),
             '',
           ]
