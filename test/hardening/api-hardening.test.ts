@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSuite, seedTenant } from '../support/suite';
+import type { ApiResponse } from '../support/app';
 import { db } from '@/lib/db';
 import { frameAncestorsPolicy } from '@/lib/domain/embedding';
 import { PARTICIPANT_REQUESTS_PER_SECOND, PUBLIC_REQUESTS_PER_ADDRESS_PER_SECOND } from '@/lib/http/rate-limit';
@@ -68,33 +69,44 @@ describe('frameAncestors: only normalised origins reach the CSP header', () => {
   });
 });
 
+/**
+ * Sends bursts of twice the limit at once until one of them meets a 429 (at most five). A single
+ * burst of limit + 5 is not enough on a loaded machine: when the server takes longer than a second
+ * to answer it, the requests fall into two windows and none is over the limit.
+ */
+async function burstUntilLimited(limit: number, send: (i: number) => Promise<ApiResponse>) {
+  const all: ApiResponse[] = [];
+  for (let burst = 0; burst < 5; burst++) {
+    const results = await Promise.all(Array.from({ length: limit * 2 }, (_, i) => send(burst * limit * 2 + i)));
+    all.push(...results);
+    if (results.some((r) => r.status === 429)) break;
+  }
+  return { succeeded: all.filter((r) => r.status === 200), limited: all.filter((r) => r.status === 429), all };
+}
+
 describe('rate limits on participant-token and public endpoints', () => {
   it(`participant-token endpoints: ${PARTICIPANT_REQUESTS_PER_SECOND}/s per participant, with x-ratelimit-* headers`, async () => {
-    const results = await Promise.all(
-      Array.from({ length: PARTICIPANT_REQUESTS_PER_SECOND + 5 }, () =>
-        suite.api('GET', '/api/v1/me', { bearer: tokens.rl }),
-      ),
+    const { succeeded, limited, all } = await burstUntilLimited(PARTICIPANT_REQUESTS_PER_SECOND, () =>
+      suite.api('GET', '/api/v1/me', { bearer: tokens.rl }),
     );
-    const first = results.find((r) => r.status === 200)!;
-    expect(first.headers.get('x-ratelimit-limit')).toBe(String(PARTICIPANT_REQUESTS_PER_SECOND));
-    expect(first.headers.get('x-ratelimit-remaining')).not.toBeNull();
-    const limited = results.filter((r) => r.status === 429);
-    expect(limited.length).toBeGreaterThanOrEqual(5);
+    expect(all.every((r) => r.status === 200 || r.status === 429)).toBe(true);
+    expect(succeeded[0].headers.get('x-ratelimit-limit')).toBe(String(PARTICIPANT_REQUESTS_PER_SECOND));
+    expect(succeeded[0].headers.get('x-ratelimit-remaining')).not.toBeNull();
+    expect(limited.length).toBeGreaterThan(0);
     expect(limited[0].body.error.code).toBe('RATE_LIMITED');
     expect(limited[0].headers.get('retry-after')).not.toBeNull();
     // Another participant's budget is its own.
     expect((await suite.api('GET', '/api/v1/me', { bearer: tokens.vic })).status).toBe(200);
   });
   it(`GET /rooms/{id}/info (no credential): ${PUBLIC_REQUESTS_PER_ADDRESS_PER_SECOND}/s per address, X-Forwarded-For ignored`, async () => {
-    const results = await Promise.all(
-      Array.from({ length: PUBLIC_REQUESTS_PER_ADDRESS_PER_SECOND + 5 }, (_, i) =>
-        suite.api('GET', `/api/v1/rooms/${room.id}/info`, { headers: { 'x-forwarded-for': `198.51.100.${i}` } }),
-      ),
+    // Every request claims another forwarded address: the limit still counts them as one client.
+    const { succeeded, limited, all } = await burstUntilLimited(PUBLIC_REQUESTS_PER_ADDRESS_PER_SECOND, (i) =>
+      suite.api('GET', `/api/v1/rooms/${room.id}/info`, { headers: { 'x-forwarded-for': `198.51.100.${i % 250}` } }),
     );
-    expect(results.find((r) => r.status === 200)!.headers.get('x-ratelimit-limit')).toBe(
-      String(PUBLIC_REQUESTS_PER_ADDRESS_PER_SECOND),
-    );
-    expect(results.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(5);
+    expect(all.every((r) => r.status === 200 || r.status === 429)).toBe(true);
+    expect(succeeded[0].headers.get('x-ratelimit-limit')).toBe(String(PUBLIC_REQUESTS_PER_ADDRESS_PER_SECOND));
+    expect(limited.length).toBeGreaterThan(0);
+    expect(limited[0].body.error.code).toBe('RATE_LIMITED');
   });
 });
 
