@@ -1,4 +1,4 @@
-import { db } from '@/lib/db';
+import { db, sql } from '@/lib/db';
 import { config } from '@/lib/config';
 import { log } from '@/lib/log';
 import { metrics } from '@/lib/metrics';
@@ -57,6 +57,16 @@ async function leaseDueDeliveries(
   leaseMs = 2 * config().WEBHOOK_TIMEOUT_MS + 5_000,
 ): Promise<LeasedDelivery[]> {
   const c = config();
+  // Most ticks find nothing due (ten a second, on every instance, also when idle): one cheap
+  // statement on the raw pool first, and the leasing transaction (BEGIN, lock, lease, COMMIT
+  // through Prisma) only when there is something to lease. Measured idle: 54-70 ms of server CPU
+  // per second before, nearly all of it this loop.
+  const { rowCount } = await sql().query({
+    name: 'webhook_due_probe',
+    text: `SELECT 1 FROM "WebhookDelivery" WHERE status IN ('PENDING', 'RETRYING') AND "nextAttemptAt" <= now()
+           AND ("leasedUntil" IS NULL OR "leasedUntil" <= now()) LIMIT 1`,
+  });
+  if (!rowCount) return [];
   return db().$transaction(async (tx) => {
     const [{ locked }] = await tx.$queryRaw<
       { locked: boolean }[]
