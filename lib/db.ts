@@ -72,6 +72,12 @@ function sqlState(err: Error): string | undefined {
   return /Code: `([0-9A-Z]{5})`/.exec(err.message)?.[1];
 }
 
+/** The driver adapter's classification of its error (e.g. ConnectionClosed), when it is one. */
+function adapterErrorKind(err: Error): string | undefined {
+  const kind = (err as { cause?: { kind?: unknown } }).cause?.kind;
+  return err.name === 'DriverAdapterError' && typeof kind === 'string' ? kind : undefined;
+}
+
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (err instanceof Prisma.PrismaClientInitializationError) return true;
   if (err instanceof Prisma.PrismaClientKnownRequestError && PRISMA_UNREACHABLE.has(err.code)) return true;
@@ -80,8 +86,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   if (state && UNAVAILABLE_SQLSTATE.test(state)) return true;
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
-  const kind = (err as { cause?: { kind?: unknown } }).cause?.kind;
-  if (err.name === 'DriverAdapterError' && typeof kind === 'string' && ADAPTER_UNREACHABLE.has(kind)) return true;
+  if (ADAPTER_UNREACHABLE.has(adapterErrorKind(err) ?? '')) return true;
   return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
     err.message,
   );
@@ -91,8 +96,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 export function isTransactionConflict(err: unknown): boolean {
   if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2034') return true;
   if (!(err instanceof Error)) return false;
-  const kind = (err as { cause?: { kind?: unknown } }).cause?.kind;
-  return kind === 'TransactionWriteConflict' || /^40(001|P01)$/.test(sqlState(err) ?? '');
+  return adapterErrorKind(err) === 'TransactionWriteConflict' || /^40(001|P01)$/.test(sqlState(err) ?? '');
 }
 
 export async function disconnectDb(): Promise<void> {

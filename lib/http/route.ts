@@ -347,7 +347,9 @@ function toApiError(err: unknown): ApiError {
   }
   // A database it cannot reach or get a connection to (Prisma or the raw pool): a 503 to retry, not a 500.
   if (isDatabaseUnavailable(err)) {
-    return new ApiError('SERVICE_UNAVAILABLE', 'The database is not reachable; nothing was changed. Retry shortly.');
+    // "Nothing was changed" holds unless the connection was lost while COMMIT was on its way: then
+    // the outcome is unknown to us too, so the message does not promise it (README, error codes).
+    return new ApiError('SERVICE_UNAVAILABLE', 'The database is not reachable. Retry shortly.');
   }
   if (err instanceof Prisma.PrismaClientKnownRequestError) {
     if (err.code === 'P2025') return new ApiError('NOT_FOUND', 'Resource not found.');

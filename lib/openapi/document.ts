@@ -127,7 +127,7 @@ function errorResponses(op: Operation) {
   if (auth.kind !== 'none' || auth.perAddressPerSecond) add('RATE_LIMITED');
   if (op.path.includes('{')) add('NOT_FOUND');
   if (op.method === 'POST' && auth.kind !== 'none') add('CONFLICT');
-  // Any operation: the database could not be reached or was too busy; nothing was changed, retry.
+  // Any operation: the database could not be reached or was too busy; retry (README: error codes).
   add('SERVICE_UNAVAILABLE');
   return Object.fromEntries([...byStatus].map(([status, codes]) => [String(status), errorResponse(codes)]));
 }
