@@ -1,11 +1,12 @@
-import type { Call, CallStatus, Participant, Room, Tenant } from '@/lib/generated/prisma/client';
+import type { Call, CallStatus, Room, Tenant } from '@/lib/generated/prisma/client';
 import type { z } from 'zod';
 import { db, Prisma, type Tx } from '@/lib/db';
 import { invalidState, notFound } from '@/lib/errors';
-import { createRoom, endRoom, findRoom, roomParticipants, roomView } from '@/lib/domain/rooms';
+import { createRoom, endRoom, findRoom, roomView, roomViews } from '@/lib/domain/rooms';
 import { createParticipant, mintToken, participantView } from '@/lib/domain/participants';
 import { emitEvent } from '@/lib/events/outbox';
 import type { EventName } from '@/lib/events/catalog';
+import type { RoomResponse } from '@/lib/domain/rooms.schemas';
 import type {
   callAcceptInput,
   callCreateInput,
@@ -25,10 +26,24 @@ import { pageArgs, toPage, type ListOrder } from '@/lib/domain/pagination';
  */
 const WAITING: CallStatus[] = ['QUEUED', 'RINGING'];
 
-type CallWithRoom = Call & { room: (Room & { participants: Participant[] }) | null };
+type CallWithRoom = Call & { room: Room | null };
 
-function callView(call: CallWithRoom | Call, queuePosition?: number | null): CallResponse {
-  const room = 'room' in call ? call.room : null;
+/** Call responses, each with its room as a Room response (the rooms' participants read in one statement). */
+async function callViews(
+  calls: CallWithRoom[],
+  { queuePositions }: { queuePositions: (number | null)[] },
+): Promise<CallResponse[]> {
+  const views = await roomViews(calls.flatMap((c) => (c.room ? [c.room] : [])));
+  const rooms = new Map(views.map((r) => [r.id, r]));
+  return calls.map((c, i) => callView(c, c.room ? rooms.get(c.room.id)! : null, queuePositions[i]));
+}
+
+async function callResponse(call: CallWithRoom, { queuePosition }: { queuePosition: number | null }) {
+  const [view] = await callViews([call], { queuePositions: [queuePosition] });
+  return view;
+}
+
+function callView(call: Call, room: RoomResponse | null, queuePosition: number | null): CallResponse {
   return {
     id: call.id,
     tenantId: call.tenantId,
@@ -59,14 +74,14 @@ function callView(call: CallWithRoom | Call, queuePosition?: number | null): Cal
     notes: call.notes,
     createdAt: call.createdAt.toISOString(),
     updatedAt: call.updatedAt.toISOString(),
-    ...(queuePosition !== undefined ? { queuePosition } : {}),
-    room: room ? roomView(room, room.participants) : null,
+    queuePosition,
+    room,
   };
 }
 
 type CallEventName = Extract<EventName, `call.${string}`>;
 
-const withRoom = { room: { include: { participants: roomParticipants } } };
+const withRoom = { room: true } as const;
 
 async function emitCall(call: Call, name: CallEventName, { tx }: { tx: Tx }) {
   await emitEvent({
@@ -108,7 +123,7 @@ export async function createCall(tenant: Tenant, input: z.infer<typeof callCreat
     await emitCall(created, 'call.queued', { tx });
     return created;
   });
-  return callView(call, await queuePosition(call));
+  return callView(call, null, await queuePosition(call));
 }
 
 /** 1-based position among the waiting calls of the same queue: priority first, then age. */
@@ -138,7 +153,7 @@ async function findCall(tenantId: string, id: string, { tx = db() }: { tx?: Tx }
 export async function getCall(tenant: Tenant, id: string) {
   const call = await db().call.findFirst({ where: { id, tenantId: tenant.id }, include: withRoom });
   if (!call) throw notFound('Call');
-  return callView(call, await queuePosition(call));
+  return callResponse(call, { queuePosition: await queuePosition(call) });
 }
 
 /** "Next up" order: priority (high first), then queuedAt (oldest first). */
@@ -170,7 +185,8 @@ export async function listCalls(tenant: Tenant, query: z.infer<typeof callListQu
     take: args.take,
   });
   const page = toPage(rows, query, (c) => c, { order: NEXT_UP });
-  return { ...page, data: await Promise.all(page.data.map(async (c) => callView(c, await queuePosition(c)))) };
+  const queuePositions = await Promise.all(page.data.map(queuePosition));
+  return { ...page, data: await callViews(page.data, { queuePositions }) };
 }
 
 /** A state move guarded by the current state: only one concurrent caller can make it. */
@@ -221,7 +237,7 @@ export async function ringCall({
     await emitCall(c, 'call.ringing', { tx });
     return c;
   });
-  return callView(call, await queuePosition(call));
+  return callResponse(call, { queuePosition: await queuePosition(call) });
 }
 
 /**
@@ -277,9 +293,10 @@ export async function acceptCall({
   });
   const callerCredentials = await mintToken({ tenant, room, participant: caller });
   const agentCredentials = await mintToken({ tenant, room, participant: agent });
+  const roomResponse = roomView(room, [caller, agent]);
   return {
-    call: callView(call, null),
-    room: roomView(room, [caller, agent]),
+    call: callView(call, roomResponse, null),
+    room: roomResponse,
     callerToken: callerCredentials.token,
     agentToken: agentCredentials.token,
     callerJoinUrl: callerCredentials.joinUrl,
@@ -310,7 +327,7 @@ export async function forwardCall(tenant: Tenant, id: string, input: z.infer<typ
     await emitCall(c, 'call.forwarded', { tx });
     return c;
   });
-  return callView(call, await queuePosition(call));
+  return callResponse(call, { queuePosition: await queuePosition(call) });
 }
 
 export async function cancelCall(tenant: Tenant, id: string, now = new Date()) {
@@ -343,7 +360,7 @@ async function closeWaiting(
     await emitCall(c, status === 'CANCELLED' ? 'call.cancelled' : 'call.missed', { tx });
     return c;
   });
-  return callView(call, null);
+  return callResponse(call, { queuePosition: null });
 }
 
 /** End an accepted call: its room is ended too (media room deleted first). */
@@ -370,5 +387,5 @@ export async function endCall(tenant: Tenant, id: string, now = new Date()) {
     await emitCall(c, 'call.ended', { tx });
     return c;
   });
-  return callView(call, null);
+  return callResponse(call, { queuePosition: null });
 }

@@ -8,7 +8,15 @@ import { pageArgs, toPage } from '@/lib/domain/pagination';
 import { resolveLimits } from '@/lib/domain/plans';
 import { mediaFor } from '@/lib/domain/media';
 import { emitEvent } from '@/lib/events/outbox';
-import { findRoom, newRowId, reopenRoomIn, roomFromJson, roomView, roomViewWithParticipants } from '@/lib/domain/rooms';
+import {
+  findRoom,
+  newRowId,
+  reopenRoomIn,
+  ROOM_PARTICIPANTS_LIMIT,
+  roomFromJson,
+  roomView,
+  roomViewWithParticipants,
+} from '@/lib/domain/rooms';
 import type { JoinInput } from '@/lib/domain/rooms.schemas';
 import type {
   ParticipantResponse,
@@ -311,7 +319,7 @@ async function fastJoin({ tenant, roomId, input, now }: Join): Promise<FastJoin>
   // A named statement: each pooled connection parses and plans it once, not on every join.
   const { rows } = await sql().query<{ r: FastJoin }>({
     name: 'convene_join',
-    text: `SELECT convene_join($1, $2, $3, $4::"ParticipantRole", $5, $6::timestamptz AT TIME ZONE 'UTC', $7::timestamptz AT TIME ZONE 'UTC', $8, $9, $10, $11, $12::jsonb, $13::jsonb) AS r`,
+    text: `SELECT convene_join($1, $2, $3, $4::"ParticipantRole", $5, $6::timestamptz AT TIME ZONE 'UTC', $7::timestamptz AT TIME ZONE 'UTC', $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14) AS r`,
     values: [
       tenant.id,
       roomId,
@@ -326,6 +334,7 @@ async function fastJoin({ tenant, roomId, input, now }: Join): Promise<FastJoin>
       `p_${randomBase62(20)}`,
       JSON.stringify(profile),
       JSON.stringify(defaultPermissions(input.role)),
+      ROOM_PARTICIPANTS_LIMIT,
     ],
   });
   return rows[0].r;

@@ -27,22 +27,38 @@ const DEFAULT_MAX_PARTICIPANTS = 100;
 /**
  * Which participants a Room response carries: those in the room or on their way in (PENDING,
  * WAITING, CONNECTED; not those who left, were removed or denied), in join order, at most
- * ROOM_PARTICIPANTS_LIMIT. GET /rooms/{id}/participants pages through all of them. The join's
- * one statement (convene_join) reads the same list in SQL: change both together.
+ * ROOM_PARTICIPANTS_LIMIT. GET /rooms/{id}/participants pages through all of them. One reader,
+ * in SQL (convene_room_participants, also called by the join's statement): a few index entries
+ * per room however many joined. Not Prisma's nested `take`, which reads every present participant
+ * of the room and keeps the first ten in memory.
  */
 export const ROOM_PARTICIPANTS_LIMIT = 10;
-export const roomParticipants = {
-  where: { connectionState: { in: ['PENDING', 'WAITING', 'CONNECTED'] as Participant['connectionState'][] } },
-  orderBy: [{ createdAt: 'asc' as const }, { id: 'asc' as const }],
-  take: ROOM_PARTICIPANTS_LIMIT,
-};
 
-/** A Room response for a room whose participants were not loaded with it. */
-export async function roomViewWithParticipants(room: Room, { tx = db() }: { tx?: Tx } = {}): Promise<RoomResponse> {
-  return roomView(
-    room,
-    await tx.participant.findMany({ ...roomParticipants, where: { roomId: room.id, ...roomParticipants.where } }),
+/** The participants each Room response lists, by room id, for any number of rooms in one statement. */
+export async function participantsOfRooms(
+  roomIds: string[],
+  { tx = db() }: { tx?: Tx } = {},
+): Promise<Map<string, Participant[]>> {
+  const byRoom = new Map<string, Participant[]>(roomIds.map((id) => [id, []]));
+  if (roomIds.length === 0) return byRoom;
+  const rows = await tx.$queryRaw<Participant[]>`
+    SELECT * FROM convene_read_room_participants(${roomIds}::text[], ${ROOM_PARTICIPANTS_LIMIT}::int)`;
+  for (const p of rows) byRoom.get(p.roomId)?.push(p);
+  return byRoom;
+}
+
+/** Room responses for rooms whose participants were not loaded with them. */
+export async function roomViews(rooms: Room[], { tx = db() }: { tx?: Tx } = {}): Promise<RoomResponse[]> {
+  const participants = await participantsOfRooms(
+    rooms.map((r) => r.id),
+    { tx },
   );
+  return rooms.map((r) => roomView(r, participants.get(r.id) ?? []));
+}
+
+export async function roomViewWithParticipants(room: Room, { tx = db() }: { tx?: Tx } = {}): Promise<RoomResponse> {
+  const [view] = await roomViews([room], { tx });
+  return view;
 }
 
 export function roomView(room: Room, participants: Participant[]): RoomResponse {
@@ -243,12 +259,7 @@ export async function findRoom(tenantId: string, roomId: string, { tx = db() }: 
 }
 
 export async function getRoom(tenant: Tenant, roomId: string) {
-  const room = await db().room.findFirst({
-    where: { id: roomId, tenantId: tenant.id },
-    include: { participants: roomParticipants },
-  });
-  if (!room) throw notFound('Room');
-  return roomView(room, room.participants);
+  return roomViewWithParticipants(await findRoom(tenant.id, roomId));
 }
 
 export async function listRooms(tenant: Tenant, query: z.infer<typeof roomListQuery>) {
@@ -263,9 +274,9 @@ export async function listRooms(tenant: Tenant, query: z.infer<typeof roomListQu
     },
     orderBy: page.orderBy,
     take: page.take,
-    include: { participants: roomParticipants },
   });
-  return toPage(rows, query, (r) => roomView(r, r.participants));
+  const participants = await participantsOfRooms(rows.map((r) => r.id));
+  return toPage(rows, query, (r) => roomView(r, participants.get(r.id) ?? []));
 }
 
 export async function updateRoom({
