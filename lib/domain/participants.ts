@@ -281,7 +281,7 @@ function participantFromJson(row: Record<string, unknown>): Participant {
 }
 
 /** A join request: who (input) joins which room of which tenant, at what time. */
-interface Join {
+export interface Join {
   tenant: Tenant;
   roomId: string;
   input: JoinInput;
@@ -301,13 +301,20 @@ type FastJoin =
 
 /**
  * The join's write path as ONE statement (the convene_join function, migration
- * join_and_room_fast_paths): lock the room row, apply the rules below in the same order, count
- * seats only when the room has as many participant rows as its cap, insert or update the
- * participant. The room lock is held for that one statement, not across round trips. What it
- * leaves to the transactional path ('slow'): reopening an ENDED room and parking in the waiting
- * room, both of which emit or change more than one row.
+ * room_participants_read): lock the room row, apply the rules below in the same order, count
+ * seats only when the room has as many participant rows as its cap, find or create the
+ * participant through the (roomId, externalUserId) unique index (INSERT ... ON CONFLICT: no
+ * lookup whose plan could read the whole room). The room lock is held for that one statement,
+ * not across round trips. What it leaves to the transactional path ('slow'): reopening an ENDED
+ * room and parking in the waiting room, both of which emit or change more than one row.
  */
-async function fastJoin({ tenant, roomId, input, now }: Join): Promise<FastJoin> {
+async function fastJoin(join: Join): Promise<FastJoin> {
+  const { rows } = await sql().query<{ r: FastJoin }>(joinStatement(join));
+  return rows[0].r;
+}
+
+/** The join's one statement and its parameters (exported for the tests that count what it reads). */
+export function joinStatement({ tenant, roomId, input, now }: Join) {
   const profile: Record<string, unknown> = { displayName: input.displayName };
   if (input.avatarUrl !== undefined) profile.avatarUrl = input.avatarUrl;
   if (input.externalRole !== undefined) profile.externalRole = input.externalRole;
@@ -317,7 +324,7 @@ async function fastJoin({ tenant, roomId, input, now }: Join): Promise<FastJoin>
     2_147_483_647,
   );
   // A named statement: each pooled connection parses and plans it once, not on every join.
-  const { rows } = await sql().query<{ r: FastJoin }>({
+  return {
     name: 'convene_join',
     text: `SELECT convene_join($1, $2, $3, $4::"ParticipantRole", $5, $6::timestamptz AT TIME ZONE 'UTC', $7::timestamptz AT TIME ZONE 'UTC', $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14) AS r`,
     values: [
@@ -336,8 +343,7 @@ async function fastJoin({ tenant, roomId, input, now }: Join): Promise<FastJoin>
       JSON.stringify(defaultPermissions(input.role)),
       ROOM_PARTICIPANTS_LIMIT,
     ],
-  });
-  return rows[0].r;
+  };
 }
 
 /**
