@@ -53,20 +53,24 @@ export async function endDueRooms(now = new Date()): Promise<number> {
 export async function endEmptyRooms(now = new Date()): Promise<number> {
   const candidates = await db().room.findMany({
     where: { status: 'ACTIVE', participants: { none: { connectionState: 'CONNECTED' } } },
-    include: {
-      tenant: { select: { emptyRoomTimeoutMinutes: true } },
-      participants: {
-        select: { leftAt: true },
-        orderBy: { leftAt: 'desc' },
-        take: 1,
-        where: { leftAt: { not: null } },
-      },
-    },
+    include: { tenant: { select: { emptyRoomTimeoutMinutes: true } } },
     take: BATCH,
   });
+  if (candidates.length === 0) return 0;
+  // When each room's last participant left, computed by PostgreSQL (a nested `take: 1` would
+  // fetch every participant who ever left the room and keep one).
+  const lastLeft = new Map(
+    (
+      await db().participant.groupBy({
+        by: ['roomId'],
+        where: { roomId: { in: candidates.map((r) => r.id) }, leftAt: { not: null } },
+        _max: { leftAt: true },
+      })
+    ).map((g) => [g.roomId, g._max.leftAt]),
+  );
   let ended = 0;
   for (const room of candidates) {
-    const lastActivity = room.participants[0]?.leftAt ?? room.startedAt ?? room.updatedAt;
+    const lastActivity = lastLeft.get(room.id) ?? room.startedAt ?? room.updatedAt;
     if (now.getTime() - lastActivity.getTime() >= room.tenant.emptyRoomTimeoutMinutes * 60_000) {
       if (await endBySystem(room.id, 'empty', now)) ended++;
     }
