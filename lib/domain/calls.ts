@@ -35,7 +35,9 @@ async function callViews(
 ): Promise<CallResponse[]> {
   const views = await roomViews(calls.flatMap((c) => (c.room ? [c.room] : [])));
   const rooms = new Map(views.map((r) => [r.id, r]));
-  return calls.map((c, i) => callView(c, c.room ? rooms.get(c.room.id)! : null, queuePositions[i]));
+  return calls.map((c, i) =>
+    callView(c, { room: c.room ? rooms.get(c.room.id)! : null, queuePosition: queuePositions[i] }),
+  );
 }
 
 async function callResponse(call: CallWithRoom, { queuePosition }: { queuePosition: number | null }) {
@@ -43,7 +45,10 @@ async function callResponse(call: CallWithRoom, { queuePosition }: { queuePositi
   return view;
 }
 
-function callView(call: Call, room: RoomResponse | null, queuePosition: number | null): CallResponse {
+function callView(
+  call: Call,
+  { room, queuePosition }: { room: RoomResponse | null; queuePosition: number | null },
+): CallResponse {
   return {
     id: call.id,
     tenantId: call.tenantId,
@@ -123,7 +128,7 @@ export async function createCall(tenant: Tenant, input: z.infer<typeof callCreat
     await emitCall(created, 'call.queued', { tx });
     return created;
   });
-  return callView(call, null, await queuePosition(call));
+  return callView(call, { room: null, queuePosition: await queuePosition(call) });
 }
 
 /** 1-based position among the waiting calls of the same queue: priority first, then age. */
@@ -295,7 +300,7 @@ export async function acceptCall({
   const agentCredentials = await mintToken({ tenant, room, participant: agent });
   const roomResponse = roomView(room, [caller, agent]);
   return {
-    call: callView(call, roomResponse, null),
+    call: callView(call, { room: roomResponse, queuePosition: null }),
     room: roomResponse,
     callerToken: callerCredentials.token,
     agentToken: agentCredentials.token,
