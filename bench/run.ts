@@ -20,6 +20,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { startWebhookReceiver } from '../test/support/webhook-receiver';
 import { barChartSvg } from './chart';
+import { SERVER_NODE_FLAGS } from '../scripts/server-flags';
 import type { OpenLoopResult, OpenLoopSpec } from './open-loop';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -379,22 +380,28 @@ async function main() {
       NEXTAUTH_URL: `http://127.0.0.1:${port}`,
       NEXTAUTH_SECRET: randomBytes(32).toString('hex'),
     };
-    // BENCH_PROFILE=1: a V8 CPU profile of the server, written on exit (open it in Chrome DevTools).
-    const nextArgs = ['start', '-p', String(port), '-H', '127.0.0.1'];
-    children.push(
+    // The server runs with the flags `npm start` uses (scripts/server-flags.ts). BENCH_PROFILE=1: a
+    // V8 CPU profile of it too, written on exit (open it in Chrome DevTools).
+    const profileFlags =
       process.env.BENCH_PROFILE === '1'
-        ? await startProcess(
-            'node',
-            [
-              '--cpu-prof',
-              `--cpu-prof-dir=${path.join(root, 'bench/reports/profiles')}`,
-              'node_modules/next/dist/bin/next',
-              ...nextArgs,
-            ],
-            serverEnv,
-            /Ready in/,
-          )
-        : await startProcess('npx', ['next', ...nextArgs], serverEnv, /Ready in/),
+        ? ['--cpu-prof', `--cpu-prof-dir=${path.join(root, 'bench/reports/profiles')}`]
+        : [];
+    children.push(
+      await startProcess(
+        process.execPath,
+        [
+          ...SERVER_NODE_FLAGS,
+          ...profileFlags,
+          'node_modules/next/dist/bin/next',
+          'start',
+          '-p',
+          String(port),
+          '-H',
+          '127.0.0.1',
+        ],
+        serverEnv,
+        /Ready in/,
+      ),
     );
     serverGroup = children[0].pid;
     const base = `http://127.0.0.1:${port}`;
@@ -624,6 +631,14 @@ async function main() {
     const perRequest = (ms: number | null | undefined, n: number | undefined) =>
       ms != null && n ? (Math.round((ms / n) * 100) / 100).toString() : '?';
     const soak = latestSoak();
+    // The server's peak resident memory over the whole run (the young generation's size shows here).
+    const peakKb = (() => {
+      try {
+        return /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${serverGroup}/status`, 'utf8'))?.[1];
+      } catch {
+        return undefined; // not running any more
+      }
+    })();
     let report = [
       `# Convene benchmark — ${new Date().toISOString()}`,
       '',
@@ -641,7 +656,7 @@ async function main() {
             '',
             `"database CPU" is every PostgreSQL process on the machine (the baseline's too). Each concurrency's endpoints ran interleaved in ${ROUNDS} rounds of ${Math.max(1, Math.round(DURATION / ROUNDS))} s (order rotated each round); req/s and CPU are over all rounds, p50 the rounds' mean, p99 the worst round's. "% of GET /health" and "CPU vs GET /health" compare with GET /health at the same concurrency.`,
             '',
-            `Idle (no requests, 5 s): server ${idle?.serverMsPerS ?? '?'} ms CPU per second, database ${idle?.databaseMsPerS ?? '?'} ms CPU per second.`,
+            `Idle (no requests, 5 s): server ${idle?.serverMsPerS ?? '?'} ms CPU per second, database ${idle?.databaseMsPerS ?? '?'} ms CPU per second. Server started with \`${SERVER_NODE_FLAGS.join(' ')}\`; its peak resident memory: ${peakKb ? Math.round(Number(peakKb) / 1024) : '?'} MB.`,
             '',
             '**Goals** (ratios from this run):',
             '',

@@ -8,6 +8,7 @@
  * `npm run dev` does the same with `next dev`.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { SERVER_NODE_FLAGS } from './server-flags';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -111,7 +112,13 @@ async function main() {
   // server (npx would exit without passing it on, leaving the server running with no database).
   const server = spawn(
     process.execPath,
-    [path.join(root, 'node_modules/next/dist/bin/next'), dev ? 'dev' : 'start', '-p', port],
+    [
+      ...(dev ? [] : SERVER_NODE_FLAGS),
+      path.join(root, 'node_modules/next/dist/bin/next'),
+      dev ? 'dev' : 'start',
+      '-p',
+      port,
+    ],
     { cwd: root, env, stdio: 'inherit' },
   );
   process.off('SIGINT', beforeServer);
