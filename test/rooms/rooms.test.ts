@@ -422,6 +422,55 @@ describe('join', () => {
     expect(await db().participant.count({ where: { roomId: room.id } })).toBe(1);
   });
 
+  it('a rejoin updates only what it sends; a new role brings its permissions; one removed is refused and left untouched, in a full room too', async () => {
+    const room = (await createRoom({ maxParticipants: 2 })).body;
+    const first = await join(room.id, {
+      externalUserId: 'u_viewer',
+      role: 'VIEWER',
+      avatarUrl: 'https://cdn.example.com/a.png',
+      externalRole: 'student',
+      externalMetadata: { crm: 7 },
+    });
+    expect(first.body.participant).toMatchObject({ canPublish: false, canScreenShare: false });
+    const pid = first.body.participant.id;
+    // A permission a moderator granted survives a rejoin in the same role.
+    await db().participant.update({ where: { id: pid }, data: { canPublishData: false } });
+    const same = await join(room.id, { externalUserId: 'u_viewer', role: 'VIEWER', displayName: 'Again' });
+    expect(same.body.participant).toMatchObject({
+      id: pid,
+      displayName: 'Again',
+      avatarUrl: 'https://cdn.example.com/a.png',
+      externalRole: 'student',
+      externalMetadata: { crm: 7 },
+      canPublishData: false,
+      rejoinCount: 1,
+    });
+    // A new role: that role's permissions; fields sent as null are cleared.
+    const promoted = await join(room.id, { externalUserId: 'u_viewer', role: 'HOST', externalMetadata: null });
+    expect(promoted.body.participant).toMatchObject({
+      role: 'HOST',
+      canPublish: true,
+      canPublishData: true,
+      canRecord: true,
+      externalMetadata: null,
+      avatarUrl: 'https://cdn.example.com/a.png',
+      rejoinCount: 2,
+    });
+    // Removed: refused, and the row is not written (in a room that is full as well: 403, not 409).
+    const other = (await join(room.id, { externalUserId: 'u_other' })).body.participant;
+    await db().participant.update({ where: { id: other.id }, data: { connectionState: 'REMOVED' } });
+    const before = await db().participant.findUniqueOrThrow({ where: { id: other.id } });
+    const refusedAt = async () => {
+      const back = await join(room.id, { externalUserId: 'u_other', displayName: 'Back' });
+      expect([back.status, back.body.error.code]).toEqual([403, 'FORBIDDEN']);
+      expect(await db().participant.findUniqueOrThrow({ where: { id: other.id } })).toEqual(before);
+    };
+    await refusedAt(); // a free seat
+    await join(room.id, { externalUserId: 'u_third' }); // the second seat: the room is full now
+    await refusedAt();
+    expect((await join(room.id, { externalUserId: 'u_fourth' })).body.error.code).toBe('ROOM_FULL');
+  });
+
   it('a locked room refuses attendees with 423 but admits hosts', async () => {
     const room = (await createRoom()).body;
     await suite.api('PATCH', `/api/v1/rooms/${room.id}`, { key: acme.key, body: { isLocked: true } });
