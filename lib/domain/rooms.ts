@@ -1,7 +1,6 @@
 import type { Participant, Room, Tenant } from '@/lib/generated/prisma/client';
-import { randomBytes } from 'node:crypto';
 import { db, Prisma, sql, type Tx } from '@/lib/db';
-import { randomBase62 } from '@/lib/crypto';
+import { pooledRandomBytes, randomBase62 } from '@/lib/crypto';
 import { ApiError, invalidState, notFound, validationFailed } from '@/lib/errors';
 import { pageArgs, toPage } from '@/lib/domain/pagination';
 import { resolveLimits } from '@/lib/domain/plans';
@@ -142,10 +141,7 @@ let idCounter = 0;
  */
 export function newRowId(): string {
   idCounter = (idCounter + 1) % 1_679_616;
-  const random = BigInt(`0x${randomBytes(8).toString('hex')}`)
-    .toString(36)
-    .padStart(12, '0')
-    .slice(-12);
+  const random = pooledRandomBytes(8).readBigUInt64BE().toString(36).padStart(12, '0').slice(-12);
   return `c${Date.now().toString(36).padStart(8, '0')}${idCounter.toString(36).padStart(4, '0')}${random}`;
 }
 
@@ -232,7 +228,6 @@ export async function createRoom({
     externalType: input.externalType ?? null,
     createdAt: at,
     updatedAt: at,
-    participantRows: 0,
   };
   // A JSON null is no metadata (SQL NULL), as Prisma stored it.
   if (input.externalMetadata != null) row.externalMetadata = input.externalMetadata;

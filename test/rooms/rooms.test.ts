@@ -316,6 +316,61 @@ describe('rooms', () => {
     expect(names((await join(room.id, { externalUserId: 'late' }, webinars.key)).body.room)).toEqual(firstTen);
   });
 
+  it("a join locks its Room row but never rewrites it: the room's row count, kept for every writer, has a row of its own", async () => {
+    const room = (await createRoom({ enableWaitingRoom: true, maxParticipants: 50 })).body;
+    const tenant = await db().tenant.findUniqueOrThrow({ where: { id: room.tenantId } });
+    // Rows each statement wrote, by table, as PostgreSQL counts them for the transaction (rolled back).
+    const writesBy = async (externalUserId: string) => {
+      const client = await sql().connect();
+      const written = async () =>
+        Object.fromEntries(
+          (
+            await client.query<{ relname: string; n: number }>(
+              `SELECT relname, (n_tup_ins + n_tup_upd)::int AS n FROM pg_stat_xact_user_tables
+                 WHERE relname IN ('Room', 'RoomParticipantRows', 'Participant') AND schemaname = current_schema()`,
+            )
+          ).rows.map((r) => [r.relname, r.n]),
+        );
+      try {
+        await client.query('BEGIN');
+        const before = await written();
+        const { rows } = await client.query<{ r: { outcome: string } }>(
+          joinStatement({
+            tenant,
+            roomId: room.id,
+            input: joinInput.parse({ externalUserId, displayName: 'Host', role: 'HOST' }),
+            now: new Date(),
+          }),
+        );
+        const after = await written();
+        const delta = (t: string) => (after[t] ?? 0) - (before[t] ?? 0);
+        return {
+          outcome: rows[0].r.outcome,
+          room: delta('Room'),
+          count: delta('RoomParticipantRows'),
+          participant: delta('Participant'),
+        };
+      } finally {
+        await client.query('ROLLBACK');
+        client.release();
+      }
+    };
+    // The room's first participant creates its count row, every later one bumps it; the Room row is never written.
+    expect(await writesBy('first-host')).toEqual({ outcome: 'ok', room: 0, count: 1, participant: 1 });
+    expect((await join(room.id, { externalUserId: 'host-1', role: 'HOST' })).status).toBe(200);
+    expect(await writesBy('second-host')).toEqual({ outcome: 'ok', room: 0, count: 1, participant: 1 });
+
+    // Every writer is counted: the one-statement join (a host), the waiting room's transactional
+    // path (an attendee parked); a rejoin adds no row and no count.
+    expect((await join(room.id, { externalUserId: 'attendee-1' })).body.waitingForApproval).toBe(true);
+    expect((await join(room.id, { externalUserId: 'host-1', role: 'HOST' })).status).toBe(200);
+    const rowsOf = async (roomId: string) => ({
+      counted: (await db().roomParticipantRows.findUnique({ where: { roomId } }))?.count ?? 0,
+      rows: await db().participant.count({ where: { roomId } }),
+    });
+    expect(await rowsOf(room.id)).toEqual({ counted: 2, rows: 2 });
+  });
+
   it('serves /info without a credential and without private fields', async () => {
     const room = (await createRoom({ enableE2EE: true, externalMetadata: { secret: 'crm-secret-marker' } })).body;
     await join(room.id, { externalUserId: 'private-participant-marker' });
