@@ -9,14 +9,18 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const RANDOM_POOL_BYTES = 4096;
 const randomPool = { bytes: Buffer.alloc(0), offset: 0 };
 
-/** `length` fresh bytes from the pool (copies: a caller may keep or expose them). */
+/**
+ * `length` fresh bytes from the pool, in memory of their own (not a view of the pool, nor of
+ * Node's shared Buffer pool): whatever a caller does with the buffer reveals no other draw.
+ */
 export function pooledRandomBytes(length: number): Buffer {
   if (length > RANDOM_POOL_BYTES) return randomBytes(length);
   if (randomPool.offset + length > randomPool.bytes.length) {
     randomPool.bytes = randomBytes(RANDOM_POOL_BYTES);
     randomPool.offset = 0;
   }
-  const out = Buffer.from(randomPool.bytes.subarray(randomPool.offset, randomPool.offset + length));
+  const out = Buffer.alloc(length);
+  randomPool.bytes.copy(out, 0, randomPool.offset, randomPool.offset + length);
   randomPool.offset += length;
   return out;
 }
