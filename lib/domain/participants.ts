@@ -300,13 +300,16 @@ type FastJoin =
   | { outcome: 'not_found' | 'locked' | 'refused' | 'slow' };
 
 /**
- * The join's write path as ONE statement (the convene_join function, migration
- * room_participants_read): lock the room row, apply the rules below in the same order, count
- * seats only when the room has as many participant rows as its cap, find or create the
- * participant through the (roomId, externalUserId) unique index (INSERT ... ON CONFLICT: no
- * lookup whose plan could read the whole room). The room lock is held for that one statement,
- * not across round trips. What it leaves to the transactional path ('slow'): reopening an ENDED
- * room and parking in the waiting room, both of which emit or change more than one row.
+ * The join's write path as ONE statement (the convene_join function, migrations
+ * room_participants_read and joins_share_the_room): lock the room row (shared while the room is
+ * more than 8 rows from its cap, so joins into one room run side by side; exclusive near it),
+ * apply the rules below in the same order, count seats only when the room has as many
+ * participant rows as its cap, find or create the participant through the (roomId,
+ * externalUserId) unique index (INSERT ... ON CONFLICT: no lookup whose plan could read the
+ * whole room). The room lock is held for that one statement, not across round trips. What it
+ * leaves to the transactional path ('slow'): reopening an ENDED room, parking in the waiting
+ * room (both emit or change more than one row), and a shared join that finds the room filled to
+ * within 8 rows of its cap while it waited (decided there alone, counting exactly).
  */
 async function fastJoin(join: Join): Promise<FastJoin> {
   const { rows } = await sql().query<{ r: FastJoin }>(joinStatement(join));
