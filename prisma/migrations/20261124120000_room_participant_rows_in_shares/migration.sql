@@ -1,22 +1,45 @@
--- Joins into one room far from its cap run side by side. Until now every join held its room row
--- FOR UPDATE through its own commit, so joins into one room ran one at a time and could not share
--- a WAL flush: sampled during a one-room run, the busy backends were waiting for the room's tuple
--- lock, for the WAL flush of the commit that held it, or for that transaction. pgbench, the join
--- function alone, one room at 16 clients: 0.50-0.55 ms of database CPU per join held FOR UPDATE,
--- 0.32 ms FOR SHARE (the same as over 20 rooms), and about three times the joins per second.
+-- The join's room row, in two steps measured one after the other (docs/performance.md).
+--
+-- 1. Room.participantRows moves to a table of its own, "RoomParticipantRows". The count is the
+-- same (participant rows ever inserted for the room, by any writer, kept by the same trigger,
+-- never decremented: an upper bound on the seats taken). Every join locked its Room row and
+-- bumped this counter on it, so each join left a new version of the Room row behind, and the
+-- joins queued on that row had to follow the chain of versions to the newest one each time the
+-- lock passed. Into ONE room that made the database spend 0.84 ms of CPU per join at 16
+-- concurrent and 1.75 ms at 64, against 0.41-0.54 ms spread over 20 rooms (pgbench, the function
+-- alone); with the counter on a row of its own, 0.55 ms and 0.68-0.77 ms. A join now locks the
+-- Room row but never rewrites it.
+--
+-- 2. Joins into one room far from its cap run side by side. Held FOR UPDATE through its own
+-- commit, every join into one room ran alone and could not share a WAL flush: sampled during a
+-- one-room run, the busy backends were waiting for the room's tuple lock, for the WAL flush of the
+-- commit that held it, or for that transaction. pgbench, one room at 16 clients: 0.50-0.55 ms of
+-- database CPU per join held FOR UPDATE, 0.32 ms FOR SHARE (the same as over 20 rooms), and about
+-- twice the joins per second.
 --
 -- The seat cap still holds exactly. Shared joins need an upper bound on the rows that no join in
--- flight can overtake, so the count of rows ever inserted is kept in up to 8 shares per room, one
--- per connection's share number (backend pid mod 8). A shared join locks its connection's share
--- before it reads the sum: at most 8 joins are then in flight, one per share, each adding at most
--- one row, so a join whose sum plus 8 stays within the cap cannot be overtaken. Otherwise, and for
--- any room within 8 rows of its cap, the join takes the room FOR UPDATE as before (every shared
--- join has committed by then, so the sum is exact) and counts seat holders once the rows reach the
--- cap. Everything else about a join is unchanged.
+-- flight can overtake, so the count is kept in up to 8 shares per room, one per connection's share
+-- number (backend pid mod 8). A shared join locks its connection's share before it reads the sum:
+-- at most 8 joins are then in flight, one per share, each adding at most one row, so a join whose
+-- sum plus 8 stays within the cap cannot be overtaken. Otherwise, and for any room within 8 rows
+-- of its cap, the join takes the room FOR UPDATE as before (every shared join has committed by
+-- then, so the sum is exact) and counts seat holders once the rows reach the cap. Every other
+-- participant insert holds its room FOR UPDATE (the waiting room, a reopen, a call's seats in the
+-- transaction that creates the room), so none is in flight beside shared joins. Everything else
+-- about a join is unchanged.
 
-ALTER TABLE "RoomParticipantRows" DROP CONSTRAINT "RoomParticipantRows_pkey",
-ADD COLUMN     "share" INTEGER NOT NULL DEFAULT 0,
-ADD CONSTRAINT "RoomParticipantRows_pkey" PRIMARY KEY ("roomId", "share");
+CREATE TABLE "RoomParticipantRows" (
+    "roomId" TEXT NOT NULL,
+    "share" INTEGER NOT NULL DEFAULT 0,
+    "count" INTEGER NOT NULL DEFAULT 0,
+
+    CONSTRAINT "RoomParticipantRows_pkey" PRIMARY KEY ("roomId", "share")
+);
+
+ALTER TABLE "RoomParticipantRows" ADD CONSTRAINT "RoomParticipantRows_roomId_fkey" FOREIGN KEY ("roomId") REFERENCES "Room"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+INSERT INTO "RoomParticipantRows" ("roomId", "share", "count")
+  SELECT id, 0, "participantRows" FROM "Room" WHERE "participantRows" > 0;
 
 -- A connection's share of a room's count: the same for every insert the connection makes.
 CREATE FUNCTION convene_participant_rows_share() RETURNS int AS $$
@@ -156,3 +179,6 @@ BEGIN
     FROM convene_room_participants(ARRAY[r.id], p_participants_limit) l));
 END
 $$ LANGUAGE plpgsql SET enable_sort = off;
+
+-- convene_create_room inserts a whole Room row from JSON: with the column gone, the app stops sending it.
+ALTER TABLE "Room" DROP COLUMN "participantRows";
