@@ -301,7 +301,9 @@ type FastJoin =
 
 /**
  * The join's write path as ONE statement (the convene_join function, migrations
- * room_participants_read and room_participant_rows_in_shares): lock the room row (shared while the room is
+ * room_participants_read, room_participant_rows_in_shares and join_reads_by_key): read the room
+ * by its primary key alone (a plan kept from when the tenant had few rooms cannot walk the
+ * tenant's rooms), lock the room row (shared while the room is
  * more than 8 rows from its cap, so joins into one room run side by side; exclusive near it),
  * apply the rules below in the same order, count seats only when the room has as many
  * participant rows as its cap, find or create the participant through the (roomId,

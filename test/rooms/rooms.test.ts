@@ -376,6 +376,109 @@ describe('rooms', () => {
     expect(await rowsOf(room.id)).toEqual({ counted: 2, rows: 2 });
   });
 
+  it('a join reads its room and its user by key, whatever the table held when its connection planned it: a tenant with 2,000 rooms, a waiting room of 2,000', async () => {
+    // PL/pgSQL keeps a statement's plan for the life of the connection, made from the tables as they
+    // were then. Planned while a tenant had a handful of rooms, "this room of this tenant" may be
+    // answered through the (tenantId, externalId) index, reading every room of the tenant on each
+    // join once it has thousands; "this user in this room" through a (roomId, ...) index, reading
+    // the whole room (also when planned from statistics that describe small rooms, as the webinar
+    // test above leaves them when the whole file runs).
+    const tenant = (
+      await seedTenant({
+        name: 'Many rooms',
+        entitlementOverrides: { apiRequestsPerSecond: 1000, maxParticipantsPerRoom: 5000 },
+      })
+    ).tenant;
+    const roomOf = async (body: Record<string, unknown>) =>
+      (
+        await db().room.create({
+          data: {
+            tenantId: tenant.id,
+            name: 'Plan',
+            slug: `plan-${Math.random().toString(36).slice(2)}`,
+            mediaRoomName: `plan_${Math.random().toString(36).slice(2)}`,
+            createdByExternalId: 'u_owner',
+            maxParticipants: 5000,
+            ...body,
+          },
+        })
+      ).id;
+    const open = await roomOf({});
+    const waiting = await roomOf({ enableWaitingRoom: true });
+    const client = await sql().connect();
+    const joinOn = (roomId: string, externalUserId: string) =>
+      client.query<{ r: { outcome: string } }>(
+        joinStatement({
+          tenant,
+          roomId,
+          input: joinInput.parse({ externalUserId, displayName: 'Plan' }),
+          now: new Date(),
+        }),
+      );
+    // Rows of a table one join read, as PostgreSQL counts them for the transaction (rolled back).
+    const rowsRead = async (table: string, roomId: string, externalUserId: string) => {
+      const read = async () =>
+        (
+          await client.query<{ n: number }>(
+            `SELECT coalesce(sum(coalesce(idx_tup_fetch, 0) + coalesce(seq_tup_read, 0)), 0)::int AS n
+             FROM pg_stat_xact_user_tables WHERE relname = $1 AND schemaname = current_schema()`,
+            [table],
+          )
+        ).rows[0].n;
+      await client.query('BEGIN');
+      try {
+        const before = await read();
+        const outcome = (await joinOn(roomId, externalUserId)).rows[0].r.outcome;
+        return { outcome, rows: (await read()) - before };
+      } finally {
+        await client.query('ROLLBACK');
+      }
+    };
+    try {
+      // Planned now, while the tenant has two rooms and each room a few participants (past the
+      // fifth run PostgreSQL keeps one plan for every later run on this connection).
+      for (let i = 0; i < 8; i++) {
+        expect((await joinOn(open, `early_${i}`)).rows[0].r.outcome).toBe('ok');
+        expect((await joinOn(waiting, `early_${i}`)).rows[0].r.outcome).toBe('slow');
+      }
+      await db().$executeRaw`
+        INSERT INTO "Room" (id, "tenantId", name, slug, "mediaRoomName", "createdByExternalId", "updatedAt")
+        SELECT 'bulk_room_' || g, ${tenant.id}, 'Bulk', 'bulk-room-' || g, 'bulk_room_media_' || g, 'u_owner', now()
+        FROM generate_series(1, 2000) g`;
+      await db().$executeRaw`
+        INSERT INTO "Participant" (id, "roomId", "tenantId", "externalUserId", "displayName", "mediaIdentity",
+          "connectionState", "isApproved", "createdAt", "updatedAt")
+        SELECT 'bulk_waiting_' || g, ${waiting}, ${tenant.id}, 'bulk_waiting_' || g, 'Bulk', 'bulk_waiting_media_' || g,
+          'WAITING', g = 1500, now(), now()
+        FROM generate_series(1, 2000) g`;
+      // A room made after the tenant's 2,000 (as a webinar booked today is): the tenant's index has it last.
+      const webinar = await roomOf({});
+      const intoWebinar = await rowsRead('Room', webinar, 'late');
+      // The room by id, a few times (a look without a lock, the lock, the foreign key checks of the
+      // new participant and of this connection's new share of the count); not the tenant's 2,000 others.
+      expect(intoWebinar).toEqual({ outcome: 'ok', rows: intoWebinar.rows });
+      expect(intoWebinar.rows).toBeLessThanOrEqual(6);
+      // One approved by a moderator comes in: found by the unique index, not among the 2,000. The
+      // rest of what the join reads of the room is its Room response's first ten.
+      const approved = await rowsRead('Participant', waiting, 'bulk_waiting_1500');
+      expect(approved).toEqual({ outcome: 'ok', rows: approved.rows });
+      expect(approved.rows).toBeLessThanOrEqual(13);
+      // A room whose first 2,000 have left: its Room response's first ten present are read from
+      // the index of those present, not found by passing over the 2,000 who left.
+      await db().$executeRaw`
+        INSERT INTO "Participant" (id, "roomId", "tenantId", "externalUserId", "displayName", "mediaIdentity",
+          "connectionState", "createdAt", "updatedAt")
+        SELECT 'bulk_left_' || g, ${open}, ${tenant.id}, 'bulk_left_' || g, 'Bulk', 'bulk_left_media_' || g,
+          'DISCONNECTED', now() - interval '1 hour', now()
+        FROM generate_series(1, 2000) g`;
+      const afterLeavers = await rowsRead('Participant', open, 'late');
+      expect(afterLeavers).toEqual({ outcome: 'ok', rows: afterLeavers.rows });
+      expect(afterLeavers.rows).toBeLessThanOrEqual(12);
+    } finally {
+      client.release();
+    }
+  });
+
   it('joins into a room far from its cap run side by side; a change to the room waits for them; near its cap a join runs alone', async () => {
     const webinar = (await createRoom({ maxParticipants: 50 })).body;
     const tenant = await db().tenant.findUniqueOrThrow({ where: { id: webinar.tenantId } });

@@ -1,0 +1,152 @@
+-- The join reads by key, whatever the tables held when its connection planned it.
+--
+-- PL/pgSQL keeps each statement's plan for the life of the connection, made from the tables as
+-- they were when it was planned. Planned while a tenant had a few rooms, "SELECT ... FROM Room
+-- WHERE id = $1 AND tenantId = $2" was answered through the (tenantId, externalId) index with a
+-- filter on id: once the tenant had thousands of rooms, every join into a room made after them
+-- read all of them, twice (the look without a lock, then the lock). In the benchmark, whose tenant
+-- creates a few thousand rooms before its webinar room, that was 6,000 Room rows fetched per join
+-- into one room and twice the database CPU of joins into its first 20 rooms. The room is now read
+-- by its primary key alone and its tenant compared after (a room never changes tenant).
+--
+-- The waiting room's "this user in this room" was an equality on (roomId, externalUserId). Planned
+-- while rooms were small, or from statistics that describe small rooms (a webinar fills faster
+-- than they follow), PostgreSQL answered it through the (roomId, createdAt, id) index with a
+-- filter, reading the whole room: 2,000 rows for one approved attendee of a waiting room of 2,000.
+-- It is now asked for as a range in the unique index's own order, ORDER BY that order, LIMIT 1;
+-- with sorting off (incremental sorting too, now), the walk of the unique index is the only plan,
+-- as the room's participant list already is. It runs only for rooms with a waiting room and for a
+-- full room's refusal.
+--
+-- Everything else is unchanged.
+
+CREATE OR REPLACE FUNCTION convene_join(
+  p_tenant_id text,
+  p_room_id text,
+  p_external_user_id text,
+  p_role "ParticipantRole",
+  p_privileged boolean,
+  p_now timestamp(3),
+  p_hold_since timestamp(3),
+  p_plan_cap int,
+  p_join_window_minutes int,
+  p_new_id text,
+  p_media_identity text,
+  p_profile jsonb,
+  p_permissions jsonb,
+  p_participants_limit int
+) RETURNS json AS $$
+DECLARE
+  r "Room"%ROWTYPE;
+  e "Participant"%ROWTYPE;
+  p "Participant"%ROWTYPE;
+  cap int;
+  inserted int;
+  taken int;
+  my_share int := convene_participant_rows_share();
+  shared boolean;
+  own boolean;
+BEGIN
+  -- Far from its cap (more than 8 rows of headroom, read without a lock), a room takes joins side
+  -- by side: each holds the room row FOR SHARE, so a change to the room (lock, end, settings)
+  -- still waits for the joins in flight and they for it, but joins do not wait for each other.
+  -- Near or at its cap, a join holds the room FOR UPDATE, alone, and counts exactly, as before.
+  -- The room is read by its primary key alone and its tenant compared here (a room never changes
+  -- tenant), so no plan can answer it through the tenant's rooms.
+  SELECT x."tenantId" = p_tenant_id,
+         least(x."maxParticipants", p_plan_cap) - coalesce((SELECT sum(c."count") FROM "RoomParticipantRows" c WHERE c."roomId" = x.id), 0) > 8
+    INTO own, shared FROM "Room" x WHERE x.id = p_room_id;
+  IF NOT FOUND OR NOT own THEN RETURN json_build_object('outcome', 'not_found'); END IF;
+  IF shared THEN
+    SELECT * INTO r FROM "Room" WHERE id = p_room_id FOR SHARE;
+  ELSE
+    SELECT * INTO r FROM "Room" WHERE id = p_room_id FOR UPDATE;
+  END IF;
+  IF NOT FOUND THEN RETURN json_build_object('outcome', 'not_found'); END IF;
+  IF r."scheduledAt" IS NOT NULL AND NOT p_privileged AND p_now < r."scheduledAt" - make_interval(mins => p_join_window_minutes) THEN
+    RETURN json_build_object('outcome', 'too_early', 'room', row_to_json(r));
+  END IF;
+  IF r."isLocked" AND NOT p_privileged THEN RETURN json_build_object('outcome', 'locked'); END IF;
+  IF r.status = 'ENDED' THEN RETURN json_build_object('outcome', 'slow'); END IF;
+
+  -- A waiting room admits only those a moderator approved before; anyone else is parked there by
+  -- the transactional path. A participant turned away never comes back.
+  IF r."enableWaitingRoom" AND NOT p_privileged THEN
+    -- The user's row, asked for as a range in the unique index's own order: with sorting off, that
+    -- index's walk is the only plan, whatever the statistics say.
+    SELECT * INTO e FROM "Participant"
+      WHERE ("roomId", "externalUserId") BETWEEN (r.id, p_external_user_id) AND (r.id, p_external_user_id)
+      ORDER BY "roomId", "externalUserId" LIMIT 1;
+    IF FOUND AND e."connectionState" IN ('REMOVED', 'DENIED') THEN RETURN json_build_object('outcome', 'refused'); END IF;
+    IF NOT FOUND OR NOT e."isApproved" THEN RETURN json_build_object('outcome', 'slow'); END IF;
+  END IF;
+
+  cap := least(r."maxParticipants", p_plan_cap);
+  IF shared THEN
+    -- This connection's share of the count, locked until commit (made if the room has none yet):
+    -- so at most 8 joins are ever between here and their commit, one per share, each adding at
+    -- most one row. The sum read after it holds every row committed before; with those 8, the
+    -- rows can never pass the cap. If they could (a room filling while this join waited), the
+    -- transactional path decides, alone and counting exactly.
+    PERFORM 1 FROM "RoomParticipantRows" WHERE "roomId" = r.id AND share = my_share FOR UPDATE;
+    IF NOT FOUND THEN
+      INSERT INTO "RoomParticipantRows" ("roomId", share) VALUES (r.id, my_share) ON CONFLICT DO NOTHING;
+      PERFORM 1 FROM "RoomParticipantRows" WHERE "roomId" = r.id AND share = my_share FOR UPDATE;
+    END IF;
+    SELECT coalesce(sum(c."count"), 0) INTO inserted FROM "RoomParticipantRows" c WHERE c."roomId" = r.id;
+    IF inserted + 8 > cap THEN RETURN json_build_object('outcome', 'slow'); END IF;
+  END IF;
+  -- Alone in the room (FOR UPDATE): every join before this one has committed, so the sum is exact.
+  -- Rows ever inserted bound the seats taken: below the cap there is a free seat without counting.
+  IF NOT shared THEN
+    SELECT coalesce(sum(c."count"), 0) INTO inserted FROM "RoomParticipantRows" c WHERE c."roomId" = r.id;
+  END IF;
+  IF NOT shared AND inserted >= cap THEN
+    SELECT count(*)::int INTO taken FROM "Participant" s
+      WHERE s."roomId" = r.id AND s."externalUserId" <> p_external_user_id AND s."isApproved"
+        AND (s."connectionState" = 'CONNECTED' OR (s."connectionState" = 'PENDING' AND s."tokenIssuedAt" > p_hold_since));
+    IF taken >= cap THEN
+      -- Turned away comes before full, as it always has.
+      SELECT * INTO e FROM "Participant"
+        WHERE ("roomId", "externalUserId") BETWEEN (r.id, p_external_user_id) AND (r.id, p_external_user_id)
+        ORDER BY "roomId", "externalUserId" LIMIT 1;
+      IF FOUND AND e."connectionState" IN ('REMOVED', 'DENIED') THEN RETURN json_build_object('outcome', 'refused'); END IF;
+      RETURN json_build_object('outcome', 'full', 'cap', cap);
+    END IF;
+  END IF;
+
+  -- Found or created through the unique index. A returning participant keeps its row: new profile,
+  -- the role's permissions if the role changed, one more rejoin, a fresh seat hold. One turned away
+  -- is not updated (the WHERE), so nothing comes back: refused.
+  INSERT INTO "Participant" AS x (id, "roomId", "tenantId", "externalUserId", "displayName", "avatarUrl", "mediaIdentity", role,
+      "canPublish", "canSubscribe", "canPublishData", "canScreenShare", "canRecord",
+      "externalRole", "externalMetadata", "tokenIssuedAt", "createdAt", "updatedAt")
+    VALUES (p_new_id, r.id, r."tenantId", p_external_user_id, p_profile->>'displayName', p_profile->>'avatarUrl', p_media_identity, p_role,
+      (p_permissions->>'canPublish')::boolean, (p_permissions->>'canSubscribe')::boolean, (p_permissions->>'canPublishData')::boolean,
+      (p_permissions->>'canScreenShare')::boolean, (p_permissions->>'canRecord')::boolean,
+      p_profile->>'externalRole', NULLIF(p_profile->'externalMetadata', 'null'::jsonb), p_now, p_now, p_now)
+    ON CONFLICT ("roomId", "externalUserId") DO UPDATE SET
+      "displayName" = EXCLUDED."displayName",
+      role = EXCLUDED.role,
+      "avatarUrl" = CASE WHEN p_profile ? 'avatarUrl' THEN EXCLUDED."avatarUrl" ELSE x."avatarUrl" END,
+      "externalRole" = CASE WHEN p_profile ? 'externalRole' THEN EXCLUDED."externalRole" ELSE x."externalRole" END,
+      "externalMetadata" = CASE WHEN p_profile ? 'externalMetadata' THEN EXCLUDED."externalMetadata" ELSE x."externalMetadata" END,
+      "canPublish" = CASE WHEN x.role <> EXCLUDED.role THEN EXCLUDED."canPublish" ELSE x."canPublish" END,
+      "canSubscribe" = CASE WHEN x.role <> EXCLUDED.role THEN EXCLUDED."canSubscribe" ELSE x."canSubscribe" END,
+      "canPublishData" = CASE WHEN x.role <> EXCLUDED.role THEN EXCLUDED."canPublishData" ELSE x."canPublishData" END,
+      "canScreenShare" = CASE WHEN x.role <> EXCLUDED.role THEN EXCLUDED."canScreenShare" ELSE x."canScreenShare" END,
+      "canRecord" = CASE WHEN x.role <> EXCLUDED.role THEN EXCLUDED."canRecord" ELSE x."canRecord" END,
+      "rejoinCount" = x."rejoinCount" + 1,
+      "tokenIssuedAt" = p_now,
+      "connectionState" = CASE WHEN x."connectionState" = 'CONNECTED' THEN 'CONNECTED'::"ConnectionState" ELSE 'PENDING'::"ConnectionState" END,
+      "updatedAt" = p_now
+    WHERE x."connectionState" NOT IN ('REMOVED', 'DENIED')
+    RETURNING * INTO p;
+  IF NOT FOUND THEN RETURN json_build_object('outcome', 'refused'); END IF;
+
+  -- The Room in the join result carries its participants, as every Room response does.
+  RETURN json_build_object('outcome', 'ok', 'room', row_to_json(r), 'participant', row_to_json(p), 'participants', (
+    SELECT coalesce(json_agg(l ORDER BY l."createdAt", l.id), '[]'::json)
+    FROM convene_room_participants(ARRAY[r.id], p_participants_limit) l));
+END
+$$ LANGUAGE plpgsql SET enable_sort = off SET enable_incremental_sort = off;
