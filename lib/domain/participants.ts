@@ -136,12 +136,29 @@ function holdsSeatSql(now: Date) {
   return Prisma.sql`p."isApproved" AND (p."connectionState" = 'CONNECTED' OR (p."connectionState" = 'PENDING' AND p."tokenIssuedAt" > ${holdSince}::timestamptz AT TIME ZONE 'UTC'))`;
 }
 
-/** Seats taken in a room by everyone but one participant. */
-async function seatsTakenByOthers(participantId: string, roomId: string, { tx, now }: { tx: Tx; now: Date }) {
+type SeatQuestion = { tx: Tx; tenant: Tenant; room: Room; externalUserId: string; now: Date };
+
+/**
+ * Whether a seat is free for this user. The room's participant rows ever inserted
+ * (RoomParticipantRows, kept by a trigger) bound the seats taken: while they are fewer than the
+ * cap a seat is free without counting, so a waiting room or an approval in a room of thousands
+ * reads one row, not the room; only from there on are the others' seats counted. Under the room
+ * lock (FOR UPDATE: every join into the room has committed) the bound is exact.
+ */
+async function seatFree({ tx, tenant, room, externalUserId, now }: SeatQuestion) {
+  const cap = seatCap(tenant, room);
+  const [{ rows }] = await tx.$queryRaw<{ rows: number }[]>`
+    SELECT coalesce(sum("count"), 0)::int AS rows FROM "RoomParticipantRows" WHERE "roomId" = ${room.id}`;
+  if (rows < cap) return true;
   const [{ taken }] = await tx.$queryRaw<{ taken: number }[]>`
     SELECT count(*)::int AS taken FROM "Participant" p
-    WHERE p."roomId" = ${roomId} AND p.id <> ${participantId} AND ${holdsSeatSql(now)}`;
-  return taken;
+    WHERE p."roomId" = ${room.id} AND p."externalUserId" <> ${externalUserId} AND ${holdsSeatSql(now)}`;
+  return taken < cap;
+}
+
+/** Refuses with ROOM_FULL unless a seat is free for this user (seatFree). */
+export async function assertSeatFree(question: SeatQuestion) {
+  if (!(await seatFree(question))) throw roomFull(seatCap(question.tenant, question.room));
 }
 
 async function lockRoom(tenantId: string, roomId: string, { tx }: { tx: Tx }): Promise<Room> {
@@ -154,57 +171,33 @@ async function lockRoom(tenantId: string, roomId: string, { tx }: { tx: Tx }): P
 }
 
 /**
- * The join's reads, in two round trips instead of three: the room row, locked (joins into one
- * room queue here, so the cap holds); then — in a statement that starts after the lock is held,
- * so it sees every seat a previous join committed — this user's participant row if any and the
- * seats the others hold (holdsSeatSql). A single statement would count
- * with the snapshot taken before it waited for the lock.
+ * The transactional join's reads: the room row, locked (joins into it wait here, so the cap
+ * holds); then, in a statement that starts after the lock is held, this user's participant row
+ * if any, through the (roomId, externalUserId) unique index whatever the statistics say
+ * (convene_participant_of). Seats are counted later, only if it comes to that (assertSeatFree).
  */
 async function lockRoomForJoin({
   tx,
   tenantId,
   roomId,
   externalUserId,
-  now,
 }: {
   tx: Tx;
   tenantId: string;
   roomId: string;
   externalUserId: string;
-  now: Date;
 }) {
   const room = await lockRoom(tenantId, roomId, { tx });
-  const [row] = await tx.$queryRaw<
-    {
-      existingId: string | null;
-      existingState: ConnectionState | null;
-      existingApproved: boolean | null;
-      existingRole: ParticipantRole | null;
-      seatsTaken: number;
-    }[]
+  const [existing] = await tx.$queryRaw<
+    { id: string; connectionState: ConnectionState; isApproved: boolean; role: ParticipantRole }[]
   >`
-    SELECT e.id AS "existingId", e."connectionState"::text AS "existingState", e."isApproved" AS "existingApproved", e.role::text AS "existingRole",
-      (SELECT count(*)::int FROM "Participant" p
-        WHERE p."roomId" = ${room.id} AND p."externalUserId" <> ${externalUserId} AND ${holdsSeatSql(now)}) AS "seatsTaken"
-    FROM (SELECT 1) AS one LEFT JOIN "Participant" e ON e."roomId" = ${room.id} AND e."externalUserId" = ${externalUserId}`;
-  const existing = row.existingId
-    ? {
-        id: row.existingId,
-        connectionState: row.existingState!,
-        isApproved: row.existingApproved!,
-        role: row.existingRole!,
-      }
-    : null;
-  return { room, existing, seatsTaken: row.seatsTaken };
+    SELECT id, "connectionState"::text AS "connectionState", "isApproved", role::text AS role
+    FROM convene_participant_of(${room.id}, ${externalUserId})`;
+  return { room, existing: existing ?? null };
 }
 
 function seatCap(tenant: Tenant, room: Room): number {
   return Math.min(room.maxParticipants, resolveLimits(tenant.plan, tenant.entitlementOverrides).maxParticipantsPerRoom);
-}
-
-function assertSeatFree(tenant: Tenant, room: Room, taken: number) {
-  const cap = seatCap(tenant, room);
-  if (taken >= cap) throw roomFull(cap);
 }
 
 // The join's refusals, the same from the one-statement path and the transactional one.
@@ -247,8 +240,9 @@ export async function entryFor({
   >`SELECT EXISTS (SELECT 1 FROM "Participant" p WHERE p.id = ${participant.id} AND ${holdsSeatSql(now)}) AS held`;
   if (held) return 'open';
   if (room.isLocked && !isModeratorRole(participant.role)) return 'locked';
-  const taken = await seatsTakenByOthers(participant.id, room.id, { tx: db(), now });
-  return taken >= seatCap(tenant, room) ? 'full' : 'open';
+  return (await seatFree({ tx: db(), tenant, room, externalUserId: participant.externalUserId, now }))
+    ? 'open'
+    : 'full';
 }
 
 function newAdmissionSecret() {
@@ -397,13 +391,7 @@ export async function joinRoom({ now = new Date(), ...request }: Omit<Join, 'now
 /** The join as an interactive transaction: an ENDED room to reopen, a waiting room to park in. */
 async function joinRoomInTransaction({ tenant, roomId, input, now }: Join) {
   const outcome = await db().$transaction(async (tx) => {
-    const locked = await lockRoomForJoin({
-      tx,
-      tenantId: tenant.id,
-      roomId,
-      externalUserId: input.externalUserId,
-      now,
-    });
+    const locked = await lockRoomForJoin({ tx, tenantId: tenant.id, roomId, externalUserId: input.externalUserId });
     const { existing } = locked;
     let room = locked.room;
     const privileged = isModeratorRole(input.role);
@@ -454,7 +442,7 @@ async function joinRoomInTransaction({ tenant, roomId, input, now }: Join) {
       };
     }
 
-    assertSeatFree(tenant, room, locked.seatsTaken);
+    await assertSeatFree({ tx, tenant, room, externalUserId: input.externalUserId, now });
     const participant = existing
       ? await tx.participant.update({
           where: { id: existing.id },
@@ -586,7 +574,7 @@ async function lockWaitingParticipant(
 export async function approveParticipant({ now = new Date(), ...decision }: WaitingDecision & { now?: Date }) {
   const participant = await db().$transaction(async (tx) => {
     const { room, participant: p } = await lockWaitingParticipant(decision, { tx });
-    assertSeatFree(decision.tenant, room, await seatsTakenByOthers(p.id, room.id, { tx, now }));
+    await assertSeatFree({ tx, tenant: decision.tenant, room, externalUserId: p.externalUserId, now });
     return tx.participant.update({
       where: { id: p.id },
       data: {

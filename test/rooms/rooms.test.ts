@@ -4,7 +4,7 @@ import { useSuite, seedTenant } from '../support/suite';
 import type pg from 'pg';
 import type { Participant } from '@/lib/generated/prisma/client';
 import { db, sql } from '@/lib/db';
-import { joinStatement } from '@/lib/domain/participants';
+import { assertSeatFree, joinStatement } from '@/lib/domain/participants';
 import { joinInput } from '@/lib/domain/rooms.schemas';
 
 const suite = useSuite();
@@ -463,6 +463,24 @@ describe('rooms', () => {
       const approved = await rowsRead('Participant', waiting, 'bulk_waiting_1500');
       expect(approved).toEqual({ outcome: 'ok', rows: approved.rows });
       expect(approved.rows).toBeLessThanOrEqual(13);
+      // The transactional join (where a waiting room parks a newcomer): the user's row and the seat
+      // check read one Participant row between them, not the room (its 2,008 rows are far below the
+      // cap, so no seat needs counting).
+      const waitingRoom = await db().room.findUniqueOrThrow({ where: { id: waiting } });
+      const parked = await db().$transaction(async (tx) => {
+        const read = async () =>
+          (
+            await tx.$queryRaw<{ n: number }[]>`
+              SELECT coalesce(sum(coalesce(idx_tup_fetch, 0) + coalesce(seq_tup_read, 0)), 0)::int AS n
+              FROM pg_stat_xact_user_tables WHERE relname = 'Participant' AND schemaname = current_schema()`
+          )[0].n;
+        const before = await read();
+        const [found] = await tx.$queryRaw<{ externalUserId: string }[]>`
+          SELECT "externalUserId" FROM convene_participant_of(${waiting}, 'bulk_waiting_1999')`;
+        await assertSeatFree({ tx, tenant, room: waitingRoom, externalUserId: 'newcomer', now: new Date() });
+        return { found: found.externalUserId, rows: (await read()) - before };
+      });
+      expect(parked).toEqual({ found: 'bulk_waiting_1999', rows: 1 });
       // A room whose first 2,000 have left: its Room response's first ten present are read from
       // the index of those present, not found by passing over the 2,000 who left.
       await db().$executeRaw`

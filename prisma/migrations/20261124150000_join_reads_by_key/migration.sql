@@ -9,16 +9,25 @@
 -- into one room and twice the database CPU of joins into its first 20 rooms. The room is now read
 -- by its primary key alone and its tenant compared after (a room never changes tenant).
 --
--- The waiting room's "this user in this room" was an equality on (roomId, externalUserId). Planned
--- while rooms were small, or from statistics that describe small rooms (a webinar fills faster
--- than they follow), PostgreSQL answered it through the (roomId, createdAt, id) index with a
--- filter, reading the whole room: 2,000 rows for one approved attendee of a waiting room of 2,000.
--- It is now asked for as a range in the unique index's own order, ORDER BY that order, LIMIT 1;
--- with sorting off (incremental sorting too, now), the walk of the unique index is the only plan,
--- as the room's participant list already is. It runs only for rooms with a waiting room and for a
--- full room's refusal.
+-- "This user's row in this room" (the waiting room, a full room's refusal, and the transactional
+-- join in lib/domain/participants.ts) was an equality on (roomId, externalUserId). Planned while
+-- rooms were small, or from statistics that describe small rooms (a webinar fills faster than they
+-- follow), PostgreSQL answered it through the (roomId, createdAt, id) index with a filter, reading
+-- the whole room: 2,000 rows for one approved attendee of a waiting room of 2,000. It now has one
+-- definition, convene_participant_of, which asks for it as a range in the unique index's own
+-- order, ORDER BY that order, LIMIT 1: with sorting (and incremental sorting) off, the walk of
+-- the unique index is the only plan, as the room's participant list already is.
 --
 -- Everything else is unchanged.
+
+-- A user's participant row in a room, through the (roomId, externalUserId) unique index alone.
+CREATE FUNCTION convene_participant_of(p_room_id text, p_external_user_id text) RETURNS SETOF "Participant" AS $$
+BEGIN
+  RETURN QUERY SELECT * FROM "Participant"
+    WHERE ("roomId", "externalUserId") BETWEEN (p_room_id, p_external_user_id) AND (p_room_id, p_external_user_id)
+    ORDER BY "roomId", "externalUserId" LIMIT 1;
+END
+$$ LANGUAGE plpgsql STABLE SET enable_sort = off SET enable_incremental_sort = off;
 
 CREATE OR REPLACE FUNCTION convene_join(
   p_tenant_id text,
@@ -72,11 +81,7 @@ BEGIN
   -- A waiting room admits only those a moderator approved before; anyone else is parked there by
   -- the transactional path. A participant turned away never comes back.
   IF r."enableWaitingRoom" AND NOT p_privileged THEN
-    -- The user's row, asked for as a range in the unique index's own order: with sorting off, that
-    -- index's walk is the only plan, whatever the statistics say.
-    SELECT * INTO e FROM "Participant"
-      WHERE ("roomId", "externalUserId") BETWEEN (r.id, p_external_user_id) AND (r.id, p_external_user_id)
-      ORDER BY "roomId", "externalUserId" LIMIT 1;
+    SELECT * INTO e FROM convene_participant_of(r.id, p_external_user_id);
     IF FOUND AND e."connectionState" IN ('REMOVED', 'DENIED') THEN RETURN json_build_object('outcome', 'refused'); END IF;
     IF NOT FOUND OR NOT e."isApproved" THEN RETURN json_build_object('outcome', 'slow'); END IF;
   END IF;
@@ -107,9 +112,7 @@ BEGIN
         AND (s."connectionState" = 'CONNECTED' OR (s."connectionState" = 'PENDING' AND s."tokenIssuedAt" > p_hold_since));
     IF taken >= cap THEN
       -- Turned away comes before full, as it always has.
-      SELECT * INTO e FROM "Participant"
-        WHERE ("roomId", "externalUserId") BETWEEN (r.id, p_external_user_id) AND (r.id, p_external_user_id)
-        ORDER BY "roomId", "externalUserId" LIMIT 1;
+      SELECT * INTO e FROM convene_participant_of(r.id, p_external_user_id);
       IF FOUND AND e."connectionState" IN ('REMOVED', 'DENIED') THEN RETURN json_build_object('outcome', 'refused'); END IF;
       RETURN json_build_object('outcome', 'full', 'cap', cap);
     END IF;
@@ -149,4 +152,4 @@ BEGIN
     SELECT coalesce(json_agg(l ORDER BY l."createdAt", l.id), '[]'::json)
     FROM convene_room_participants(ARRAY[r.id], p_participants_limit) l));
 END
-$$ LANGUAGE plpgsql SET enable_sort = off SET enable_incremental_sort = off;
+$$ LANGUAGE plpgsql SET enable_sort = off;
