@@ -17,6 +17,15 @@ beforeAll(async () => {
   other = await seedTenant({ name: 'Other' });
 });
 
+/**
+ * Rows of a table ($1) the current transaction has read so far, as PostgreSQL counts them for it
+ * (the counters are the connection's not yet reported to the statistics system: read before and after).
+ */
+const ROWS_READ_SQL = `SELECT coalesce(sum(coalesce(idx_tup_fetch, 0) + coalesce(seq_tup_read, 0)), 0)::int AS n
+  FROM pg_stat_xact_user_tables WHERE relname = $1 AND schemaname = current_schema()`;
+const rowsReadOn = async (client: pg.PoolClient, table: string) =>
+  (await client.query<{ n: number }>(ROWS_READ_SQL, [table])).rows[0].n;
+
 const createRoom = (body: Record<string, unknown> = {}, key = acme.key) =>
   suite.api('POST', '/api/v1/rooms', { key, body: { createdByExternalId: 'u_owner', name: 'Standup', ...body } });
 const join = (roomId: string, body: Record<string, unknown>, key = acme.key) =>
@@ -269,17 +278,9 @@ describe('rooms', () => {
     const firstTen = Array.from({ length: 10 }, (_, i) => `bulk_${i + 1}`);
     // Participant rows a statement fetched, as PostgreSQL counts them for the transaction (rolled
     // back: nothing is written). Each statement on a connection of its own, as the app runs it.
-    // (The counters are the connection's not yet reported to the statistics system, so they are read
-    // before and after.)
     const rowsReadBy = async <T>(statement: (client: pg.PoolClient) => Promise<T>) => {
       const client = await sql().connect();
-      const fetched = async () =>
-        (
-          await client.query<{ n: number }>(
-            `SELECT coalesce(sum(coalesce(idx_tup_fetch, 0) + coalesce(seq_tup_read, 0)), 0)::int AS n
-             FROM pg_stat_xact_user_tables WHERE relname = 'Participant' AND schemaname = current_schema()`,
-          )
-        ).rows[0].n;
+      const fetched = () => rowsReadOn(client, 'Participant');
       try {
         await client.query('BEGIN');
         const before = await fetched();
@@ -417,14 +418,7 @@ describe('rooms', () => {
       );
     // Rows of a table one join read, as PostgreSQL counts them for the transaction (rolled back).
     const rowsRead = async (table: string, roomId: string, externalUserId: string) => {
-      const read = async () =>
-        (
-          await client.query<{ n: number }>(
-            `SELECT coalesce(sum(coalesce(idx_tup_fetch, 0) + coalesce(seq_tup_read, 0)), 0)::int AS n
-             FROM pg_stat_xact_user_tables WHERE relname = $1 AND schemaname = current_schema()`,
-            [table],
-          )
-        ).rows[0].n;
+      const read = () => rowsReadOn(client, table);
       await client.query('BEGIN');
       try {
         const before = await read();
@@ -468,12 +462,7 @@ describe('rooms', () => {
       // cap, so no seat needs counting).
       const waitingRoom = await db().room.findUniqueOrThrow({ where: { id: waiting } });
       const parked = await db().$transaction(async (tx) => {
-        const read = async () =>
-          (
-            await tx.$queryRaw<{ n: number }[]>`
-              SELECT coalesce(sum(coalesce(idx_tup_fetch, 0) + coalesce(seq_tup_read, 0)), 0)::int AS n
-              FROM pg_stat_xact_user_tables WHERE relname = 'Participant' AND schemaname = current_schema()`
-          )[0].n;
+        const read = async () => (await tx.$queryRawUnsafe<{ n: number }[]>(ROWS_READ_SQL, 'Participant'))[0].n;
         const before = await read();
         const [found] = await tx.$queryRaw<{ externalUserId: string }[]>`
           SELECT "externalUserId" FROM convene_participant_of(${waiting}, 'bulk_waiting_1999')`;
