@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TokenVerifier } from 'livekit-server-sdk';
 import { useSuite, seedTenant } from '../support/suite';
 import type pg from 'pg';
-import type { Participant } from '@/lib/generated/prisma/client';
+import type { Participant, Tenant } from '@/lib/generated/prisma/client';
 import { db, sql } from '@/lib/db';
 import { assertSeatFree, joinStatement } from '@/lib/domain/participants';
 import { joinInput } from '@/lib/domain/rooms.schemas';
@@ -25,6 +25,12 @@ const ROWS_READ_SQL = `SELECT coalesce(sum(coalesce(idx_tup_fetch, 0) + coalesce
   FROM pg_stat_xact_user_tables WHERE relname = $1 AND schemaname = current_schema()`;
 const rowsReadOn = async (client: pg.PoolClient, table: string) =>
   (await client.query<{ n: number }>(ROWS_READ_SQL, [table])).rows[0].n;
+
+/** The join's one statement, on a connection the test chose (rows read, locks held). */
+const joinOn = (client: pg.PoolClient, tenant: Tenant, roomId: string, input: Record<string, unknown>) =>
+  client.query<{ r: { outcome: string } }>(
+    joinStatement({ tenant, roomId, input: joinInput.parse({ displayName: 'Test', ...input }), now: new Date() }),
+  );
 
 const createRoom = (body: Record<string, unknown> = {}, key = acme.key) =>
   suite.api('POST', '/api/v1/rooms', { key, body: { createdByExternalId: 'u_owner', name: 'Standup', ...body } });
@@ -407,22 +413,14 @@ describe('rooms', () => {
     const open = await roomOf({});
     const waiting = await roomOf({ enableWaitingRoom: true });
     const client = await sql().connect();
-    const joinOn = (roomId: string, externalUserId: string) =>
-      client.query<{ r: { outcome: string } }>(
-        joinStatement({
-          tenant,
-          roomId,
-          input: joinInput.parse({ externalUserId, displayName: 'Plan' }),
-          now: new Date(),
-        }),
-      );
+    const joinAs = (roomId: string, externalUserId: string) => joinOn(client, tenant, roomId, { externalUserId });
     // Rows of a table one join read, as PostgreSQL counts them for the transaction (rolled back).
     const rowsRead = async (table: string, roomId: string, externalUserId: string) => {
       const read = () => rowsReadOn(client, table);
       await client.query('BEGIN');
       try {
         const before = await read();
-        const outcome = (await joinOn(roomId, externalUserId)).rows[0].r.outcome;
+        const outcome = (await joinAs(roomId, externalUserId)).rows[0].r.outcome;
         return { outcome, rows: (await read()) - before };
       } finally {
         await client.query('ROLLBACK');
@@ -432,8 +430,8 @@ describe('rooms', () => {
       // Planned now, while the tenant has two rooms and each room a few participants (past the
       // fifth run PostgreSQL keeps one plan for every later run on this connection).
       for (let i = 0; i < 8; i++) {
-        expect((await joinOn(open, `early_${i}`)).rows[0].r.outcome).toBe('ok');
-        expect((await joinOn(waiting, `early_${i}`)).rows[0].r.outcome).toBe('slow');
+        expect((await joinAs(open, `early_${i}`)).rows[0].r.outcome).toBe('ok');
+        expect((await joinAs(waiting, `early_${i}`)).rows[0].r.outcome).toBe('slow');
       }
       await db().$executeRaw`
         INSERT INTO "Room" (id, "tenantId", name, slug, "mediaRoomName", "createdByExternalId", "updatedAt")
@@ -489,15 +487,8 @@ describe('rooms', () => {
   it('joins into a room far from its cap run side by side; a change to the room waits for them; near its cap a join runs alone', async () => {
     const webinar = (await createRoom({ maxParticipants: 50 })).body;
     const tenant = await db().tenant.findUniqueOrThrow({ where: { id: webinar.tenantId } });
-    const joinOn = (client: pg.PoolClient, roomId: string, externalUserId: string) =>
-      client.query<{ r: { outcome: string } }>(
-        joinStatement({
-          tenant,
-          roomId,
-          input: joinInput.parse({ externalUserId, displayName: 'Side' }),
-          now: new Date(),
-        }),
-      );
+    const joinAs = (client: pg.PoolClient, roomId: string, externalUserId: string) =>
+      joinOn(client, tenant, roomId, { externalUserId });
     // Two connections with different shares of the count (a share is the backend pid mod 8).
     const clients: pg.PoolClient[] = [];
     const pidOf = async (c: pg.PoolClient) =>
@@ -525,10 +516,10 @@ describe('rooms', () => {
     };
     try {
       await inFlight.query('BEGIN');
-      expect((await joinOn(inFlight, webinar.id, 'in-flight')).rows[0].r.outcome).toBe('ok');
+      expect((await joinAs(inFlight, webinar.id, 'in-flight')).rows[0].r.outcome).toBe('ok');
       // While that join is in flight (not committed), another join into the same room goes through...
       await other.query(`SET lock_timeout = '2s'`);
-      expect((await joinOn(other, webinar.id, 'beside')).rows[0].r.outcome).toBe('ok');
+      expect((await joinAs(other, webinar.id, 'beside')).rows[0].r.outcome).toBe('ok');
       await other.query('RESET lock_timeout');
       // ...but a change to the room waits for it.
       expect(
@@ -539,8 +530,8 @@ describe('rooms', () => {
       // Within 8 rows of its cap a join holds the room alone: the next one waits.
       const small = (await createRoom({ maxParticipants: 8 })).body;
       await inFlight.query('BEGIN');
-      expect((await joinOn(inFlight, small.id, 'alone')).rows[0].r.outcome).toBe('ok');
-      expect(await lockWaitFails(() => joinOn(other!, small.id, 'waits'))).toBe(true);
+      expect((await joinAs(inFlight, small.id, 'alone')).rows[0].r.outcome).toBe('ok');
+      expect(await lockWaitFails(() => joinAs(other!, small.id, 'waits'))).toBe(true);
       await inFlight.query('ROLLBACK');
     } finally {
       for (const c of clients) {
