@@ -1,3 +1,5 @@
+import { createHmac, type KeyObject } from 'node:crypto';
+
 /**
  * LiveKit signs participant tokens and webhooks with HS256 only. A verifier that accepts any HMAC
  * algorithm (the SDK's does: HS384/HS512 with the same secret verify too) widens what a forged or
@@ -18,3 +20,16 @@ function jwtAlgorithm(token: string): string | null {
 }
 
 export const isMediaJwtAlgorithm = (token: string) => jwtAlgorithm(token) === MEDIA_JWT_ALGORITHM;
+
+const HEADER = Buffer.from(JSON.stringify({ alg: MEDIA_JWT_ALGORITHM })).toString('base64url');
+
+/**
+ * A compact HS256 JWT of `claims`, signed synchronously with node:crypto. The SDK's AccessToken
+ * signs through jose: a chain of async calls per token, each a promise the server's async hooks
+ * track, which made the token the dearest step of a join after the database
+ * (docs/performance.md). The claims are the SDK's (test/media/livekit.test.ts compares the two).
+ */
+export function signMediaJwt(claims: Record<string, unknown>, key: KeyObject): string {
+  const input = `${HEADER}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+  return `${input}.${createHmac('sha256', key).update(input).digest('base64url')}`;
+}

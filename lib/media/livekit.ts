@@ -1,5 +1,5 @@
+import { createSecretKey } from 'node:crypto';
 import {
-  AccessToken,
   AgentDispatchClient,
   EgressClient,
   EncodedFileOutput,
@@ -19,7 +19,7 @@ import {
   type ParticipantInfo,
 } from 'livekit-server-sdk';
 import { metrics } from '@/lib/metrics';
-import { isMediaJwtAlgorithm, MEDIA_JWT_ALGORITHM } from '@/lib/media/jwt';
+import { isMediaJwtAlgorithm, MEDIA_JWT_ALGORITHM, signMediaJwt } from '@/lib/media/jwt';
 import {
   MediaAuthError,
   MediaLayerError,
@@ -84,6 +84,7 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
   const agents = new AgentDispatchClient(host, apiKey, apiSecret);
   const verifier = new TokenVerifier(apiKey, apiSecret);
   const receiver = new WebhookReceiver(apiKey, apiSecret);
+  const signingKey = createSecretKey(Buffer.from(apiSecret, 'utf8'));
 
   // Every server call: timed for metrics, failures wrapped so the API can answer 502.
   async function call<T>(method: string, fn: () => Promise<T>): Promise<T> {
@@ -212,22 +213,29 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
       await callIgnoringNotFound('deleteDispatch', () => agents.deleteDispatch(dispatchId, room));
     },
     async mintParticipantToken(request) {
-      const token = new AccessToken(apiKey, apiSecret, {
-        identity: request.identity,
-        name: request.name,
-        ttl: request.ttlSeconds,
-        metadata: request.metadata,
-      });
-      token.addGrant({
-        roomJoin: true,
-        room: request.roomName,
-        canPublish: request.grants.canPublish,
-        canSubscribe: request.grants.canSubscribe,
-        canPublishData: request.grants.canPublishData,
-        canPublishSources: request.grants.canPublishSources?.map((s) => SOURCES[s]),
-        canUpdateOwnMetadata: false,
-      });
-      return token.toJwt();
+      // AccessToken's claims, in its order (metadata and name only when set; exp and nbf in whole
+      // seconds), signed without jose's async chain: signMediaJwt in lib/media/jwt.ts.
+      const now = Math.floor(Date.now() / 1000);
+      return signMediaJwt(
+        {
+          ...(request.metadata ? { metadata: request.metadata } : {}),
+          ...(request.name ? { name: request.name } : {}),
+          video: {
+            roomJoin: true,
+            room: request.roomName,
+            canPublish: request.grants.canPublish,
+            canSubscribe: request.grants.canSubscribe,
+            canPublishData: request.grants.canPublishData,
+            canPublishSources: request.grants.canPublishSources,
+            canUpdateOwnMetadata: false,
+          },
+          iss: apiKey,
+          exp: now + request.ttlSeconds,
+          nbf: now,
+          sub: request.identity,
+        },
+        signingKey,
+      );
     },
     async verifyParticipantToken(token) {
       if (!isMediaJwtAlgorithm(token)) throw new MediaAuthError(`Participant tokens are signed ${MEDIA_JWT_ALGORITHM}`);

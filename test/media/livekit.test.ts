@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TokenVerifier } from 'livekit-server-sdk';
+import { AccessToken, TokenVerifier, TrackSource } from 'livekit-server-sdk';
 import { createLiveKitMediaLayer, MediaAuthError, MediaLayerError, type MediaLayer } from '@/lib/media';
 import { startDevMediaServer, type DevMediaServer } from '@/lib/media/dev-server';
+import type { PublishSource } from '@/lib/media/types';
 
 let fake: DevMediaServer;
 let media: MediaLayer;
@@ -113,6 +114,53 @@ describe('LiveKit media layer against the development media server', () => {
     await expect(
       createLiveKitMediaLayer({ url: fake.url, apiKey: fake.apiKey, apiSecret: 'other' }).verifyParticipantToken(jwt),
     ).rejects.toThrow();
+  });
+
+  it("mints the token the SDK's AccessToken mints: same header, same claims, a signature LiveKit verifies", async () => {
+    const request = {
+      identity: 'p_2',
+      name: 'Grace Hopper',
+      roomName: 'room-y',
+      ttlSeconds: 21_600,
+      metadata: '{"metaVersion":1,"roomName":"Ünïcode ✓"}',
+      grants: {
+        canPublish: false,
+        canSubscribe: true,
+        canPublishData: true,
+        canPublishSources: ['screen_share', 'screen_share_audio'] as PublishSource[],
+      },
+    };
+    const sdk = new AccessToken(fake.apiKey, fake.apiSecret, {
+      identity: request.identity,
+      name: request.name,
+      ttl: request.ttlSeconds,
+      metadata: request.metadata,
+    });
+    sdk.addGrant({
+      roomJoin: true,
+      room: request.roomName,
+      canPublish: false,
+      canSubscribe: true,
+      canPublishData: true,
+      canPublishSources: [TrackSource.SCREEN_SHARE, TrackSource.SCREEN_SHARE_AUDIO],
+      canUpdateOwnMetadata: false,
+    });
+    const [theirs, ours] = [await sdk.toJwt(), await media.mintParticipantToken(request)];
+    const decode = (jwt: string) =>
+      jwt
+        .split('.')
+        .slice(0, 2)
+        .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')));
+    const [theirHeader, theirClaims] = decode(theirs);
+    const [ourHeader, ourClaims] = decode(ours);
+    expect(ourHeader).toEqual(theirHeader);
+    // exp and nbf are whole seconds of the moment each was signed: the same, or one apart.
+    expect(Math.abs(ourClaims.nbf - theirClaims.nbf)).toBeLessThanOrEqual(1);
+    expect(ourClaims.exp - ourClaims.nbf).toBe(theirClaims.exp - theirClaims.nbf);
+    expect({ ...ourClaims, nbf: 0, exp: 0 }).toEqual({ ...theirClaims, nbf: 0, exp: 0 });
+    expect(Object.keys(ourClaims)).toEqual(Object.keys(theirClaims));
+    expect((await new TokenVerifier(fake.apiKey, fake.apiSecret).verify(ours)).metadata).toBe(request.metadata);
+    await expect(new TokenVerifier(fake.apiKey, 'another-secret').verify(ours)).rejects.toThrow();
   });
 
   it('verifies media-layer webhooks and rejects tampering', async () => {
