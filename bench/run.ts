@@ -343,7 +343,7 @@ async function main() {
   try {
     const env: Record<string, string> = {
       DATABASE_URL: dbUrl,
-      DATABASE_POOL_SIZE: '20',
+      // DATABASE_POOL_SIZE: the server's default (10 connections), as `npm start` runs it.
       CONVENE_MASTER_KEY: randomBytes(32).toString('hex'),
       NEXT_DIST_DIR: '.next-bench',
       WEBHOOK_ALLOW_INSECURE_URLS: 'true',
