@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { config } from '@/lib/config';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -37,8 +37,9 @@ export function randomBase62(length: number): string {
   return out;
 }
 
+// One-shot: no Hash object per call (every authenticated request hashes its key).
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 export function constantTimeEqual(a: string, b: string): boolean {

@@ -27,6 +27,7 @@ import { isMediaNotFound, type ParticipantGrants, type PublishSource } from '@/l
 import type { Language } from '@/lib/i18n/languages';
 import { iso } from '@/lib/domain/time';
 import { tokenMetadata } from '@/lib/domain/join-token';
+import { knownRoomSnapshot, rememberRoomSnapshot } from '@/lib/domain/room-snapshots';
 
 const DEFAULT_TOKEN_TTL_SECONDS = 6 * 60 * 60;
 /** A participant handed a token holds a seat this long without connecting; then it is freed. */
@@ -285,9 +286,11 @@ export interface Join {
 type FastJoin =
   | {
       outcome: 'ok';
-      room: Record<string, unknown>;
       participant: Record<string, unknown>;
-      participants: Record<string, unknown>[];
+      roomVersion: string;
+      /** Absent when the caller already holds roomVersion (lib/domain/room-snapshots.ts). */
+      room?: Record<string, unknown>;
+      participants?: Record<string, unknown>[];
     }
   | { outcome: 'too_early'; room: Record<string, unknown> }
   | { outcome: 'full'; cap: number }
@@ -307,13 +310,13 @@ type FastJoin =
  * room (both emit or change more than one row), and a shared join that finds the room filled to
  * within 8 rows of its cap while it waited (decided there alone, counting exactly).
  */
-async function fastJoin(join: Join): Promise<FastJoin> {
-  const { rows } = await sql().query<{ r: FastJoin }>(joinStatement(join));
+async function fastJoin(join: Join, knownRoomVersion: string | null): Promise<FastJoin> {
+  const { rows } = await sql().query<{ r: FastJoin }>(joinStatement(join, knownRoomVersion));
   return rows[0].r;
 }
 
 /** The join's one statement and its parameters (exported for the tests that count what it reads). */
-export function joinStatement({ tenant, roomId, input, now }: Join) {
+export function joinStatement({ tenant, roomId, input, now }: Join, knownRoomVersion: string | null = null) {
   const profile: Record<string, unknown> = { displayName: input.displayName };
   if (input.avatarUrl !== undefined) profile.avatarUrl = input.avatarUrl;
   if (input.externalRole !== undefined) profile.externalRole = input.externalRole;
@@ -325,7 +328,7 @@ export function joinStatement({ tenant, roomId, input, now }: Join) {
   // A named statement: each pooled connection parses and plans it once, not on every join.
   return {
     name: 'convene_join',
-    text: `SELECT convene_join($1, $2, $3, $4::"ParticipantRole", $5, $6::timestamptz AT TIME ZONE 'UTC', $7::timestamptz AT TIME ZONE 'UTC', $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14) AS r`,
+    text: `SELECT convene_join($1, $2, $3, $4::"ParticipantRole", $5, $6::timestamptz AT TIME ZONE 'UTC', $7::timestamptz AT TIME ZONE 'UTC', $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14, $15) AS r`,
     values: [
       tenant.id,
       roomId,
@@ -341,6 +344,7 @@ export function joinStatement({ tenant, roomId, input, now }: Join) {
       JSON.stringify(profile),
       JSON.stringify(defaultPermissions(input.role)),
       ROOM_PARTICIPANTS_LIMIT,
+      knownRoomVersion,
     ],
   };
 }
@@ -354,10 +358,12 @@ export function joinStatement({ tenant, roomId, input, now }: Join) {
 export async function joinRoom({ now = new Date(), ...request }: Omit<Join, 'now'> & { now?: Date }) {
   const join = { ...request, now };
   const { tenant, input } = join;
-  const fast = await fastJoin(join);
+  const known = knownRoomSnapshot(join.roomId);
+  const fast = await fastJoin(join, known?.version ?? null);
   switch (fast.outcome) {
     case 'ok': {
-      const room = roomFromJson(fast.room);
+      // No room in the answer: the database found it unchanged since `known` was made.
+      const { room, view } = fast.room ? snapshotOf(join.roomId, fast) : known!;
       const participant = participantFromJson(fast.participant);
       const credentials = await mintToken({
         tenant,
@@ -370,7 +376,7 @@ export async function joinRoom({ now = new Date(), ...request }: Omit<Join, 'now
         ...credentials,
         waitingForApproval: false,
         participant: participantView(participant),
-        room: roomView(room, fast.participants.map(participantFromJson)),
+        room: view,
       };
     }
     case 'not_found':
@@ -386,6 +392,15 @@ export async function joinRoom({ now = new Date(), ...request }: Omit<Join, 'now
     case 'slow':
       return joinRoomInTransaction(join);
   }
+}
+
+function snapshotOf(roomId: string, { roomVersion, room, participants = [] }: Extract<FastJoin, { outcome: 'ok' }>) {
+  const row = roomFromJson(room!);
+  return rememberRoomSnapshot(roomId, {
+    version: roomVersion,
+    room: row,
+    view: roomView(row, participants.map(participantFromJson)),
+  });
 }
 
 /** The join as an interactive transaction: an ENDED room to reopen, a waiting room to park in. */

@@ -19,8 +19,18 @@ const usage = processState('usage', () => ({
 }));
 const FLUSH_INTERVAL_MS = 5_000;
 
+const DAY_MS = 86_400_000;
+// Every API request is counted under its UTC day: the day's text is made again only when a
+// request falls outside the day it was last made for, not once per request.
+let lastDay = { start: 0, end: 0, text: '' };
+
 function utcDay(at: Date): string {
-  return at.toISOString().slice(0, 10);
+  const t = at.getTime();
+  if (t < lastDay.start || t >= lastDay.end) {
+    const start = Math.floor(t / DAY_MS) * DAY_MS;
+    lastDay = { start, end: start + DAY_MS, text: at.toISOString().slice(0, 10) };
+  }
+  return lastDay.text;
 }
 
 export function recordApiRequest(tenantId: string, at = new Date()): void {

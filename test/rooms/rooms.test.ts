@@ -27,9 +27,20 @@ const rowsReadOn = async (client: pg.PoolClient, table: string) =>
   (await client.query<{ n: number }>(ROWS_READ_SQL, [table])).rows[0].n;
 
 /** The join's one statement, on a connection the test chose (rows read, locks held). */
-const joinOn = (client: pg.PoolClient, tenant: Tenant, roomId: string, input: Record<string, unknown>) =>
-  client.query<{ r: { outcome: string } }>(
-    joinStatement({ tenant, roomId, input: joinInput.parse({ displayName: 'Test', ...input }), now: new Date() }),
+const joinOn = (
+  client: pg.PoolClient,
+  tenant: Tenant,
+  roomId: string,
+  input: Record<string, unknown>,
+  knownRoomVersion: string | null = null,
+) =>
+  client.query<{
+    r: { outcome: string; roomVersion?: string; room?: { name: string }; participants?: { displayName: string }[] };
+  }>(
+    joinStatement(
+      { tenant, roomId, input: joinInput.parse({ displayName: 'Test', ...input }), now: new Date() },
+      knownRoomVersion,
+    ),
   );
 
 const createRoom = (body: Record<string, unknown> = {}, key = acme.key) =>
@@ -261,6 +272,57 @@ describe('rooms', () => {
       cursor = res.body.nextCursor;
     } while (cursor);
     expect(all).toHaveLength(16);
+  });
+
+  it('a join answers with the room as it is now; the database sends the room again only when one of its rows changed', async () => {
+    const room = (await createRoom({ maxParticipants: 100 })).body;
+    const tenant = await db().tenant.findUniqueOrThrow({ where: { id: room.tenantId } });
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push((await join(room.id, { externalUserId: `p${i}` })).body.participant.id);
+    const current = async () => (await suite.api('GET', `/api/v1/rooms/${room.id}`, { key: acme.key })).body;
+    // Joins past the first ten leave the room's Room unchanged: each answers with it, exactly.
+    for (const externalUserId of ['p12', 'p13']) {
+      expect((await join(room.id, { externalUserId })).body.room).toEqual(await current());
+    }
+
+    // The statement: nothing of the room for a caller holding its version, all of it otherwise.
+    const client = await sql().connect();
+    try {
+      const first = (await joinOn(client, tenant, room.id, { externalUserId: 'v1' })).rows[0].r;
+      expect(first.room?.name).toBe('Standup');
+      expect(first.participants).toHaveLength(10);
+      const version = first.roomVersion!;
+      const again = (await joinOn(client, tenant, room.id, { externalUserId: 'v2' }, version)).rows[0].r;
+      expect(again).toMatchObject({ outcome: 'ok', roomVersion: version });
+      expect(again.room).toBeUndefined();
+      expect(again.participants).toBeUndefined();
+      // A listed participant written behind the app's back (any writer): a new version, sent in full.
+      await db().participant.update({ where: { id: ids[3] }, data: { displayName: 'Grace' } });
+      const changed = (await joinOn(client, tenant, room.id, { externalUserId: 'v3' }, version)).rows[0].r;
+      expect(changed.roomVersion).not.toBe(version);
+      expect(changed.participants?.[3].displayName).toBe('Grace');
+      // The room itself written: the same.
+      await db().$executeRaw`UPDATE "Room" SET name = 'Retro' WHERE id = ${room.id}`;
+      const renamed = (await joinOn(client, tenant, room.id, { externalUserId: 'v4' }, changed.roomVersion!)).rows[0].r;
+      expect(renamed.room?.name).toBe('Retro');
+    } finally {
+      client.release();
+    }
+
+    // Through the API, each change shows in the next join's room.
+    let joined = (await join(room.id, { externalUserId: 'p14' })).body.room;
+    expect(joined.name).toBe('Retro');
+    expect(joined.participants[3].displayName).toBe('Grace');
+    expect(joined).toEqual(await current());
+    await db().participant.update({
+      where: { id: ids[0] },
+      data: { connectionState: 'DISCONNECTED', leftAt: new Date() },
+    });
+    joined = (await join(room.id, { externalUserId: 'p15' })).body.room;
+    expect(joined.participants.map((p: { externalUserId: string }) => p.externalUserId)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `p${i + 1}`),
+    );
+    expect(joined).toEqual(await current());
   });
 
   it("a Room response reads a room's first few participants, never all of them: a webinar of 3,000 whose statistics lag", async () => {
