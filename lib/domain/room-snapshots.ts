@@ -1,6 +1,7 @@
 import type { Room } from '@/lib/generated/prisma/client';
 import type { RoomResponse } from '@/lib/domain/rooms.schemas';
 import { processState } from '@/lib/runtime/process-state';
+import { serializeOnce } from '@/lib/json-text';
 
 /**
  * The last Room a join answered with, per room: the row, its view (with the room's first
@@ -11,7 +12,7 @@ import { processState } from '@/lib/runtime/process-state';
  * only ever equal to itself, so an entry is either exactly current or replaced.
  *
  * Per process, at most MAX_ROOMS rooms, the least recently joined dropped first. Entries are
- * frozen: every join result shares them.
+ * frozen: every join result shares them, and the view's JSON text is made once (lib/json-text.ts).
  */
 export interface RoomSnapshot {
   version: string;
@@ -35,7 +36,7 @@ export function knownRoomSnapshot(roomId: string): RoomSnapshot | undefined {
 export function rememberRoomSnapshot(roomId: string, { version, room, view }: RoomSnapshot): RoomSnapshot {
   for (const participant of view.participants) Object.freeze(participant);
   Object.freeze(view.participants);
-  const snapshot = Object.freeze({ version, room: Object.freeze(room), view: Object.freeze(view) });
+  const snapshot = Object.freeze({ version, room: Object.freeze(room), view: serializeOnce(Object.freeze(view)) });
   snapshots.delete(roomId);
   snapshots.set(roomId, snapshot);
   if (snapshots.size > MAX_ROOMS) snapshots.delete(snapshots.keys().next().value!);

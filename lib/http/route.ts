@@ -24,6 +24,7 @@ import type { Permission } from '@/lib/domain/permissions';
 import { recordApiRequest } from '@/lib/domain/usage';
 import { observeRequest } from '@/lib/metrics';
 import { log } from '@/lib/log';
+import { toJsonText } from '@/lib/json-text';
 
 /**
  * The one route wrapper. A handler reads: guard (auth), parse (body/query), one domain call,
@@ -199,8 +200,7 @@ export function route<
           rawBody,
           requestId: ctx.requestId,
         });
-        response =
-          result instanceof Response ? result : jsonResponse(JSON.stringify(result ?? null), opts.status ?? 200);
+        response = result instanceof Response ? result : jsonResponse(toJsonText(result ?? null), opts.status ?? 200);
       } catch (err) {
         response = errorResponse(err, ctx);
       }
