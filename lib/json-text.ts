@@ -7,9 +7,11 @@
  */
 const texts = new WeakMap<object, string>();
 
-export function serializeOnce<T extends object>(value: T): T {
-  texts.set(value, JSON.stringify(value));
-  return value;
+/** Makes and keeps `value`'s JSON text; returns it. */
+export function serializeOnce(value: object): string {
+  const text = JSON.stringify(value);
+  texts.set(value, text);
+  return text;
 }
 
 /** JSON.stringify(value), with the kept text of any member registered by serializeOnce. */
