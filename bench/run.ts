@@ -19,6 +19,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { startWebhookReceiver } from '../test/support/webhook-receiver';
+import { webhookBench } from './webhooks';
 import { barChartSvg } from './chart';
 import { SERVER_NODE_FLAGS } from '../scripts/server-flags';
 import type { OpenLoopResult, OpenLoopSpec } from './open-loop';
@@ -26,13 +27,13 @@ import type { OpenLoopResult, OpenLoopSpec } from './open-loop';
 const root = path.resolve(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '16,64').split(',').map(Number);
-const WEBHOOK_EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 3000);
-// The paced run: events per second offered, for this many seconds.
-const WEBHOOK_RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 200);
-const WEBHOOK_SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 10);
+// The build the bench serves (BENCH_DIST_DIR: one of your own, when others run the bench on this checkout).
+const DIST_DIR = process.env.BENCH_DIST_DIR ?? '.next-bench';
 // Which parts run: api (autocannon + baseline), webhooks (the delivery pipeline), pages (first-load JS),
-// media (the development media server with 2, 4 and 6 browsers in one room).
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'api,webhooks,pages,media').split(','));
+// media (the development media server with 2, 4 and 6 browsers in one room), hosted-join (joining in
+// the hosted call UI, from the press of "Join meeting"), recording (a composite
+// recording's CPU per participant).
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'api,webhooks,pages,media,hosted-join,recording').split(','));
 // Closed-loop runs are split into this many interleaved rounds per concurrency (see below).
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 // Offered rates (joins/s into one room) for the open-loop latency runs.
@@ -278,57 +279,11 @@ async function consoleSignIn(base: string, user: { email: string; password: stri
   return session;
 }
 
-interface WebhookRun {
-  name: string;
-  events: number;
-  perSecond: number;
-  p50: number;
-  p99: number;
-}
-
-/** Emits `count` events (one every `intervalMs`, or as fast as 16 writers can when 0) and measures their deliveries. */
-async function webhookRun(
-  name: string,
-  count: number,
-  intervalMs: number,
-  emit: (i: number) => Promise<{ event: { id: string; occurredAt: Date } }>,
-  receiver: Awaited<ReturnType<typeof startWebhookReceiver>>,
-): Promise<WebhookRun> {
-  receiver.received.length = 0;
-  const started = Date.now();
-  const occurred = new Map<string, number>();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 16 }, async () => {
-      while (next < count) {
-        const i = next++;
-        const wait = started + i * intervalMs - Date.now();
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        const { event } = await emit(i);
-        occurred.set(event.id, event.occurredAt.getTime());
-      }
-    }),
-  );
-  await receiver.waitFor(count, 180_000);
-  // Only this run's events count (the tenant's filter keeps the API phases' events out anyway).
-  const ours = receiver.received.filter((r) => occurred.has(String(r.headers['x-webhook-id'])));
-  if (ours.length !== count) throw new Error(`${name}: expected ${count} deliveries, got ${ours.length}`);
-  const latencies = ours.map((r) => r.at - occurred.get(String(r.headers['x-webhook-id']))!).sort((a, b) => a - b);
-  const lastAt = Math.max(...ours.map((r) => r.at));
-  return {
-    name,
-    events: count,
-    perSecond: Math.round(count / ((lastAt - started) / 1000)),
-    p50: latencies[Math.floor(latencies.length * 0.5)],
-    p99: latencies[Math.floor(latencies.length * 0.99)],
-  };
-}
-
 async function main() {
   // Refuse up front rather than start a server with nothing to serve ("fetch failed").
-  if (process.env.BENCH_SKIP_BUILD === '1' && !existsSync(path.join(root, '.next-bench', 'BUILD_ID'))) {
+  if (process.env.BENCH_SKIP_BUILD === '1' && !existsSync(path.join(root, DIST_DIR, 'BUILD_ID'))) {
     console.error(
-      'BENCH_SKIP_BUILD=1 needs an earlier bench build in .next-bench, and there is none: run `npm run bench` once without BENCH_SKIP_BUILD (or build it with `NEXT_DIST_DIR=.next-bench npx next build`).',
+      `BENCH_SKIP_BUILD=1 needs an earlier bench build in ${DIST_DIR}, and there is none: run \`npm run bench\` once without BENCH_SKIP_BUILD (or build it with \`NEXT_DIST_DIR=${DIST_DIR} npx next build\`).`,
     );
     process.exit(2);
   }
@@ -345,7 +300,7 @@ async function main() {
       DATABASE_URL: dbUrl,
       // DATABASE_POOL_SIZE: the server's default (10 connections), as `npm start` runs it.
       CONVENE_MASTER_KEY: randomBytes(32).toString('hex'),
-      NEXT_DIST_DIR: '.next-bench',
+      NEXT_DIST_DIR: DIST_DIR,
       WEBHOOK_ALLOW_INSECURE_URLS: 'true',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
@@ -369,7 +324,6 @@ async function main() {
       if (build.status !== 0) throw new Error('next build failed');
     }
     Object.assign(process.env, env);
-    const { db } = await import('../lib/db');
     const { seedTenantForBench } = await import('./seed');
     const seed = await seedTenantForBench(receiver.url);
 
@@ -593,26 +547,8 @@ async function main() {
       }
     }
 
-    const webhooks: WebhookRun[] = [];
-    if (PARTS.has('webhooks')) {
-      const { emitEvent } = await import('../lib/events/outbox');
-      const emit = (i: number) =>
-        db().$transaction((tx) =>
-          emitEvent({ tx, tenantId: seed.tenantId, name: 'webhook.test', data: { i }, force: true }),
-        );
-      // A burst (as fast as 16 concurrent writers can emit: the pipeline's drain rate, latency is
-      // mostly queueing) and a paced run at the target rate (latency when the pipeline keeps up).
-      webhooks.push(await webhookRun(`burst of ${WEBHOOK_EVENTS}`, WEBHOOK_EVENTS, 0, emit, receiver));
-      webhooks.push(
-        await webhookRun(
-          `${WEBHOOK_RATE}/s for ${WEBHOOK_SECONDS} s`,
-          WEBHOOK_RATE * WEBHOOK_SECONDS,
-          1000 / WEBHOOK_RATE,
-          emit,
-          receiver,
-        ),
-      );
-    }
+    // The webhook pipeline (bench/webhooks.ts): join-driven and queued bursts, fairness.
+    const webhooks = PARTS.has('webhooks') ? await webhookBench({ base, key: seed.key }) : null;
 
     let pages: Awaited<ReturnType<typeof firstLoadJs>>[] = [];
     if (PARTS.has('pages')) {
@@ -706,18 +642,7 @@ async function main() {
             '',
           ]
         : []),
-      ...(webhooks.length
-        ? [
-            '## Webhook pipeline',
-            '',
-            'Events emitted into the outbox by 16 concurrent writers (another process), delivered by the app to a loopback receiver. Targets: ≥ 200 deliveries/s, p50 < 250 ms.',
-            '',
-            '| run | events | deliveries/s | p50 ms | p99 ms |',
-            '|---|---|---|---|---|',
-            ...webhooks.map((w) => `| ${w.name} | ${w.events} | ${w.perSecond} | ${w.p50} | ${w.p99} |`),
-            '',
-          ]
-        : []),
+      ...(webhooks ? [webhooks] : []),
       ...(pages.length
         ? [
             '## First-load JavaScript',
@@ -750,6 +675,36 @@ async function main() {
       console.log('▸ development media server: 2, 4 and 6 participants');
       const { mediaBench } = await import('./media');
       report += `\n${(await mediaBench()).markdown}`;
+    }
+    if (PARTS.has('hosted-join')) {
+      console.log('▸ joining in the hosted call UI');
+      const { hostedJoinBench } = await import('./hosted-join');
+      const result = await hostedJoinBench({
+        key: seed.key,
+        // A second server on the same build and database, with the development media server as its media layer.
+        startApp: async (mediaEnv) => {
+          const callPort = port + 1000;
+          const callBase = `http://127.0.0.1:${callPort}`;
+          const child = await startProcess(
+            process.execPath,
+            ['node_modules/next/dist/bin/next', 'start', '-p', String(callPort), '-H', '127.0.0.1'],
+            { ...serverEnv, ...mediaEnv, PUBLIC_BASE_URL: callBase, NEXTAUTH_URL: callBase },
+            /Ready in/,
+          );
+          return {
+            base: callBase,
+            stop: async () => {
+              if (child.pid) process.kill(-child.pid, 'SIGTERM');
+            },
+          };
+        },
+      });
+      report += `\n${result.markdown}`;
+    }
+    if (PARTS.has('recording')) {
+      console.log('▸ composite recording: 1, 2 and 4 participants');
+      const { recordingBench } = await import('./recording');
+      report += `\n${(await recordingBench()).markdown}`;
     }
     writeFileSync(file, report);
     console.log(report);

@@ -23,7 +23,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../lib/runtime/embedded-postgres';
 import { baseTestEnv, startApp, TEST_MASTER_KEY, type AppProcess } from '../test/support/app';
-import { startDevMediaServer } from '../lib/media/dev-server';
+import { startDevMediaServer } from '../media-server';
 import { startWebhookReceiver } from '../test/support/webhook-receiver';
 import { ERROR_STATUS } from '../lib/errors';
 

@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { startDevMediaServer, type DevMediaServer } from '../lib/media/dev-server';
+import { startDevMediaServer, type DevMediaServer } from '../media-server';
 import { createSeededDatabase, startNextServer, type NextServer, type SeededDatabase } from './support/app';
 
 /**
@@ -174,4 +174,9 @@ test("the console shows the room's session with its attendance, and downloads at
   expect(chatCsv).toContain('"Hello <b>everyone</b> — agenda in 5"');
   // Another tenant's room is not reachable through the download either.
   expect((await page.request.get(`${app.baseUrl}/console/rooms/not-a-room/chat.csv`)).status()).toBe(404);
+  // Ids that cannot be ours are not found too, never a database error (PostgreSQL refuses a NUL).
+  expect((await page.request.get(`${app.baseUrl}/console/rooms/%00/chat.csv`)).status()).toBe(404);
+  expect(
+    (await page.request.get(`${app.baseUrl}/console/rooms/${chatRoomId}/sessions/%00/attendance.csv`)).status(),
+  ).toBe(404);
 });

@@ -348,7 +348,9 @@ test('at 390 px the panels are a bottom sheet and every control has a name', asy
   const box = (await panel.boundingBox())!;
   expect(Math.round(box.x)).toBe(0);
   expect(Math.round(box.width)).toBe(390);
-  expect(Math.round(box.y + box.height)).toBe(844);
+  // It ends where the control bar begins (e2e/phone.spec.ts mutes and leaves with it open).
+  const bar = (await page.locator('.convene-control-bar').boundingBox())!;
+  expect(Math.abs(box.y + box.height - bar.y)).toBeLessThanOrEqual(1);
   const unnamed = await page
     .locator('[role="group"][aria-label="Meeting tools"] button, section[id^="convene-panel-"] button')
     .evaluateAll((els) => els.filter((el) => !(el.getAttribute('aria-label') || el.textContent?.trim())).length);

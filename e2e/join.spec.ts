@@ -1,7 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { createHmac } from 'node:crypto';
 import { AccessToken } from 'livekit-server-sdk';
-import { startDevMediaServer, type DevMediaServer } from '../lib/media/dev-server';
+import { startDevMediaServer, type DevMediaServer } from '../media-server';
 
 let media: DevMediaServer;
 test.beforeAll(async () => {

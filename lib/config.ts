@@ -35,7 +35,8 @@ const schema = z.object({
   WEBHOOK_MAX_ATTEMPTS: int(6),
   /** Development and tests only: allow http:// and loopback/private webhook URLs. */
   WEBHOOK_ALLOW_INSECURE_URLS: bool,
-  WEBHOOK_TENANT_CONCURRENCY: int(16),
+  /** Attempts in flight per tenant (its receiver's open requests at most): docs/webhooks.md. */
+  WEBHOOK_TENANT_CONCURRENCY: int(64),
 
   INNGEST_EVENT_KEY: z.string().optional(),
   INNGEST_SIGNING_KEY: z.string().optional(),
@@ -70,8 +71,10 @@ const schema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: bool,
 
-  STT_URL: z.string().url().optional(),
+  /** An OpenAI-compatible transcription API (`{STT_BASE_URL}/v1/audio/transcriptions`): transcripts and captions. */
+  STT_BASE_URL: z.string().url().optional(),
   STT_API_KEY: z.string().optional(),
+  STT_MODEL: z.string().min(1).default('whisper-1'),
 
   NEXTAUTH_SECRET: z.string().min(16).optional(),
   NEXTAUTH_URL: z.string().url().optional(),

@@ -12,22 +12,27 @@ export type Tx = Prisma.TransactionClient;
 const pool = processState('db', () => ({
   client: undefined as PrismaClient | undefined,
   pg: undefined as pg.Pool | undefined,
+  delivery: undefined as pg.Pool | undefined,
 }));
+
+function newPool(max: number): pg.Pool {
+  const created = new pg.Pool({ connectionString: config().DATABASE_URL, max });
+  created.on('error', () => undefined); // an idle connection dropped (database restart): the pool replaces it
+  // A connection the pool hands to a promise-based checkout (Prisma's transactions) has no
+  // 'error' listener until the promise settles — a microtask later. When the database stops,
+  // the last answer and the termination notice can arrive in one read: the notice is emitted in
+  // that gap, and an 'error' event with no listener ends the process. Every connection keeps
+  // one listener for its whole life; the statement that uses it still gets the error.
+  created.on('connect', (client) => client.on('error', () => undefined));
+  return created;
+}
 
 /** One client, and so one connection pool, per process. */
 export function db(): PrismaClient {
   if (!pool.client) {
-    const { DATABASE_URL, DATABASE_POOL_SIZE } = config();
     // The pool is ours, so the hot paths (join, room creation) can run one plain statement on it
     // without Prisma's per-query cost (sql() below); Prisma shares the same connections.
-    pool.pg = new pg.Pool({ connectionString: DATABASE_URL, max: DATABASE_POOL_SIZE });
-    pool.pg.on('error', () => undefined); // an idle connection dropped (database restart): the pool replaces it
-    // A connection the pool hands to a promise-based checkout (Prisma's transactions) has no
-    // 'error' listener until the promise settles — a microtask later. When the database stops,
-    // the last answer and the termination notice can arrive in one read: the notice is emitted in
-    // that gap, and an 'error' event with no listener ends the process. Every connection keeps
-    // one listener for its whole life; the statement that uses it still gets the error.
-    pool.pg.on('connect', (client) => client.on('error', () => undefined));
+    pool.pg = newPool(config().DATABASE_POOL_SIZE);
     const adapter = new PrismaPg(pool.pg, { disposeExternalPool: true });
     // Joins and votes lock a row and queue behind each other under load: give waiting
     // transactions time to get a connection rather than failing the request.
@@ -40,6 +45,17 @@ export function db(): PrismaClient {
 export function sql(): pg.Pool {
   db();
   return pool.pg!;
+}
+
+/**
+ * The webhook dispatcher's own connections (two: a lease and a batch of records can run at once).
+ * On the request pool its statements queue behind the requests that emit the events — a join
+ * burst made every delivery wait for 32 joins' transactions. Its own connections keep delivery
+ * on time while requests keep the request pool busy.
+ */
+export function deliverySql(): pg.Pool {
+  pool.delivery ??= newPool(2);
+  return pool.delivery;
 }
 
 /**
@@ -102,10 +118,13 @@ export function isTransactionConflict(err: unknown): boolean {
 export async function disconnectDb(): Promise<void> {
   const client = pool.client;
   const pgPool = pool.pg;
+  const deliveryPool = pool.delivery;
   pool.client = undefined;
   pool.pg = undefined;
+  pool.delivery = undefined;
   await client?.$disconnect();
   // Prisma ends the pool only if it ever connected through it; a process that used sql() alone
   // would otherwise keep its connections open.
   if (pgPool && !pgPool.ended) await pgPool.end().catch(() => undefined);
+  if (deliveryPool && !deliveryPool.ended) await deliveryPool.end().catch(() => undefined);
 }

@@ -1,14 +1,140 @@
 /**
- * The data-channel topics of live updates, declared once for the server that sends them
- * (lib/domain/live-updates.ts) and the call UI that reads them (components/call). No imports:
- * safe in the browser bundle.
+ * The data-channel messages of live updates, declared once for the server that sends them
+ * (lib/domain/live-updates.ts) and the call UI that reads them (components/call): one entry per
+ * topic in LIVE_MESSAGES (its schema and who may send it) and one reader, parseLiveMessage.
+ *
+ * Whatever arrives on the data channel is untrusted input: any participant can publish any bytes
+ * on any topic (LiveKit relays them with the sender's identity). So a message is read only when it
+ * came from whom its topic allows — server-only topics from the server, which the media layer marks
+ * with no participant identity — and it fits its schema, whose strings and lists are bounded.
+ * Imports zod only: safe in the browser bundle (docs/security.md, "In-call data is untrusted").
  */
+import { z } from 'zod';
+
 export const LIVE_TOPICS = {
-  /** { type: 'poll.updated', poll } */
   polls: 'convene.polls',
-  /** { type: 'question.updated', question } */
   questions: 'convene.questions',
-  /** { type: 'chat.message', message } */
   chat: 'convene.chat',
+  /** To one person only: { type: 'host.muted', source: 'microphone' | 'camera', by } (a host muted them) */
+  host: 'convene.host',
+  /** From a peer: { type: 'reaction', emoji } — attributed from the packet's sender, rate-limited by the reader */
+  reactions: 'convene.reactions',
 } as const;
+
+/** The emoji reactions a call offers (a closed list: nothing else is shown). */
+export const REACTION_EMOJI = ['👍', '👏', '😂', '❤️', '🎉'] as const;
 export type LiveTopic = (typeof LIVE_TOPICS)[keyof typeof LIVE_TOPICS];
+
+/** Bigger packets are dropped unread (LiveKit's own reliable packets stay under 15 KiB). */
+export const LIVE_MESSAGE_MAX_BYTES = 64 * 1024;
+
+// Bounds at or above what the API stores, so every real message fits and nothing huge is rendered.
+const id = z.string().min(1).max(64);
+const externalId = z.string().min(1).max(200);
+const name = z.string().max(100);
+const time = z.iso.datetime();
+const count = z.int().nonnegative().max(1_000_000_000);
+
+const poll = z.object({
+  id,
+  roomId: id,
+  question: z.string().max(500),
+  status: z.enum(['DRAFT', 'OPEN', 'CLOSED']),
+  isAnonymous: z.boolean(),
+  allowMultiple: z.boolean(),
+  totalVotes: count,
+  options: z.array(z.object({ id, text: z.string().max(200), order: z.int().min(0).max(100), count })).max(10),
+  createdByExternalId: externalId.nullable(),
+  createdAt: time,
+  openedAt: time.nullable(),
+  closedAt: time.nullable(),
+});
+
+const question = z.object({
+  id,
+  roomId: id,
+  text: z.string().max(1000),
+  status: z.enum(['OPEN', 'ANSWERED', 'DISMISSED']),
+  askerExternalId: externalId.nullable(),
+  askerName: name.nullable(),
+  upvoteCount: count,
+  answerText: z.string().max(5000).nullable(),
+  answeredByExternalId: externalId.nullable(),
+  answeredAt: time.nullable(),
+  dismissedByExternalId: externalId.nullable(),
+  dismissedAt: time.nullable(),
+  createdAt: time,
+});
+
+const chatMessage = z.object({
+  id,
+  roomId: id,
+  sessionId: id.nullable(),
+  senderParticipantId: id,
+  senderExternalUserId: externalId,
+  senderName: name,
+  toParticipantId: id.nullable(),
+  toExternalUserId: externalId.nullable(),
+  text: z.string().max(2000),
+  createdAt: time,
+});
+
+/**
+ * Each topic's message and who may send it: 'server' (Convene through the media layer's server
+ * API, e.g. SendData) or 'participant' (any peer; the reader attributes it from the packet's
+ * sender identity, never from the payload). A new topic is one more entry.
+ */
+export const LIVE_MESSAGES = {
+  [LIVE_TOPICS.polls]: { from: 'server', schema: z.object({ type: z.literal('poll.updated'), poll }) },
+  [LIVE_TOPICS.questions]: { from: 'server', schema: z.object({ type: z.literal('question.updated'), question }) },
+  // Chat is stored first and relayed by the server: a peer's packet on this topic is never shown.
+  [LIVE_TOPICS.chat]: { from: 'server', schema: z.object({ type: z.literal('chat.message'), message: chatMessage }) },
+  [LIVE_TOPICS.host]: {
+    from: 'server',
+    schema: z.object({ type: z.literal('host.muted'), source: z.enum(['microphone', 'camera']), by: name }),
+  },
+  [LIVE_TOPICS.reactions]: {
+    from: 'participant',
+    schema: z.object({ type: z.literal('reaction'), emoji: z.enum(REACTION_EMOJI) }),
+  },
+} as const satisfies Record<LiveTopic, { from: 'server' | 'participant'; schema: z.ZodType }>;
+
+export type LiveMessageBody<T extends LiveTopic> = z.output<(typeof LIVE_MESSAGES)[T]['schema']>;
+/** What the writer may send on a topic. */
+export type LiveMessageInput<T extends LiveTopic> = z.input<(typeof LIVE_MESSAGES)[T]['schema']>;
+
+export interface LiveMessage<T extends LiveTopic = LiveTopic> {
+  topic: T;
+  /** The packet's sender as the media layer stamped it; null when the server sent it. */
+  sender: string | null;
+  body: LiveMessageBody<T>;
+}
+
+export const isLiveTopic = (topic: unknown): topic is LiveTopic =>
+  typeof topic === 'string' && Object.hasOwn(LIVE_MESSAGES, topic);
+
+/**
+ * Reads one data packet: its topic, its bytes and the sender identity the media layer stamped on
+ * it ('' or undefined when the server sent it: LiveKit's DataPacket.participantIdentity). Null for
+ * anything not to be believed — an unknown topic, a sender the topic does not allow, bytes over
+ * LIVE_MESSAGE_MAX_BYTES, text that is not UTF-8 JSON, or a body its schema refuses. Never throws.
+ */
+export function parseLiveMessage<T extends LiveTopic>(
+  topic: T | string | undefined,
+  bytes: Uint8Array,
+  senderIdentity: string | undefined,
+): LiveMessage<T> | null {
+  if (!isLiveTopic(topic)) return null;
+  const sender = senderIdentity || null;
+  const entry: { from: 'server' | 'participant'; schema: z.ZodType } = LIVE_MESSAGES[topic];
+  if (entry.from === 'server' ? sender !== null : sender === null) return null;
+  if (!(bytes instanceof Uint8Array) || bytes.byteLength > LIVE_MESSAGE_MAX_BYTES) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    return null; // not UTF-8, not JSON, or nested deeper than the parser's stack
+  }
+  const read = entry.schema.safeParse(json);
+  return read.success ? { topic: topic as T, sender, body: read.data as LiveMessageBody<T> } : null;
+}

@@ -56,7 +56,7 @@ async function main() {
     stopDatabase = embedded.stop;
   }
   if (!env.LIVEKIT_URL) {
-    const { startDevMediaServer } = await import('../lib/media/dev-server');
+    const { startDevMediaServer } = await import('../media-server');
     const mediaPort = Number(process.env.DEV_MEDIA_PORT ?? 7880);
     const media = await startDevMediaServer({
       port: mediaPort,
@@ -121,12 +121,27 @@ async function main() {
     ],
     { cwd: root, env, stdio: 'inherit' },
   );
+  // Live captions need a speech-to-text provider: the captions worker runs beside the server, in its
+  // own process (as in production), and stops with it.
+  const captions = env.STT_BASE_URL
+    ? spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'agents/captions/main.ts'], {
+        cwd: root,
+        env,
+        stdio: 'inherit',
+      })
+    : undefined;
   process.off('SIGINT', beforeServer);
   process.off('SIGTERM', beforeServer);
-  const stop = (signal: NodeJS.Signals) => server.kill(signal);
+  const stop = (signal: NodeJS.Signals) => {
+    captions?.kill(signal);
+    server.kill(signal);
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  server.on('exit', (code) => stopDatabaseAndExit(code ?? 0));
+  server.on('exit', (code) => {
+    captions?.kill('SIGTERM');
+    stopDatabaseAndExit(code ?? 0);
+  });
 }
 
 main().catch((err) => {

@@ -7,7 +7,6 @@
  * headers against the documented header schemas.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import http from 'node:http';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +18,7 @@ import { EVENT_NAMES, eventEnvelope, isEventName } from '@/lib/events/catalog';
 import { deliveryHeaders } from '@/lib/events/delivery';
 import { db } from '@/lib/db';
 import { until } from './support/until';
+import { startSttServer, type SttServer } from './support/stt-server';
 
 interface WebhookOperation {
   parameters: { name: string; in: string; required: boolean; schema: JsonSchema }[];
@@ -33,22 +33,11 @@ interface Doc {
 
 const storageDir = mkdtempSync(path.join(os.tmpdir(), 'convene-storage-'));
 /** A loopback speech-to-text provider, so transcript.ready is produced for real. */
-const stt = http.createServer((req, res) => {
-  req.resume();
-  req.on('end', () =>
-    res
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(JSON.stringify({ text: 'hello', segments: [{ start: 0, end: 1, text: 'hello' }] })),
-  );
-});
+let stt: SttServer;
 const suite = useSuite({
   env: async () => {
-    await new Promise<void>((r) => stt.listen(0, '127.0.0.1', r));
-    return {
-      STORAGE_DIR: storageDir,
-      STT_URL: `http://127.0.0.1:${(stt.address() as { port: number }).port}/v1/transcribe`,
-      STT_API_KEY: 'stt-key',
-    };
+    stt = await startSttServer('hello');
+    return { STORAGE_DIR: storageDir, STT_BASE_URL: stt.baseUrl, STT_API_KEY: 'stt-key' };
   },
 });
 
@@ -60,7 +49,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await receiver?.close();
-  await new Promise<void>((r) => stt.close(() => r()));
+  await stt?.close();
 });
 
 function operation(name: string): WebhookOperation {
@@ -199,6 +188,26 @@ describe('webhook events in the API reference', () => {
         },
       });
 
+      // A stream that goes live, then fails at its destination (stream.started, stream.ended).
+      const live = (
+        await api('POST', '/api/v1/streaming/start', { roomId: room.id, urls: ['rtmp://127.0.0.1:9/live/sk_test'] })
+      ).body;
+      const streamEgress = [...suite.media.egresses.values()].at(-1)!;
+      for (const [event, status, error] of [
+        ['egress_started', 'EGRESS_ACTIVE', ''],
+        ['egress_started', 'EGRESS_ACTIVE', ''], // repeated: the stream starts once
+        ['egress_ended', 'EGRESS_FAILED', 'rtmp: Connection refused'],
+        ['egress_ended', 'EGRESS_FAILED', 'late'], // and ends once
+      ])
+        await suite.media.sendWebhook(hook(), {
+          event,
+          egressInfo: { egressId: streamEgress.egressId, roomName: room.mediaRoomName, status, error },
+        });
+      expect((await api('GET', `/api/v1/streaming/${live.id}`)).body).toMatchObject({
+        status: 'FAILED',
+        error: 'rtmp: Connection refused',
+      });
+
       await suite.media.sendWebhook(hook(), {
         event: 'ingress_started',
         ingressInfo: { ingressId: 'IN_1', roomName: room.mediaRoomName, state: { status: 'ENDPOINT_PUBLISHING' } },
@@ -267,6 +276,15 @@ describe('webhook events in the API reference', () => {
         participantId: expect.any(String),
         externalUserId: 'late',
       });
+      expect(byName('stream.started').map((d) => JSON.parse(d.body).data.status)).toEqual(['ACTIVE']);
+      expect(byName('stream.ended').map((d) => JSON.parse(d.body).data)).toEqual([
+        {
+          streamId: expect.any(String),
+          roomId: expect.any(String),
+          status: 'FAILED',
+          error: 'rtmp: Connection refused',
+        },
+      ]);
       expect(data('recording.completed')).toMatchObject({ sizeBytes: 2048 });
       expect(data('recording.failed')).toMatchObject({ error: 'encoder crashed' });
       expect(data('webhook.test')).toEqual({ test: true, message: expect.any(String) });

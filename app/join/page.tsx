@@ -1,13 +1,18 @@
 import type { Metadata } from 'next';
 import { JoinClient } from '@/components/call/JoinClient';
 import { HostedShell } from '@/components/call/HostedShell';
+import { HtmlLang } from '@/app/join/html-lang';
 import { messagesFor } from '@/lib/i18n/messages';
 import { hostedPageContext, one, type SearchParams } from '@/app/join/page-context';
 
 export async function generateMetadata({ searchParams }: { searchParams: SearchParams }): Promise<Metadata> {
   const params = await searchParams;
   const { branding, language } = await hostedPageContext('token', one(params.token), one(params.lang));
-  return { title: `${messagesFor(language).titles.join} · ${branding.productName}`, referrer: 'no-referrer' };
+  return {
+    title: `${messagesFor(language).titles.join} · ${branding.productName}`,
+    referrer: 'no-referrer',
+    icons: branding.logoUrl ? { icon: branding.logoUrl } : undefined,
+  };
 }
 
 // The hosted call UI: token and media URL from the query; an E2EE key, if any, from the
@@ -18,6 +23,7 @@ export default async function JoinPage({ searchParams }: { searchParams: SearchP
   const { branding, language, frameAncestors } = await hostedPageContext('token', token, one(params.lang));
   return (
     <HostedShell branding={branding} lang={language}>
+      <HtmlLang lang={language} />
       <JoinClient token={token} serverUrl={one(params.url)} embedOrigins={frameAncestors} />
     </HostedShell>
   );

@@ -1,18 +1,19 @@
 'use client';
 
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useDataChannel } from '@livekit/components-react';
-import { CHAT_MAX_LENGTH, CHAT_TOPIC, mergeMessages, parseChatUpdate } from '@/components/call/chat-state';
+import { CHAT_MAX_LENGTH, CHAT_TOPIC, draftAfterFailedSend, mergeMessages } from '@/components/call/chat-state';
 import { focusRing } from '@/components/call/focus-ring';
 import type { ChatMessageResponse, ParticipantApi } from '@/components/call/participant-api';
+import { useLiveMessages } from '@/components/call/useLiveList';
 import { useRoomLoad } from '@/components/call/useRoomLoad';
 import { useT } from '@/components/call/useT';
+import type { LiveMessage } from '@/lib/live-topics';
 
 /**
  * The conversation through the API (docs/chat.md): the latest messages on load, what followed the
- * cursor after a (re)connect, each message relayed live on convene.chat merged in, and sends by
- * POST — one list ordered by time and de-duplicated by id (the send answer and its relay are the
- * same message). `enabled` is false in E2EE rooms: nothing is read or stored there.
+ * cursor after a (re)connect, each message the server relays live on convene.chat merged in (a
+ * peer's packet on that topic is never shown: lib/live-topics.ts), and sends by POST — one list
+ * ordered by time and de-duplicated by id (the send answer and its relay are the same message). `enabled` is false in E2EE rooms: nothing is read or stored there.
  */
 export function useChat(api: ParticipantApi, enabled: boolean, visible: boolean) {
   const [messages, setMessages] = useState<ChatMessageResponse[]>([]);
@@ -36,14 +37,10 @@ export function useChat(api: ParticipantApi, enabled: boolean, visible: boolean)
   const { failed, reload } = useRoomLoad(load);
 
   const onMessage = useCallback(
-    (msg: { topic?: string; payload: Uint8Array }) => {
-      const message = parseChatUpdate(msg.topic, msg.payload);
-      if (message) setMessages((list) => mergeMessages(list, [message]));
-      else void reload();
-    },
-    [reload],
+    ({ body }: LiveMessage<typeof CHAT_TOPIC>) => setMessages((list) => mergeMessages(list, [body.message])),
+    [],
   );
-  useDataChannel(CHAT_TOPIC, onMessage);
+  useLiveMessages(CHAT_TOPIC, onMessage, reload);
 
   // What was already said when the call opened is history, not new: only later messages count as unread.
   const baseline = useRef(false);
@@ -83,11 +80,12 @@ export function ChatPanel({ chat, selfExternalUserId }: { chat: ChatState; selfE
     if (!text || busy) return;
     if (text.length > CHAT_MAX_LENGTH) return setNotice(t.chat.tooLong(CHAT_MAX_LENGTH));
     setBusy(true);
+    setDraft('');
     try {
       await chat.send(text);
-      setDraft('');
       setNotice(null);
     } catch (err) {
+      setDraft((typed) => draftAfterFailedSend(typed, text));
       setNotice((err as Error).message || t.chat.failed);
     } finally {
       setBusy(false);

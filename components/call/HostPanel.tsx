@@ -5,6 +5,7 @@ import { focusRing } from '@/components/call/focus-ring';
 import type { WaitingParticipantResponse } from '@/components/call/participant-api';
 import { useParticipantApi } from '@/components/call/useParticipantApi';
 import { usePolling } from '@/components/call/usePolling';
+import { useKnockToasts } from '@/components/call/useKnockToasts';
 import { useT } from '@/components/call/useT';
 
 const button = `rounded bg-slate-700 px-2 py-1 hover:bg-slate-600 ${focusRing}`;
@@ -34,6 +35,11 @@ export function HostPanel({ token, onWaitingCount }: { token: string; onWaitingC
   usePolling(refresh, 3000);
 
   useEffect(() => onWaitingCount?.(waiting.length), [waiting.length, onWaitingCount]);
+  const reread = useCallback(() => {
+    const once = new AbortController();
+    void refresh(once.signal).catch(() => undefined);
+  }, [refresh]);
+  useKnockToasts(waiting, api, reread);
 
   const act = (fn: () => Promise<unknown>, done: string) => () =>
     fn().then(

@@ -9,7 +9,6 @@ import {
   pollDraft,
   tally,
   visiblePolls,
-  type LiveUpdate,
 } from '@/components/call/engagement-state';
 import { focusRing } from '@/components/call/focus-ring';
 import { PanelList } from '@/components/call/PanelList';
@@ -17,12 +16,13 @@ import type { ParticipantApi, PollCreateBody, PollResponse } from '@/components/
 import { useListAction, useLiveList } from '@/components/call/useLiveList';
 import type { Self } from '@/components/call/useSelf';
 import { useT } from '@/components/call/useT';
+import type { LiveMessageBody } from '@/lib/live-topics';
 
 const button = `rounded bg-slate-700 px-2 py-1 hover:bg-slate-600 disabled:opacity-50 ${focusRing}`;
 const primary = `rounded bg-blue-700 px-3 py-1 font-medium hover:bg-blue-600 disabled:opacity-50 ${focusRing}`;
 const field = `w-full rounded bg-slate-800 px-2 py-1 text-white placeholder:text-slate-400 ${focusRing}`;
 
-const pollOf = (update: LiveUpdate) => (update.type === 'poll.updated' ? update.poll : null);
+const pollOf = (body: LiveMessageBody<typeof POLL_TOPIC>): PollResponse => body.poll;
 
 /**
  * The room's polls through the participant-token API (/api/v1/polls/public): loaded once, kept

@@ -1,25 +1,20 @@
 'use client';
 
 import { useCallback, useId, useState } from 'react';
-import {
-  QUESTION_TOPIC,
-  mergeQuestion,
-  visibleQuestions,
-  type LiveUpdate,
-  type QuestionSort,
-} from '@/components/call/engagement-state';
+import { QUESTION_TOPIC, mergeQuestion, visibleQuestions, type QuestionSort } from '@/components/call/engagement-state';
 import { focusRing } from '@/components/call/focus-ring';
 import { PanelList } from '@/components/call/PanelList';
 import type { ParticipantApi, QuestionResponse } from '@/components/call/participant-api';
 import { useListAction, useLiveList } from '@/components/call/useLiveList';
 import type { Self } from '@/components/call/useSelf';
 import { useT } from '@/components/call/useT';
+import type { LiveMessageBody } from '@/lib/live-topics';
 
 const QUESTION_MAX = 1000;
 const ANSWER_MAX = 5000;
 const button = `rounded bg-slate-700 px-2 py-1 text-xs hover:bg-slate-600 disabled:opacity-50 ${focusRing}`;
 
-const questionOf = (update: LiveUpdate) => (update.type === 'question.updated' ? update.question : null);
+const questionOf = (body: LiveMessageBody<typeof QUESTION_TOPIC>): QuestionResponse => body.question;
 
 /**
  * The room's questions through the participant-token API (/api/v1/questions/public): loaded

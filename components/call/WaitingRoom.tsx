@@ -6,6 +6,7 @@ import { useT } from '@/components/call/useT';
 import { BrandMark } from '@/components/call/HostedShell';
 import { useEmbedBridge } from '@/components/call/useEmbedBridge';
 import { usePolling, type PollOutcome } from '@/components/call/usePolling';
+import { WaitingPreview } from '@/components/call/WaitingPreview';
 
 /** The join URL to continue to, in the language this page speaks (the admission endpoint does not know it). */
 function withLang(joinUrl: string, lang: string | null): string {
@@ -43,7 +44,8 @@ const POLL_MS = 2000;
 /**
  * The page a parked participant waits on. Its credential is the admission secret from the URL
  * fragment (never the tenant key): read once, stripped from the address bar, kept for this tab.
- * When the host admits, it continues to the join URL the admission endpoint returns.
+ * When the host admits, it continues to the join URL the admission endpoint returns. While
+ * waiting it shows the room's name (from the poll) and the guest's own camera and microphone.
  */
 export function WaitingRoom({
   roomId,
@@ -58,6 +60,7 @@ export function WaitingRoom({
 }) {
   const t = useT();
   const [state, setState] = useState<State>('waiting');
+  const [roomName, setRoomName] = useState<string | null>(null);
   const bridge = useEmbedBridge(embedOrigins);
 
   useEffect(() => bridge.post('ready', { page: 'waiting' }), [bridge]);
@@ -99,6 +102,7 @@ export function WaitingRoom({
       }
       if (!res.ok) return;
       const body = (await res.json()) as AdmissionResponse;
+      if (typeof body.roomName === 'string') setRoomName(body.roomName);
       if (body.status === 'approved' && body.joinUrl) {
         bridge.post('admitted', {});
         window.location.replace(withLang(body.joinUrl, lang));
@@ -122,6 +126,11 @@ export function WaitingRoom({
   return (
     <main className="flex min-h-dvh flex-col items-center justify-center gap-4 p-6 text-center text-white">
       <BrandMark />
+      {roomName && state !== 'lost' && (
+        <p data-testid="waiting-room-name" className="text-lg font-medium text-slate-200">
+          {roomName}
+        </p>
+      )}
       <div
         role={state === 'waiting' ? 'status' : 'alert'}
         aria-live="polite"
@@ -131,6 +140,7 @@ export function WaitingRoom({
         <h1 className="text-2xl font-semibold">{text.title}</h1>
         <p className="mt-3 text-slate-300">{text.body}</p>
       </div>
+      {state === 'waiting' && secret && <WaitingPreview />}
     </main>
   );
 }

@@ -1,6 +1,6 @@
 /**
- * Pure state for the in-call engagement panels (polls, Q&A) and the captions overlay: parsing a
- * live-update message, merging it into a list, tallies, the poll form's checks, caption lines.
+ * Pure state for the in-call engagement panels (polls, Q&A) and the captions overlay: merging a
+ * live update (read by lib/live-topics.ts) into a list, tallies, the poll form's checks, caption lines.
  * No React, no fetch: test/ui/engagement-state.test.ts covers it.
  */
 
@@ -12,48 +12,6 @@ export type QuestionStatus = QuestionResponse['status'];
 
 export const POLL_TOPIC = LIVE_TOPICS.polls;
 export const QUESTION_TOPIC = LIVE_TOPICS.questions;
-
-export type LiveUpdate =
-  | { type: 'poll.updated'; poll: PollResponse }
-  | { type: 'question.updated'; question: QuestionResponse };
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/**
- * Reads a data-channel message (JSON bytes, see lib/domain/live-updates.ts). Anything that is not
- * a well-formed update of the topic it came on is ignored (null): a message is only a nudge.
- */
-export function parseLiveUpdate(topic: string | undefined, payload: Uint8Array): LiveUpdate | null {
-  let body: unknown;
-  try {
-    body = JSON.parse(new TextDecoder().decode(payload));
-  } catch {
-    return null;
-  }
-  if (!isObject(body)) return null;
-  if (topic === POLL_TOPIC && body.type === 'poll.updated' && isObject(body.poll)) {
-    const p = body.poll;
-    if (
-      typeof p.id === 'string' &&
-      typeof p.question === 'string' &&
-      Array.isArray(p.options) &&
-      typeof p.status === 'string'
-    )
-      return { type: 'poll.updated', poll: p as unknown as PollResponse };
-  }
-  if (topic === QUESTION_TOPIC && body.type === 'question.updated' && isObject(body.question)) {
-    const q = body.question;
-    if (
-      typeof q.id === 'string' &&
-      typeof q.text === 'string' &&
-      typeof q.upvoteCount === 'number' &&
-      typeof q.status === 'string'
-    ) {
-      return { type: 'question.updated', question: q as unknown as QuestionResponse };
-    }
-  }
-  return null;
-}
 
 const POLL_RANK: Record<PollStatus, number> = { DRAFT: 0, OPEN: 1, CLOSED: 2 };
 const QUESTION_RANK: Record<QuestionStatus, number> = { OPEN: 0, ANSWERED: 1, DISMISSED: 2 };

@@ -20,7 +20,18 @@ import type {
   questionPage,
   questionResponse,
 } from '@/lib/domain/questions.schemas';
-import type { muteAllResponse } from '@/lib/domain/rooms.schemas';
+import type { muteAllResponse, roomResponse } from '@/lib/domain/rooms.schemas';
+import type {
+  hostMoveInput,
+  hostMuteInput,
+  hostMuteResponse,
+  hostRoleInput,
+  rosterResponse,
+  spotlightInput,
+  spotlightResponse,
+} from '@/lib/domain/host-actions.schemas';
+import type { breakoutMoveResponse } from '@/lib/domain/breakouts.schemas';
+import type { handInput, handResponse } from '@/lib/domain/hands.schemas';
 
 /** The waiting page's own read (GET /rooms/{id}/participants/{participantId}/admission, with the admission secret). */
 export type AdmissionResponse = z.output<typeof admissionResponse>;
@@ -31,6 +42,7 @@ export type WaitingParticipantResponse = z.output<typeof waitingParticipantRespo
 /** The body of POST /polls/public, as the host's poll form builds it. */
 export type PollCreateBody = z.input<typeof publicPollCreateInput>;
 export type ChatMessageResponse = z.output<typeof chatMessageResponse>;
+export type RosterResponse = z.output<typeof rosterResponse>;
 
 /** An endpoint: what it answers and, if it takes one, its JSON body. */
 interface Endpoint<Response extends z.ZodType, Body extends z.ZodType | null = null> {
@@ -43,6 +55,7 @@ interface Endpoints {
   GET: {
     '/me': Endpoint<typeof meResponse>;
     '/me/waiting': Endpoint<typeof waitingPage>;
+    '/me/participants': Endpoint<typeof rosterResponse>;
     [path: `/polls/public?${string}`]: Endpoint<typeof pollPage>;
     [path: `/questions/public?${string}`]: Endpoint<typeof questionPage>;
     [path: `/chat/messages${string}`]: Endpoint<typeof chatHistoryResponse>;
@@ -51,6 +64,14 @@ interface Endpoints {
     '/me/mute-all': Endpoint<typeof muteAllResponse>;
     '/me/lock': Endpoint<typeof roomLockResponse, typeof lockInput>;
     [path: `/me/waiting/${string}/${'admit' | 'deny'}`]: Endpoint<typeof participantResponse>;
+    [path: `/me/participants/${string}/mute`]: Endpoint<typeof hostMuteResponse, typeof hostMuteInput>;
+    [path: `/me/participants/${string}/remove`]: Endpoint<typeof participantResponse>;
+    [path: `/me/participants/${string}/role`]: Endpoint<typeof participantResponse, typeof hostRoleInput>;
+    [path: `/me/participants/${string}/move`]: Endpoint<typeof breakoutMoveResponse, typeof hostMoveInput>;
+    '/me/end': Endpoint<typeof roomResponse>;
+    '/me/hand': Endpoint<typeof handResponse, typeof handInput>;
+    [path: `/me/participants/${string}/lower-hand`]: Endpoint<typeof handResponse>;
+    '/me/spotlight': Endpoint<typeof spotlightResponse, typeof spotlightInput>;
     '/polls/public': Endpoint<typeof pollResponse, typeof publicPollCreateInput>;
     [path: `/polls/public/${string}/vote`]: Endpoint<typeof pollResponse, typeof publicVoteInput>;
     [path: `/polls/public/${string}/${'open' | 'close'}`]: Endpoint<typeof pollResponse>;

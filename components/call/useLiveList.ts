@@ -1,19 +1,56 @@
 'use client';
 
-import { useCallback, useState } from 'react';
-import { useDataChannel } from '@livekit/components-react';
-import { parseLiveUpdate, type LiveUpdate } from '@/components/call/engagement-state';
+import { useCallback, useEffect, useState } from 'react';
+import { useRoomContext } from '@livekit/components-react';
+import { RoomEvent } from 'livekit-client';
 import { useRoomLoad } from '@/components/call/useRoomLoad';
+import { type LiveMessage, type LiveMessageBody, type LiveTopic, parseLiveMessage } from '@/lib/live-topics';
+
+/**
+ * Each data-channel message on `topic` that parseLiveMessage believes (lib/live-topics.ts: the
+ * sender its topic allows, a body its schema accepts). livekit-client's DataReceived names the
+ * sender identity the media layer stamped ('' for the server's own packets); useDataChannel drops
+ * it, hence the room event here. Anything else is dropped with a debug line; `onUnreadable` runs
+ * only for the server's own packets this page cannot read (a newer server: re-read the state),
+ * never for a peer's, so a peer cannot make everyone's page re-read. Callbacks must be stable.
+ */
+export function useLiveMessages<T extends LiveTopic>(
+  topic: T,
+  onMessage: (message: LiveMessage<T>) => void,
+  onUnreadable?: () => void,
+) {
+  const room = useRoomContext();
+  useEffect(() => {
+    const onData = (
+      payload: Uint8Array,
+      _participant: unknown,
+      _kind: unknown,
+      packetTopic?: string,
+      _encryption?: unknown,
+      senderIdentity?: string,
+    ) => {
+      if (packetTopic !== topic) return;
+      const message = parseLiveMessage(topic, payload, senderIdentity);
+      if (message) return onMessage(message);
+      console.debug(`convene: dropped a ${topic} packet from ${senderIdentity || 'the server'}`);
+      if (!senderIdentity) onUnreadable?.();
+    };
+    room.on(RoomEvent.DataReceived, onData);
+    return () => {
+      room.off(RoomEvent.DataReceived, onData);
+    };
+  }, [room, topic, onMessage, onUnreadable]);
+}
 
 /**
  * A list read through the participant-token API and kept current from the data channel: loaded
  * once, re-read after a (re)connect, retried every 10 s while loading fails, and merged with each
- * live update of its topic (an unreadable message is only a nudge to re-read). `load` must be stable.
+ * live message of its topic. `load` and `itemOf` must be stable.
  */
-export function useLiveList<T>(
+export function useLiveList<T, Topic extends LiveTopic>(
   load: () => Promise<T[]>,
-  topic: string,
-  itemOf: (update: LiveUpdate) => T | null,
+  topic: Topic,
+  itemOf: (body: LiveMessageBody<Topic>) => T,
   merge: (list: T[], item: T) => T[],
 ) {
   const [items, setItems] = useState<T[] | null>(null);
@@ -21,15 +58,13 @@ export function useLiveList<T>(
   const { failed, reload: refresh } = useRoomLoad(read);
 
   const onMessage = useCallback(
-    (msg: { topic?: string; payload: Uint8Array }) => {
-      const update = parseLiveUpdate(msg.topic, msg.payload);
-      const item = update && itemOf(update);
-      if (item) setItems((list) => merge(list ?? [], item));
-      else void refresh();
+    (message: LiveMessage<Topic>) => {
+      const item = itemOf(message.body);
+      setItems((list) => merge(list ?? [], item));
     },
-    [refresh, itemOf, merge],
+    [itemOf, merge],
   );
-  useDataChannel(topic, onMessage);
+  useLiveMessages(topic, onMessage, refresh);
 
   const apply = useCallback((item: T) => setItems((list) => merge(list ?? [], item)), [merge]);
   return { items, failed, refresh, apply };

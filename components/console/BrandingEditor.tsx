@@ -17,7 +17,16 @@ import { brandStyle } from '@/components/call/HostedShell';
 import { messagesFor } from '@/lib/i18n/messages';
 import { LANGUAGES, type Language } from '@/lib/i18n/languages';
 
-type Key = keyof Branding;
+/** The look this editor sets; the call UI's feature switches and virtual backgrounds are set through the API. */
+type Key = 'productName' | 'logoUrl' | 'accentColor' | 'backgroundColor' | 'backgroundImageUrl' | 'defaultLanguage';
+const KEYS: Key[] = [
+  'productName',
+  'logoUrl',
+  'accentColor',
+  'backgroundColor',
+  'backgroundImageUrl',
+  'defaultLanguage',
+];
 const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'Deutsch', es: 'Español', fr: 'Français' };
 const TEXT_FIELDS: { key: Exclude<Key, 'defaultLanguage'>; label: string; help: string; colour?: boolean }[] = [
   {
@@ -61,7 +70,7 @@ export function BrandingEditor({
   save: (input: Partial<Branding>) => Promise<ActionResult<unknown>>;
 }) {
   const [draft, setDraft] = useState<Record<Key, string>>(
-    () => Object.fromEntries(Object.entries(own).map(([k, v]) => [k, v ?? ''])) as Record<Key, string>,
+    () => Object.fromEntries(KEYS.map((k) => [k, own[k] ?? ''])) as Record<Key, string>,
   );
   const value = (key: Key) => (draft[key].trim() === '' ? null : draft[key].trim());
   const check = (key: Key) => {
@@ -80,6 +89,7 @@ export function BrandingEditor({
     return (c.ok && c.value !== null ? c.value : fallback[key]) as ResolvedBranding[K];
   };
   const preview: ResolvedBranding = {
+    ...fallback,
     productName: pick('productName'),
     logoUrl: pick('logoUrl'),
     accentColor: pick('accentColor'),

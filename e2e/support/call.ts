@@ -1,5 +1,6 @@
 /** A person in a real call, as the call specs measure it: frames decoded, audio heard. */
-import { expect, type Browser, type Page } from '@playwright/test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { expect, type Browser, type Page, type TestInfo } from '@playwright/test';
 
 /** A person in their own browser context (own fake devices, own storage). */
 export async function person(browser: Browser) {
@@ -13,33 +14,43 @@ export async function enter(page: Page, joinUrl: string) {
   await expect(page.locator('.lk-room-container')).toBeVisible();
 }
 
-/** Frames the browser has decoded for each remote participant's camera tile. */
+/**
+ * Frames the browser has decoded for each remote participant's camera tile, by the tile's track id
+ * (tiles reorder as people speak, so their positions say nothing).
+ */
 export function remoteVideoFrames(page: Page) {
   return page.evaluate(() =>
-    [
-      ...document.querySelectorAll<HTMLVideoElement>('.lk-participant-tile[data-lk-local-participant="false"] video'),
-    ].map((v) => v.getVideoPlaybackQuality().totalVideoFrames),
+    Object.fromEntries(
+      [
+        ...document.querySelectorAll<HTMLVideoElement>('.lk-participant-tile[data-lk-local-participant="false"] video'),
+      ].map((v) => [
+        (v.srcObject as MediaStream | null)?.getVideoTracks()[0]?.id ?? '',
+        v.getVideoPlaybackQuality().totalVideoFrames,
+      ]),
+    ),
   );
 }
 
 /** Waits until every remote camera tile shows video whose frame count keeps advancing. */
 export async function expectRemoteVideoAdvancing(page: Page, tiles = 1) {
   await expect
-    .poll(async () => (await remoteVideoFrames(page)).filter((n) => n > 10).length, { timeout: 30_000 })
+    .poll(async () => Object.values(await remoteVideoFrames(page)).filter((n) => n > 10).length, { timeout: 30_000 })
     .toBeGreaterThanOrEqual(tiles);
   const before = await remoteVideoFrames(page);
   // Advancing, not one frozen frame: each tile decodes more frames a little later.
   await expect
-    .poll(async () => (await remoteVideoFrames(page)).filter((n, i) => n > (before[i] ?? 0) + 5).length, {
-      timeout: 15_000,
-    })
+    .poll(
+      async () =>
+        Object.entries(await remoteVideoFrames(page)).filter(([id, n]) => id && n > (before[id] ?? 0) + 5).length,
+      { timeout: 15_000 },
+    )
     .toBeGreaterThanOrEqual(tiles);
 }
 
-/** The loudest level heard on the remote audio elements over about two seconds (0 = silence). */
-export function remoteAudioLevel(page: Page) {
-  return page.evaluate(async () => {
-    const streams = [...document.querySelectorAll('audio')]
+/** The loudest level heard on the remote audio elements (those `selector` picks) over about two seconds (0 = silence). */
+export function remoteAudioLevel(page: Page, selector = 'audio') {
+  return page.evaluate(async (selector) => {
+    const streams = [...document.querySelectorAll<HTMLAudioElement>(selector)]
       .map((a) => a.srcObject)
       .filter((s): s is MediaStream => s instanceof MediaStream && s.getAudioTracks().length > 0);
     if (!streams.length) return 0;
@@ -61,5 +72,30 @@ export function remoteAudioLevel(page: Page) {
     }
     await ctx.close();
     return peak;
-  });
+  }, selector);
+}
+
+/**
+ * The page as it looks at a desktop (1280 px) and a phone (390 px) width, attached to the test's
+ * output. With `DOCS_SCREENSHOTS=1` the pictures are also written to docs/images/ (`name`.png and
+ * `name`-phone.png) for docs/hosted-ui.md; otherwise a test run leaves the docs alone.
+ */
+export async function screenshots(
+  page: Page,
+  testInfo: TestInfo,
+  name: string,
+  { fullPage = false }: { fullPage?: boolean } = {},
+) {
+  const size = page.viewportSize()!;
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    await page.waitForTimeout(300); // layouts follow the new size
+    const body = await page.screenshot({ fullPage });
+    await testInfo.attach(`${name}-${width}px`, { body, contentType: 'image/png' });
+    if (process.env.DOCS_SCREENSHOTS === '1') {
+      mkdirSync('docs/images', { recursive: true });
+      writeFileSync(`docs/images/${name}${width === 390 ? '-phone' : ''}.png`, body);
+    }
+  }
+  await page.setViewportSize(size);
 }

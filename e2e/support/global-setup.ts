@@ -5,7 +5,7 @@
  * workers delivering webhooks. The hosted-UI specs that need no call use Playwright's webServer.
  */
 import pg from 'pg';
-import { startDevMediaServer, type DevMediaServer } from '../../lib/media/dev-server';
+import { startDevMediaServer, type DevMediaServer } from '../../media-server';
 import { locatePostgres } from '../../test/support/postgres';
 import { createSeededDatabase, startNextServer } from './app';
 
@@ -32,6 +32,8 @@ export default async function globalSetup() {
   process.env.CONSOLE_BASE_URL = server.baseUrl;
   process.env.CONSOLE_DATABASE_URL = database.url;
   process.env.CONSOLE_SEED = database.seed;
+  // Where specs that run media-layer clients of their own (the captions worker) reach the media server.
+  process.env.E2E_MEDIA_ENV = JSON.stringify(media.env());
 
   return async () => {
     await server.stop();

@@ -67,6 +67,20 @@ const httpsUrl = z
       ctx.addIssue({ code: 'custom', message: 'must not contain quotes, brackets, backslashes or spaces' });
   });
 
+export const MAX_VIRTUAL_BACKGROUNDS = 10;
+
+const featureSwitch = (feature: string) =>
+  z.boolean().nullable().describe(`${feature} in the call UI; false hides it; null: the default (on).`);
+
+/** The call UI's features a tenant (or its provider) can switch off; all on unless set false. */
+export const FEATURE_SWITCHES = [
+  'reactionsEnabled',
+  'raiseHandEnabled',
+  'backgroundsEnabled',
+  'noiseSuppressionEnabled',
+] as const;
+export type FeatureSwitch = (typeof FEATURE_SWITCHES)[number];
+
 export const brandingFields = {
   /** Shown beside the logo and in the page title, instead of "Convene". */
   productName: z
@@ -90,6 +104,20 @@ export const brandingFields = {
   backgroundImageUrl: httpsUrl.nullable().describe('https URL, shown under a dark veil; null clears.'),
   /** The call UI's language when the join URL names none (before the browser's). */
   defaultLanguage: z.enum(LANGUAGES).nullable().describe('en, de, es or fr; null: the browser language.'),
+  /**
+   * The tenant's own virtual backgrounds, offered beside the built-in ones. The browser loads them
+   * (cross-origin, so their host must send CORS headers) and composites them behind the person.
+   */
+  virtualBackgrounds: z
+    .array(httpsUrl)
+    .max(MAX_VIRTUAL_BACKGROUNDS, `must list at most ${MAX_VIRTUAL_BACKGROUNDS} images`)
+    .nullable()
+    .describe(`Up to ${MAX_VIRTUAL_BACKGROUNDS} https image URLs (served with CORS); null clears.`),
+  /** Feature switches of the hosted call UI: false removes the control; null falls back (default on). */
+  reactionsEnabled: featureSwitch('Emoji reactions'),
+  raiseHandEnabled: featureSwitch('Raise hand'),
+  backgroundsEnabled: featureSwitch('Background blur and virtual backgrounds'),
+  noiseSuppressionEnabled: featureSwitch('Noise suppression'),
 };
 
 /** PATCH body: any subset; null clears a field (back to the provider's default, then Convene's). Unknown fields are refused. */
@@ -110,6 +138,17 @@ const brandingResponseFields = {
     .enum(LANGUAGES)
     .nullable()
     .describe('The call UI language when the join URL names none (before the browser’s).'),
+  virtualBackgrounds: z
+    .array(z.string())
+    .nullable()
+    .describe('https image URLs offered as virtual backgrounds beside the built-in ones.'),
+  reactionsEnabled: z.boolean().nullable().describe('Emoji reactions in the call UI (null: on).'),
+  raiseHandEnabled: z.boolean().nullable().describe('Raise hand in the call UI (null: on).'),
+  backgroundsEnabled: z
+    .boolean()
+    .nullable()
+    .describe('Background blur and virtual backgrounds in the call UI (null: on).'),
+  noiseSuppressionEnabled: z.boolean().nullable().describe('Noise suppression in the call UI (null: on).'),
 };
 
 export const brandingResponse = named(
@@ -126,6 +165,11 @@ const resolvedBrandingResponse = named(
     productName: z.string(),
     accentColor: z.string(),
     backgroundColor: z.string(),
+    virtualBackgrounds: z.array(z.string()),
+    reactionsEnabled: z.boolean(),
+    raiseHandEnabled: z.boolean(),
+    backgroundsEnabled: z.boolean(),
+    noiseSuppressionEnabled: z.boolean(),
   }),
 );
 
@@ -142,6 +186,11 @@ export interface Branding {
   backgroundColor: string | null;
   backgroundImageUrl: string | null;
   defaultLanguage: Language | null;
+  virtualBackgrounds: string[] | null;
+  reactionsEnabled: boolean | null;
+  raiseHandEnabled: boolean | null;
+  backgroundsEnabled: boolean | null;
+  noiseSuppressionEnabled: boolean | null;
 }
 
 /** What a page shows: every field resolved (logo, background image and language may stay unset). */
@@ -152,6 +201,11 @@ export interface ResolvedBranding {
   backgroundColor: string;
   backgroundImageUrl: string | null;
   defaultLanguage: Language | null;
+  virtualBackgrounds: string[];
+  reactionsEnabled: boolean;
+  raiseHandEnabled: boolean;
+  backgroundsEnabled: boolean;
+  noiseSuppressionEnabled: boolean;
 }
 
 export const CONVENE_BRANDING: ResolvedBranding = {
@@ -161,6 +215,11 @@ export const CONVENE_BRANDING: ResolvedBranding = {
   backgroundColor: '#111111',
   backgroundImageUrl: null,
   defaultLanguage: null,
+  virtualBackgrounds: [],
+  reactionsEnabled: true,
+  raiseHandEnabled: true,
+  backgroundsEnabled: true,
+  noiseSuppressionEnabled: true,
 };
 
 const EMPTY_BRANDING: Branding = {
@@ -170,6 +229,11 @@ const EMPTY_BRANDING: Branding = {
   backgroundColor: null,
   backgroundImageUrl: null,
   defaultLanguage: null,
+  virtualBackgrounds: null,
+  reactionsEnabled: null,
+  raiseHandEnabled: null,
+  backgroundsEnabled: null,
+  noiseSuppressionEnabled: null,
 };
 const KEYS = Object.keys(EMPTY_BRANDING) as (keyof Branding)[];
 
@@ -202,5 +266,10 @@ export function resolveBranding(own: Branding | null, providerDefault: Branding 
     backgroundColor: pick('backgroundColor') ?? CONVENE_BRANDING.backgroundColor,
     backgroundImageUrl: pick('backgroundImageUrl'),
     defaultLanguage: isLanguage(pick('defaultLanguage')) ? (pick('defaultLanguage') as Language) : null,
+    virtualBackgrounds: pick('virtualBackgrounds') ?? CONVENE_BRANDING.virtualBackgrounds,
+    reactionsEnabled: pick('reactionsEnabled') ?? CONVENE_BRANDING.reactionsEnabled,
+    raiseHandEnabled: pick('raiseHandEnabled') ?? CONVENE_BRANDING.raiseHandEnabled,
+    backgroundsEnabled: pick('backgroundsEnabled') ?? CONVENE_BRANDING.backgroundsEnabled,
+    noiseSuppressionEnabled: pick('noiseSuppressionEnabled') ?? CONVENE_BRANDING.noiseSuppressionEnabled,
   };
 }

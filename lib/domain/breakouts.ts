@@ -64,8 +64,7 @@ async function findBreakout(tenantId: string, roomId: string, breakoutId: string
 }
 
 /**
- * Closing a breakout moves everyone still in it back to the main room (media layer first) and
- * deletes its media room.
+ * Closing a breakout moves everyone still in it back to the main room and deletes its media room.
  */
 export async function closeBreakout({
   tenant,
@@ -84,12 +83,15 @@ export async function closeBreakout({
   if (breakout.status === 'CLOSED') return breakoutView(breakout);
   const media = mediaFor(tenant);
   const inside = await db().participant.findMany({ where: { breakoutId: breakout.id, connectionState: 'CONNECTED' } });
+  // The rows say "main room" before the media layer moves anyone: the breakout's participant_left
+  // that a move sends is then not taken for leaving the meeting (lib/domain/media-events.ts).
+  await db().participant.updateMany({ where: { breakoutId: breakout.id }, data: { breakoutId: null } });
   for (const p of inside) await media.moveParticipant(breakout.mediaRoomName, p.mediaIdentity, room.mediaRoomName);
   await media.deleteRoom(breakout.mediaRoomName);
-  const [closed] = await db().$transaction([
-    db().breakout.update({ where: { id: breakout.id }, data: { status: 'CLOSED', closedAt: new Date() } }),
-    db().participant.updateMany({ where: { breakoutId: breakout.id }, data: { breakoutId: null } }),
-  ]);
+  const closed = await db().breakout.update({
+    where: { id: breakout.id },
+    data: { status: 'CLOSED', closedAt: new Date() },
+  });
   return breakoutView(closed);
 }
 
@@ -117,7 +119,14 @@ export async function moveToBreakout({
   const from = participant.breakoutId
     ? (await findBreakout(tenant.id, roomId, participant.breakoutId)).mediaRoomName
     : room.mediaRoomName;
-  await mediaFor(tenant).moveParticipant(from, participant.mediaIdentity, breakout.mediaRoomName);
+  // The row says "in the breakout" before the media layer moves them, so the participant_left the
+  // move sends from the old room is not taken for leaving the meeting; back if the move fails.
   const moved = await db().participant.update({ where: { id: participant.id }, data: { breakoutId: breakout.id } });
+  try {
+    await mediaFor(tenant).moveParticipant(from, participant.mediaIdentity, breakout.mediaRoomName);
+  } catch (err) {
+    await db().participant.update({ where: { id: participant.id }, data: { breakoutId: participant.breakoutId } });
+    throw err;
+  }
   return { participant: participantView(moved), breakout: breakoutView(breakout) };
 }

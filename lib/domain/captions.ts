@@ -1,6 +1,6 @@
 import type { CaptionSession, Tenant } from '@/lib/generated/prisma/client';
 import type { z } from 'zod';
-import { db } from '@/lib/db';
+import { db, type Tx } from '@/lib/db';
 import { config } from '@/lib/config';
 import { ApiError, invalidState } from '@/lib/errors';
 import { mediaFor } from '@/lib/domain/media';
@@ -65,13 +65,28 @@ export async function stopCaptions(tenant: Tenant, roomId: string, now = new Dat
     where: { id: running.id },
     data: { status: 'STOPPED', stoppedAt: now },
   });
+  countCaptionMinutes(running, now);
+  return captionView(room.id, stopped);
+}
+
+function countCaptionMinutes(session: CaptionSession, now: Date) {
   addUsage({
-    tenantId: tenant.id,
+    tenantId: session.tenantId,
     metric: 'caption_minutes',
-    amount: Math.max(1, Math.ceil((now.getTime() - running.startedAt.getTime()) / 60_000)),
+    amount: Math.max(1, Math.ceil((now.getTime() - session.startedAt.getTime()) / 60_000)),
     at: now,
   });
-  return captionView(room.id, stopped);
+}
+
+/** A room that ends stops its captions: the session reads STOPPED and its minutes are counted. */
+export async function stopCaptionsOfEndedRoom(roomId: string, now: Date, { tx }: { tx: Tx }) {
+  const running = await tx.captionSession.findMany({ where: { roomId, status: 'ACTIVE' } });
+  if (!running.length) return;
+  await tx.captionSession.updateMany({
+    where: { id: { in: running.map((s) => s.id) } },
+    data: { status: 'STOPPED', stoppedAt: now },
+  });
+  for (const session of running) countCaptionMinutes(session, now);
 }
 
 export async function captionStatus(tenant: Tenant, roomId: string) {

@@ -1,7 +1,9 @@
 import type { ChatMessage, Tenant } from '@/lib/generated/prisma/client';
 import type { z } from 'zod';
 import { db } from '@/lib/db';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import { config } from '@/lib/config';
+import { limiterFor } from '@/lib/rate-limiter';
 import { ApiError, forbidden, invalidState, notFound, validationFailed } from '@/lib/errors';
 import type { ParticipantCredential } from '@/lib/domain/me';
 import { toCsv } from '@/lib/domain/csv';
@@ -83,22 +85,15 @@ export async function sendChatMessage(
     if (!isActiveMember(recipient)) throw notFound('Participant');
   }
 
-  const windowStart = new Date(Date.now() - CHAT_RATE_WINDOW_SECONDS * 1000);
-  const recent = await db().chatMessage.findMany({
-    where: { senderParticipantId: participant.id, createdAt: { gt: windowStart } },
-    orderBy: { createdAt: 'asc' },
-    select: { createdAt: true },
-  });
-  if (recent.length >= CHAT_RATE_MESSAGES) {
-    const retryAfter = Math.max(
-      1,
-      Math.ceil(
-        (recent[recent.length - CHAT_RATE_MESSAGES].createdAt.getTime() +
-          CHAT_RATE_WINDOW_SECONDS * 1000 -
-          Date.now()) /
-          1000,
-      ),
-    );
+  // An atomic counter per sender, not a count of stored rows: concurrent sends cannot all see room.
+  const spent = await limiterFor(CHAT_RATE_MESSAGES, CHAT_RATE_WINDOW_SECONDS)
+    .consume(`chat:${participant.id}`)
+    .catch((over: unknown) => {
+      if (over instanceof RateLimiterRes) return over;
+      throw over; // the store failed
+    });
+  if (spent.consumedPoints > CHAT_RATE_MESSAGES) {
+    const retryAfter = Math.max(1, Math.ceil(spent.msBeforeNext / 1000));
     throw new ApiError(
       'RATE_LIMITED',
       `Too many messages: at most ${CHAT_RATE_MESSAGES} per ${CHAT_RATE_WINDOW_SECONDS} s. Retry after ${retryAfter} s.`,

@@ -96,6 +96,15 @@ export async function reconcileRooms(now = new Date()): Promise<{ ended: number;
       if (err instanceof MediaLayerError) continue; // media layer down: try again next run
       throw err;
     }
+    // Removed or refused people still in the media room (their re-removal on join failed): again.
+    const turnedAway = await db().participant.findMany({
+      where: { roomId: room.id, connectionState: { in: ['REMOVED', 'DENIED'] }, mediaIdentity: { in: [...present] } },
+      select: { mediaIdentity: true },
+    });
+    for (const p of turnedAway)
+      await media.removeParticipant(room.mediaRoomName, p.mediaIdentity).catch((err) => {
+        if (!(err instanceof MediaLayerError)) throw err; // not there any more, or down: next run
+      });
     const gone = await db().participant.findMany({
       where: {
         roomId: room.id,

@@ -2,15 +2,16 @@ import type { Room, Tenant } from '@/lib/generated/prisma/client';
 import { mediaFor } from '@/lib/domain/media';
 import { isMediaNotFound } from '@/lib/media';
 import { log } from '@/lib/log';
-import type { LiveTopic } from '@/lib/live-topics';
+import { LIVE_MESSAGES, type LiveMessageInput, type LiveTopic } from '@/lib/live-topics';
 
 /**
- * Live updates to everyone in a room over the media layer's data channel (reliable). The
- * database is the truth and clients re-read it; a message is only a nudge, so a media failure
- * (or a room nobody has joined yet) is logged, never an API error.
- * Topics and their payloads: lib/live-topics.ts (a chat direct message goes to its two participants only).
+ * Live updates to everyone in a room over the media layer's data channel (reliable), sent through
+ * its server API so that they carry no participant: the call UI believes these topics only then
+ * (lib/live-topics.ts). The database is the truth and clients re-read it; a message is only a
+ * nudge, so a media failure (or a room nobody has joined yet) is logged, never an API error.
+ * A chat direct message goes to its two participants only.
  */
-export async function broadcast({
+export async function broadcast<T extends LiveTopic>({
   tenant,
   room,
   topic,
@@ -19,14 +20,23 @@ export async function broadcast({
 }: {
   tenant: Tenant;
   room: Room;
-  topic: LiveTopic;
-  payload: Record<string, unknown>;
+  topic: T;
+  payload: LiveMessageInput<T>;
   /** Only these media identities (none: nothing is sent); everyone in the room when absent. */
   destinationIdentities?: string[];
 }) {
   if (destinationIdentities && destinationIdentities.length === 0) return;
+  // The reader's own schema: a message it would drop is a bug here, not something to send.
+  const message = LIVE_MESSAGES[topic].schema.safeParse(payload);
+  if (!message.success) {
+    log.error(
+      { roomId: room.id, topic, issues: message.error.issues.slice(0, 5) },
+      'live update does not fit its schema',
+    );
+    return;
+  }
   try {
-    await mediaFor(tenant).sendData(room.mediaRoomName, payload, {
+    await mediaFor(tenant).sendData(room.mediaRoomName, message.data as Record<string, unknown>, {
       topic,
       ...(destinationIdentities ? { destinationIdentities } : {}),
     });

@@ -14,9 +14,9 @@ export const meResponse = named(
     room: z.object({ ...roomFactFields, isLocked: z.boolean(), status: roomResponse.shape.status }),
     isModerator: z.boolean(),
     entry: z
-      .enum(['open', 'locked', 'full', 'ended', 'removed', 'denied'])
+      .enum(['open', 'locked', 'full', 'ended'])
       .describe(
-        'Whether this participant can go in now: open (they hold a seat, or one is free); locked (the room is locked and they hold no seat; hosts and moderators excepted); full (no seat is free and they hold none); ended; removed (a host or the API removed them); denied (refused from the waiting room). Removed and denied participants can read this and nothing else with their token.',
+        'Whether this participant can go in now: open (they hold a seat, or one is free); locked (the room is locked and they hold no seat; hosts and moderators excepted); full (no seat is free and they hold none); ended. A removed participant (a host or the API removed them) or a denied one (refused from the waiting room) gets 403 FORBIDDEN here as on every participant-token endpoint, with one detail `{ field: "entry", message: "removed" | "denied" }` saying which.',
       ),
   }),
 );

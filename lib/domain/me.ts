@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { ApiError } from '@/lib/errors';
 import { db } from '@/lib/db';
 import type { Participant, Room, Tenant } from '@/lib/generated/prisma/client';
 import { roomFacts } from '@/lib/domain/join-token';
@@ -27,11 +28,18 @@ export interface ParticipantCredential {
  */
 export async function me({ tenant, participant, room }: ParticipantCredential) {
   const entry = await entryFor({ tenant, room, participant });
+  // Removed or refused: refused like on every participant-token endpoint; the one detail says which,
+  // so the call UI can tell the person why it does not connect.
+  if (entry === 'removed' || entry === 'denied')
+    throw new ApiError(
+      'FORBIDDEN',
+      entry === 'removed' ? 'You were removed from this room.' : 'You were refused entry to this room.',
+      [{ field: 'entry', message: entry }],
+    );
   return {
     participant: participantSelfView(participant),
     room: { ...roomFacts(room), isLocked: room.isLocked, status: room.status },
-    // A removed or refused host moderates nothing (every other participant-token endpoint refuses them).
-    isModerator: isModeratorRole(participant.role) && entry !== 'removed' && entry !== 'denied',
+    isModerator: isModeratorRole(participant.role),
     entry,
   };
 }

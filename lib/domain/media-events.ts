@@ -2,6 +2,8 @@ import { db, Prisma, type Tx } from '@/lib/db';
 import { config } from '@/lib/config';
 import { ApiError } from '@/lib/errors';
 import { mediaFor } from '@/lib/domain/media';
+import { isMediaNotFound } from '@/lib/media';
+import { isTurnedAway } from '@/lib/domain/participants';
 import { finishRoom } from '@/lib/domain/rooms';
 import { emitEvent } from '@/lib/events/outbox';
 import { currentRunner } from '@/lib/events/runner';
@@ -86,8 +88,17 @@ async function apply(event: MediaWebhookEvent, followUps: FollowUp[], { tx }: { 
   const at = event.createdAt ?? new Date();
   const roomName = event.room?.name ?? event.egress?.roomName ?? event.ingress?.roomName;
   if (!roomName) return;
-  const room = await tx.room.findUnique({ where: { mediaRoomName: roomName } });
-  if (!room) return; // a breakout's media room, or one we do not know: nothing to relay
+  let room = await tx.room.findUnique({ where: { mediaRoomName: roomName } });
+  // A breakout's media room: its people keep their seat (their participant row) in the main room.
+  let inBreakout: string | null = null;
+  if (!room && (event.event === 'participant_joined' || event.event === 'participant_left')) {
+    const breakout = await tx.breakout.findUnique({ where: { mediaRoomName: roomName } });
+    if (breakout) {
+      room = await tx.room.findUnique({ where: { id: breakout.roomId } });
+      inBreakout = breakout.id;
+    }
+  }
+  if (!room) return; // a media room we do not know: nothing to relay
   switch (event.event) {
     case 'room_started': {
       if (room.status === 'ENDED') return;
@@ -118,11 +129,27 @@ async function apply(event: MediaWebhookEvent, followUps: FollowUp[], { tx }: { 
       const participant = identity ? await tx.participant.findUnique({ where: { mediaIdentity: identity } }) : null;
       if (!participant || participant.roomId !== room.id) return;
       const joined = event.event === 'participant_joined';
+      // Moved between the main room and a breakout (the row names the room they were moved to
+      // before the media layer moves them): the old room's left is not leaving the meeting.
+      if (!joined && participant.breakoutId !== inBreakout) return;
+      if (isTurnedAway(participant)) {
+        // The media layer does not revoke a removed participant's token (LiveKit neither): one who
+        // connects again is removed again, and never counted as present. Their left is applied only
+        // while a connection we counted is still open (the one the removal ended).
+        if (joined) {
+          followUps.push(() => removeFromMediaLayer(room.tenantId, roomName, identity!));
+          return;
+        }
+        const counted = await tx.sessionConnection.count({
+          where: { participantId: participant.id, joinedAt: { not: null }, leftAt: null },
+        });
+        if (counted === 0) return;
+      }
       const joinedAt = event.participant?.joinedAt ?? at;
       // Sessions and attendance first: they say whether the participant is connected once this
       // event is applied (a left that arrived before its join, or the old connection of a
       // reconnect leaving after the new one joined, must not flip the state).
-      const { connected } = await onConnection({
+      const { connected, continued } = await onConnection({
         tx,
         room,
         participant,
@@ -140,10 +167,11 @@ async function apply(event: MediaWebhookEvent, followUps: FollowUp[], { tx }: { 
           ? joined
             ? {
                 connectionState: 'CONNECTED',
-                joinedAt,
+                joinedAt: continued ? participant.joinedAt : joinedAt,
                 leftAt: null,
                 mediaSid: event.participant?.sid ?? participant.mediaSid,
                 duration,
+                breakoutId: inBreakout,
               }
             : { duration } // another connection of theirs is still open (a reconnect): state unchanged
           : joined
@@ -168,14 +196,16 @@ async function apply(event: MediaWebhookEvent, followUps: FollowUp[], { tx }: { 
         externalUserId: updated.externalUserId,
         role: updated.role,
       };
-      if (joined)
-        await emitEvent({
-          tx,
-          tenantId: room.tenantId,
-          name: 'participant.joined',
-          data: { ...who, joinedAt: joinedAt.toISOString() },
-        });
-      else
+      if (joined) {
+        // The same connection arriving in another room (a move) is no new arrival for the tenant.
+        if (!continued)
+          await emitEvent({
+            tx,
+            tenantId: room.tenantId,
+            name: 'participant.joined',
+            data: { ...who, joinedAt: joinedAt.toISOString() },
+          });
+      } else
         await emitEvent({
           tx,
           tenantId: room.tenantId,
@@ -195,7 +225,14 @@ async function apply(event: MediaWebhookEvent, followUps: FollowUp[], { tx }: { 
       };
       const recording = await onRecordingEgress(egress, { tx });
       if (recording?.transcriptId) followUps.push(() => enqueueTranscript(recording.transcriptId!));
-      if (!recording) await onStreamEgress(egress, { tx });
+      const stream = recording ? null : await onStreamEgress(egress, { tx });
+      if (stream)
+        await emitEvent({
+          tx,
+          tenantId: room.tenantId,
+          name: egress.kind === 'started' ? 'stream.started' : 'stream.ended',
+          data: { streamId: stream.id, roomId: room.id, status: stream.status, error: stream.error },
+        });
       await emitEvent({
         tx,
         tenantId: room.tenantId,
@@ -216,6 +253,17 @@ async function apply(event: MediaWebhookEvent, followUps: FollowUp[], { tx }: { 
       });
       return;
   }
+}
+
+/** Disconnects a turned-away participant who connected again; one already gone is fine. */
+async function removeFromMediaLayer(tenantId: string, mediaRoomName: string, identity: string) {
+  const tenant = await db().tenant.findUniqueOrThrow({ where: { id: tenantId } });
+  try {
+    await mediaFor(tenant).removeParticipant(mediaRoomName, identity);
+  } catch (err) {
+    if (!isMediaNotFound(err)) throw err;
+  }
+  log.info({ tenantId, mediaRoomName, identity }, 'a removed or refused participant connected again: removed');
 }
 
 /** autoRecord: the room's recording starts when the media room starts, if the room may be recorded. */

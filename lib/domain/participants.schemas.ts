@@ -73,6 +73,7 @@ export const admissionResponse = named(
   'A waiting participant’s admission: a token once approved.',
   z.object({
     status: z.enum(['waiting', 'denied', 'approved']),
+    roomName: z.string().describe('The room’s name, for the waiting page to show.'),
     token: z.string().nullable(),
     mediaUrl: z.string().nullable(),
     joinUrl: z.string().nullable(),

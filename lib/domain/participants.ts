@@ -7,7 +7,8 @@ import { ApiError, forbidden, invalidState, notFound } from '@/lib/errors';
 import { pageArgs, toPage } from '@/lib/domain/pagination';
 import { resolveLimits } from '@/lib/domain/plans';
 import { mediaFor } from '@/lib/domain/media';
-import { emitEvent } from '@/lib/events/outbox';
+import { emitEvent, newEventId } from '@/lib/events/outbox';
+import { currentRunner } from '@/lib/events/runner';
 import {
   findRoom,
   newRowId,
@@ -292,6 +293,13 @@ type FastJoin =
       room?: Record<string, unknown>;
       participants?: Record<string, unknown>[];
     }
+  | {
+      outcome: 'waiting';
+      participant: Record<string, unknown>;
+      roomVersion: string;
+      room?: Record<string, unknown>;
+      participants?: Record<string, unknown>[];
+    }
   | { outcome: 'too_early'; room: Record<string, unknown> }
   | { outcome: 'full'; cap: number }
   | { outcome: 'not_found' | 'locked' | 'refused' | 'slow' };
@@ -305,18 +313,24 @@ type FastJoin =
  * apply the rules below in the same order, count seats only when the room has as many
  * participant rows as its cap, find or create the participant through the (roomId,
  * externalUserId) unique index (INSERT ... ON CONFLICT: no lookup whose plan could read the
- * whole room). The room lock is held for that one statement, not across round trips. What it
- * leaves to the transactional path ('slow'): reopening an ENDED room, parking in the waiting
- * room (both emit or change more than one row), and a shared join that finds the room filled to
- * within 8 rows of its cap while it waited (decided there alone, counting exactly).
+ * whole room). The room lock is held for that one statement, not across round trips. A user
+ * the waiting room must hold is parked there by the same statement, participant.waiting written
+ * with it on the first park (migration waiting_room_join_one_statement). What it leaves to the
+ * transactional path ('slow'): reopening an ENDED room (it changes more than the join's rows),
+ * and a shared join that finds the room filled to within 8 rows of its cap while it waited
+ * (decided there alone, counting exactly).
  */
-async function fastJoin(join: Join, knownRoomVersion: string | null): Promise<FastJoin> {
-  const { rows } = await sql().query<{ r: FastJoin }>(joinStatement(join, knownRoomVersion));
+async function fastJoin(join: Join, knownRoomVersion: string | null, admissionHash: string): Promise<FastJoin> {
+  const { rows } = await sql().query<{ r: FastJoin }>(joinStatement(join, knownRoomVersion, admissionHash));
   return rows[0].r;
 }
 
 /** The join's one statement and its parameters (exported for the tests that count what it reads). */
-export function joinStatement({ tenant, roomId, input, now }: Join, knownRoomVersion: string | null = null) {
+export function joinStatement(
+  { tenant, roomId, input, now }: Join,
+  knownRoomVersion: string | null = null,
+  admissionHash: string | null = null,
+) {
   const profile: Record<string, unknown> = { displayName: input.displayName };
   if (input.avatarUrl !== undefined) profile.avatarUrl = input.avatarUrl;
   if (input.externalRole !== undefined) profile.externalRole = input.externalRole;
@@ -328,7 +342,7 @@ export function joinStatement({ tenant, roomId, input, now }: Join, knownRoomVer
   // A named statement: each pooled connection parses and plans it once, not on every join.
   return {
     name: 'convene_join',
-    text: `SELECT convene_join($1, $2, $3, $4::"ParticipantRole", $5, $6::timestamptz AT TIME ZONE 'UTC', $7::timestamptz AT TIME ZONE 'UTC', $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14, $15) AS r`,
+    text: `SELECT convene_join($1, $2, $3, $4::"ParticipantRole", $5, $6::timestamptz AT TIME ZONE 'UTC', $7::timestamptz AT TIME ZONE 'UTC', $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14, $15, $16, $17, $18) AS r`,
     values: [
       tenant.id,
       roomId,
@@ -345,6 +359,11 @@ export function joinStatement({ tenant, roomId, input, now }: Join, knownRoomVer
       JSON.stringify(defaultPermissions(input.role)),
       ROOM_PARTICIPANTS_LIMIT,
       knownRoomVersion,
+      // Used only if the user is parked in the waiting room: its admission secret's hash, the ids
+      // of participant.waiting and of its delivery.
+      admissionHash,
+      newEventId(),
+      newRowId(),
     ],
   };
 }
@@ -359,8 +378,28 @@ export async function joinRoom({ now = new Date(), ...request }: Omit<Join, 'now
   const join = { ...request, now };
   const { tenant, input } = join;
   const known = knownRoomSnapshot(join.roomId);
-  const fast = await fastJoin(join, known?.version ?? null);
+  const admission = newAdmissionSecret();
+  const fast = await fastJoin(join, known?.version ?? null, admission.hash);
   switch (fast.outcome) {
+    case 'waiting': {
+      currentRunner()?.wake(); // participant.waiting is in the outbox (first park): deliver it now
+      const { view } = fast.room ? snapshotOf(join.roomId, fast) : known!;
+      const participant = participantFromJson(fast.participant);
+      return {
+        token: null,
+        mediaUrl: null,
+        joinUrl: null,
+        waitingForApproval: true,
+        admissionUrl: admissionUrl({
+          roomId: join.roomId,
+          participantId: participant.id,
+          secret: admission.secret,
+          lang: input.lang,
+        }),
+        participant: participantView(participant),
+        room: view,
+      };
+    }
     case 'ok': {
       // No room in the answer: the database found it unchanged since `known` was made.
       const { room, view } = fast.room ? snapshotOf(join.roomId, fast) : known!;
@@ -394,7 +433,10 @@ export async function joinRoom({ now = new Date(), ...request }: Omit<Join, 'now
   }
 }
 
-function snapshotOf(roomId: string, { roomVersion, room, participants = [] }: Extract<FastJoin, { outcome: 'ok' }>) {
+function snapshotOf(
+  roomId: string,
+  { roomVersion, room, participants = [] }: Extract<FastJoin, { outcome: 'ok' | 'waiting' }>,
+) {
   const row = roomFromJson(room!);
   return rememberRoomSnapshot(roomId, {
     version: roomVersion,
@@ -403,7 +445,7 @@ function snapshotOf(roomId: string, { roomVersion, room, participants = [] }: Ex
   });
 }
 
-/** The join as an interactive transaction: an ENDED room to reopen, a waiting room to park in. */
+/** The join as an interactive transaction: an ENDED room to reopen (and then perhaps a waiting room to park in). */
 async function joinRoomInTransaction({ tenant, roomId, input, now }: Join) {
   const outcome = await db().$transaction(async (tx) => {
     const locked = await lockRoomForJoin({ tx, tenantId: tenant.id, roomId, externalUserId: input.externalUserId });
@@ -654,9 +696,10 @@ export async function admissionStatus({
         : participant.isApproved
           ? 'approved'
           : 'waiting';
-  if (status !== 'approved') return { status, token: null, mediaUrl: null, joinUrl: null, participant: view };
+  const roomName = room.name;
+  if (status !== 'approved') return { status, roomName, token: null, mediaUrl: null, joinUrl: null, participant: view };
   const credentials = await mintToken({ tenant: room.tenant, room, participant: rest as Participant });
-  return { status, ...credentials, participant: view };
+  return { status, roomName, ...credentials, participant: view };
 }
 
 export async function getParticipant(tenant: Tenant, roomId: string, participantId: string) {

@@ -7,6 +7,7 @@ import { resolveLimits } from '@/lib/domain/plans';
 import { mediaFor } from '@/lib/domain/media';
 import { emitEvent } from '@/lib/events/outbox';
 import { endSession } from '@/lib/domain/sessions';
+import { stopCaptionsOfEndedRoom } from '@/lib/domain/captions';
 import {
   DEFAULT_RECORDING_PRESET,
   type RecordingPreset,
@@ -336,6 +337,7 @@ export async function finishRoom(roomId: string, now: Date, { tx }: { tx?: Tx } 
       data: { status: 'ENDED', endedAt: now, duration, activeParticipants: 0 },
     });
     await endSession(room, now, { tx: t });
+    await stopCaptionsOfEndedRoom(roomId, now, { tx: t });
     const connected = await t.participant.findMany({ where: { roomId, connectionState: 'CONNECTED' } });
     for (const p of connected) {
       await t.participant.update({

@@ -90,7 +90,7 @@ export async function onConnection({
   room: Room;
   participant: Participant;
   event: ConnectionEvent;
-}): Promise<{ connected: boolean }> {
+}): Promise<{ connected: boolean; continued: boolean }> {
   await lockRoom(room.id, { tx });
   const joinedAt = e.kind === 'joined' ? (e.joinedAt ?? e.at) : e.joinedAt;
   let existing: SessionConnection | null = null;
@@ -108,6 +108,9 @@ export async function onConnection({
     key = existing?.connectionKey ?? `left:${e.at.getTime()}`;
   }
 
+  // A join reported for a connection already open: the same connection in another room (a move
+  // to or from a breakout) or the same webhook delivered again.
+  const continued = e.kind === 'joined' && !!existing?.joinedAt && !existing.leftAt;
   let touched: string | null = null;
   if (!existing) {
     const session = await sessionAt(room, joinedAt ?? e.at, { tx });
@@ -143,7 +146,7 @@ export async function onConnection({
     }
   }
   if (touched) await refreshSummary(touched, { tx });
-  return { connected: await isConnected(participant.id, { tx }) };
+  return { connected: await isConnected(participant.id, { tx }), continued };
 }
 
 async function isConnected(participantId: string, { tx }: { tx: Tx }): Promise<boolean> {

@@ -82,22 +82,27 @@ export async function stopStream(tenant: Tenant, id: string) {
 }
 
 /** egress.started / egress.ended for a stream (called from the media webhook handler); false when the egress is not one. */
+/**
+ * A stream's egress started or ended: the stream's state follows. Returns the stream when its state
+ * changed (null for an egress that is no stream, or a late or repeated webhook: a stream starts once
+ * and ends once, whatever order the media layer's webhooks arrive in).
+ */
 export async function onStreamEgress(
   { kind, egressId, status: egressStatus, error, at }: EgressEvent,
   { tx }: { tx: Tx },
-) {
+): Promise<Stream | null> {
   const s = await tx.stream.findUnique({ where: { mediaEgressId: egressId } });
-  if (!s) return false;
+  if (!s || s.status === 'COMPLETED' || s.status === 'FAILED') return null;
   if (kind === 'started') {
-    await tx.stream.update({ where: { id: s.id }, data: { status: 'ACTIVE', startedAt: s.startedAt ?? at } });
-    return true;
+    if (s.status !== 'STARTING') return null;
+    return tx.stream.update({ where: { id: s.id }, data: { status: 'ACTIVE', startedAt: s.startedAt ?? at } });
   }
   const duration = secondsBetween(s.startedAt, at);
   const ok = egressStatus === 'EGRESS_COMPLETE';
-  await tx.stream.update({
+  const ended = await tx.stream.update({
     where: { id: s.id },
     data: { status: ok ? 'COMPLETED' : 'FAILED', endedAt: at, duration, error: ok ? null : error || egressStatus },
   });
   if (duration) addUsage({ tenantId: s.tenantId, metric: 'streaming_minutes', amount: Math.ceil(duration / 60), at });
-  return true;
+  return ended;
 }

@@ -21,7 +21,7 @@ function transcriptView(t: Transcript): TranscriptResponse {
     status: t.status,
     language: t.language,
     text: t.text,
-    // As the speech-to-text provider returned them (Whisper-style; extra fields kept).
+    // Start and end in seconds from the recording's start, as the provider timed them.
     segments: t.segments as TranscriptResponse['segments'],
     provider: t.provider,
     error: t.error,
@@ -55,8 +55,11 @@ export async function runTranscript(transcriptId: string): Promise<void> {
     if (!stt) throw new Error('no speech-to-text provider is configured');
     const stream = await storage().read(t.recording.storageKey);
     const audio = Buffer.from(await new Response(stream).arrayBuffer());
+    const audioOnly = t.recording.storageKey.endsWith('.ogg');
     const result = await stt.transcribe(audio, {
-      contentType: t.recording.storageKey.endsWith('.ogg') ? 'audio/ogg' : 'video/mp4',
+      // The provider tells formats by the file name's extension.
+      filename: audioOnly ? 'recording.ogg' : 'recording.mp4',
+      contentType: audioOnly ? 'audio/ogg' : 'video/mp4',
       language: t.language,
     });
     await db().$transaction(async (tx) => {

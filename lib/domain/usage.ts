@@ -16,6 +16,8 @@ type UsageMetric =
 const usage = processState('usage', () => ({
   pending: new Map<string, number>(),
   timer: undefined as NodeJS.Timeout | undefined,
+  /** The flush being written: the next waits for it, so a read that flushes first sees every count. */
+  flushing: Promise.resolve(),
 }));
 const FLUSH_INTERVAL_MS = 5_000;
 
@@ -54,7 +56,13 @@ export function addUsage({
   usage.timer ??= setTimeout(() => void flushUsage(), FLUSH_INTERVAL_MS).unref();
 }
 
-export async function flushUsage(): Promise<void> {
+/** Writes the counts made so far, after any flush still being written (a timer's, while a read flushes). */
+export function flushUsage(): Promise<void> {
+  usage.flushing = usage.flushing.then(writePending);
+  return usage.flushing;
+}
+
+async function writePending(): Promise<void> {
   usage.timer = undefined;
   const batch = [...usage.pending.entries()];
   usage.pending.clear();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 // Enums straight from the database schema: the catalogue imports nothing from lib/domain (no cycle).
-import { CallStatus, ParticipantRole } from '@/lib/generated/prisma/enums';
+import { CallStatus, EgressJobStatus, ParticipantRole } from '@/lib/generated/prisma/enums';
 
 /**
  * The event catalogue. Names relayed from the media layer and platform events from the spec,
@@ -17,6 +17,8 @@ export const EVENT_NAMES = [
   'egress.ended',
   'ingress.started',
   'ingress.ended',
+  'stream.started',
+  'stream.ended',
   'recording.completed',
   'recording.failed',
   'transcript.ready',
@@ -52,6 +54,13 @@ const participantFields = {
   participantId: z.string().describe('The participant (as in GET /api/v1/rooms/{id}/participants).'),
   externalUserId: z.string().describe('Your user id, as given to join.'),
 };
+
+const streamData = z.object({
+  streamId: z.string().describe('The stream (as in GET /api/v1/streaming/{id}).'),
+  roomId,
+  status: z.enum(EgressJobStatus).describe('ACTIVE when it went live; COMPLETED or FAILED when it ended.'),
+  error: z.string().nullable().describe('Why the stream failed; null otherwise.'),
+});
 
 const egressData = z.object({
   roomId,
@@ -135,6 +144,12 @@ export const EVENT_DATA = {
   ),
   'ingress.started': ingressData.describe('A media-layer ingress into the room started.'),
   'ingress.ended': ingressData.describe('A media-layer ingress into the room ended.'),
+  'stream.started': streamData.describe(
+    'An RTMP stream of the room went live (its egress started): status ACTIVE. Sent with egress.started.',
+  ),
+  'stream.ended': streamData.describe(
+    'An RTMP stream of the room ended: status COMPLETED, or FAILED with the reason (a refused destination, the encoder). Sent with egress.ended.',
+  ),
   'recording.completed': z
     .object({
       recordingId: z.string().describe('Download with GET /api/v1/recordings/{id}/download.'),

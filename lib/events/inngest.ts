@@ -21,7 +21,7 @@ export const deliverWebhook = inngest.createFunction(
   {
     id: 'deliver-webhook',
     retries: 0, // our own schedule: exact base·2ⁿ gaps, attempt count in the database
-    concurrency: [{ key: 'event.data.tenantId', limit: 16 }], // as WEBHOOK_TENANT_CONCURRENCY's default
+    concurrency: [{ key: 'event.data.tenantId', limit: 64 }], // as WEBHOOK_TENANT_CONCURRENCY's default
     triggers: [{ event: DELIVERY_EVENT }],
   },
   async ({ event, step }) => {

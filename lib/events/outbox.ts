@@ -3,7 +3,7 @@ import type { Tx } from '@/lib/db';
 import type { Event, WebhookDelivery } from '@/lib/generated/prisma/client';
 import type { EventData, EventName } from '@/lib/events/catalog';
 
-function newEventId(): string {
+export function newEventId(): string {
   return `evt_${randomBase62(24)}`;
 }
 

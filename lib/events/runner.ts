@@ -1,8 +1,8 @@
-import { db, sql } from '@/lib/db';
+import { deliverySql } from '@/lib/db';
 import { config } from '@/lib/config';
 import { log } from '@/lib/log';
 import { metrics } from '@/lib/metrics';
-import { attemptDelivery } from '@/lib/events/delivery';
+import { recordAttempts, sendAttempt, type AttemptRecord, type DueDelivery } from '@/lib/events/delivery';
 import { requestInngestDelivery } from '@/lib/events/inngest';
 import { processState } from '@/lib/runtime/process-state';
 
@@ -21,15 +21,16 @@ import { processState } from '@/lib/runtime/process-state';
  */
 const DISPATCH_INTERVAL_MS = 100;
 const DISPATCH_BATCH = 200;
-/** Attempts in flight per process, across tenants. */
-const ATTEMPTS_IN_FLIGHT = 64;
-const DISPATCHER_LOCK = 7_311_001; // advisory lock id: one dispatcher across all instances
+/**
+ * Attempts in flight per process, across tenants (an attempt is an open request and a few KB):
+ * sixteen tenants' worth of WEBHOOK_TENANT_CONCURRENCY, so receivers slow enough to hold all their
+ * slots leave the rest to everyone else.
+ */
+const ATTEMPTS_IN_FLIGHT = 1024;
+/** Finished attempts written per statement. */
+const RECORD_BATCH = 200;
 
-interface LeasedDelivery {
-  id: string;
-  tenantId: string;
-  attemptCount: number;
-}
+type LeasedDelivery = DueDelivery & { tenantId: string };
 
 interface DeliveryRunner {
   stop(): Promise<void>;
@@ -45,7 +46,9 @@ export function currentRunner(): DeliveryRunner | undefined {
 }
 
 /**
- * Leases due deliveries and returns them; empty if another instance holds the dispatcher lock.
+ * Leases due deliveries and returns them, with everything their attempts need; empty if another
+ * instance holds the dispatcher lock. One call (convene_lease_deliveries, migration
+ * webhook_lease_one_call): a look for anything due, the dispatcher's advisory lock, the lease.
  *
  * Per tenant: the oldest due deliveries, no more than WEBHOOK_TENANT_CONCURRENCY minus those in
  * flight. Tenants are walked one by one (a loose index scan over open deliveries) and each gives
@@ -56,57 +59,12 @@ async function leaseDueDeliveries(
   limit = DISPATCH_BATCH,
   leaseMs = 2 * config().WEBHOOK_TIMEOUT_MS + 5_000,
 ): Promise<LeasedDelivery[]> {
-  const c = config();
-  // Most ticks find nothing due (ten a second, on every instance, also when idle): one cheap
-  // statement on the raw pool first, and the leasing transaction (BEGIN, lock, lease, COMMIT
-  // through Prisma) only when there is something to lease. Measured idle: 54-70 ms of server CPU
-  // per second before, nearly all of it this loop.
-  const { rowCount } = await sql().query({
-    name: 'webhook_due_probe',
-    text: `SELECT 1 FROM "WebhookDelivery" WHERE status IN ('PENDING', 'RETRYING') AND "nextAttemptAt" <= now()
-           AND ("leasedUntil" IS NULL OR "leasedUntil" <= now()) LIMIT 1`,
+  const { rows } = await deliverySql().query<LeasedDelivery>({
+    name: 'webhook_lease',
+    text: 'SELECT * FROM convene_lease_deliveries($1, $2, $3)',
+    values: [limit, leaseMs / 1000, config().WEBHOOK_TENANT_CONCURRENCY],
   });
-  if (!rowCount) return [];
-  return db().$transaction(async (tx) => {
-    const [{ locked }] = await tx.$queryRaw<
-      { locked: boolean }[]
-    >`SELECT pg_try_advisory_xact_lock(${DISPATCHER_LOCK}) AS locked`;
-    if (!locked) return [];
-    // After the lock, in a new snapshot: the in-flight counts include every lease committed before.
-    return tx.$queryRaw<LeasedDelivery[]>`
-      WITH RECURSIVE tenants AS (
-        (SELECT "tenantId" FROM "WebhookDelivery" WHERE status IN ('PENDING', 'RETRYING') ORDER BY "tenantId" LIMIT 1)
-        UNION ALL
-        SELECT (SELECT d."tenantId" FROM "WebhookDelivery" d
-                WHERE d.status IN ('PENDING', 'RETRYING') AND d."tenantId" > t."tenantId"
-                ORDER BY d."tenantId" LIMIT 1)
-        FROM tenants t WHERE t."tenantId" IS NOT NULL
-      ), inflight AS (
-        SELECT "tenantId", count(*)::int AS n FROM "WebhookDelivery"
-        WHERE status IN ('PENDING', 'RETRYING') AND "leasedUntil" IS NOT NULL AND "leasedUntil" > now()
-        GROUP BY "tenantId"
-      ), due AS (
-        SELECT next.id, next."nextAttemptAt"
-        FROM tenants t
-        LEFT JOIN inflight ON inflight."tenantId" = t."tenantId"
-        CROSS JOIN LATERAL (
-          SELECT d.id, d."nextAttemptAt" FROM "WebhookDelivery" d
-          WHERE d."tenantId" = t."tenantId" AND d.status IN ('PENDING', 'RETRYING') AND d."nextAttemptAt" <= now()
-            AND (d."leasedUntil" IS NULL OR d."leasedUntil" <= now())
-          ORDER BY d."nextAttemptAt"
-          LIMIT GREATEST(${c.WEBHOOK_TENANT_CONCURRENCY}::int - COALESCE(inflight.n, 0), 0)
-        ) next
-        WHERE t."tenantId" IS NOT NULL
-        ORDER BY next."nextAttemptAt"
-        LIMIT ${limit}::int
-      )
-      UPDATE "WebhookDelivery" AS w
-      SET "leasedUntil" = now() + make_interval(secs => ${leaseMs / 1000})
-      FROM due
-      -- Checked again on the row itself, so a row that changed since the snapshot is never leased twice.
-      WHERE w.id = due.id AND w.status IN ('PENDING', 'RETRYING') AND (w."leasedUntil" IS NULL OR w."leasedUntil" <= now())
-      RETURNING w.id, w."tenantId", w."attemptCount"`;
-  });
+  return rows;
 }
 
 /** Inngest mode: the dispatcher hands each leased delivery to one Inngest run, which owns all its retries. */
@@ -139,10 +97,10 @@ function startLoop(dispatch: () => Promise<void>, onStop: () => Promise<void> = 
       // Ticks run after every attempt under load; the depth gauge needs a count once a second.
       if (Date.now() - depthMeasuredAt >= 1000) {
         depthMeasuredAt = Date.now();
-        const [{ depth }] = await db().$queryRaw<
-          { depth: number }[]
-        >`SELECT count(*)::int AS depth FROM "WebhookDelivery" WHERE status IN ('PENDING', 'RETRYING')`;
-        metrics().queueDepth.set(depth);
+        const { rows } = await deliverySql().query<{ depth: number }>(
+          `SELECT count(*)::int AS depth FROM "WebhookDelivery" WHERE status IN ('PENDING', 'RETRYING')`,
+        );
+        metrics().queueDepth.set(rows[0].depth);
       }
     } catch (err) {
       if (!stopped) log.error({ err }, 'webhook dispatch failed');
@@ -184,33 +142,67 @@ function startLoop(dispatch: () => Promise<void>, onStop: () => Promise<void> = 
 
 /**
  * The PostgreSQL runner: the delivery rows are the queue. Each tick leases as many due deliveries
- * as this process has free attempt slots and attempts them here; every finished attempt frees its
- * slot and wakes the loop. Graceful stop lets in-flight attempts finish (each is bounded by
- * WEBHOOK_TIMEOUT_MS).
+ * as this process has free attempt slots, with everything their attempts need, and sends them
+ * here. Finished attempts are written together: while one batch is being written the next ones
+ * gather, so under load a statement records many attempts, and when idle each is written at once.
+ * A delivery keeps its lease (and its slot, and its tenant's) until its attempt is written; each
+ * written batch wakes the loop. Graceful stop lets in-flight attempts finish (each is bounded by
+ * WEBHOOK_TIMEOUT_MS) and writes them. A process that dies with attempts unwritten leaves their
+ * leases to expire: those attempts are made again (at-least-once, as before).
  */
 export async function startDeliveryRunner(): Promise<DeliveryRunner> {
   if (runner.running) return runner.running;
   const inFlight = new Set<Promise<void>>();
+  const unwritten: AttemptRecord[] = [];
+  let writing: Promise<void> | undefined;
+  let busy = 0; // attempts sent or waiting to be written
+  const write = async () => {
+    while (unwritten.length > 0) {
+      // One record per delivery in a statement (a delivery is leased to one attempt at a time).
+      const batch: AttemptRecord[] = [];
+      const ids = new Set<string>();
+      for (let i = 0; i < unwritten.length && batch.length < RECORD_BATCH; ) {
+        if (ids.has(unwritten[i].deliveryId)) i++;
+        else {
+          ids.add(unwritten[i].deliveryId);
+          batch.push(...unwritten.splice(i, 1));
+        }
+      }
+      try {
+        await recordAttempts(batch);
+      } catch (err) {
+        log.error(
+          { err, attempts: batch.length },
+          'webhook attempts not recorded; their leases bring the deliveries back',
+        );
+      }
+      busy -= batch.length;
+      runner.running?.wake(); // slots are free: dispatch now, not at the next tick
+    }
+    writing = undefined; // in the same turn as the last check: a record finished later starts a new write
+  };
+  const finished = (record: AttemptRecord) => {
+    unwritten.push(record);
+    writing ??= write();
+  };
   return startLoop(
     async () => {
-      const free = ATTEMPTS_IN_FLIGHT - inFlight.size;
+      const free = ATTEMPTS_IN_FLIGHT - busy;
       if (free <= 0) return;
       for (const d of await leaseDueDeliveries(free)) {
-        const attempt: Promise<void> = attemptDelivery(d.id, d.attemptCount + 1)
-          .then(
-            () => undefined,
-            (err: unknown) =>
-              log.error({ err, deliveryId: d.id }, 'webhook attempt failed; its lease brings the delivery back'),
-          )
-          .finally(() => {
-            inFlight.delete(attempt);
-            runner.running?.wake(); // a slot is free: dispatch now, not at the next tick
-          });
+        busy++;
+        const attempt: Promise<void> = sendAttempt(d, d.attemptCount + 1)
+          .then(finished, (err: unknown) => {
+            busy--;
+            log.error({ err, deliveryId: d.id }, 'webhook attempt failed; its lease brings the delivery back');
+          })
+          .finally(() => inFlight.delete(attempt));
         inFlight.add(attempt);
       }
     },
     async () => {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      while (writing) await writing;
     },
   );
 }

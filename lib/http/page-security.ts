@@ -4,12 +4,13 @@
  *
  * The script policy allows this origin's scripts and Next's inline bootstrap scripts
  * ('unsafe-inline': the pages are prerendered, so per-request nonces cannot be used), the call UI's
- * E2EE worker (same-origin, or blob:), and nothing from any other origin; no plugins, no <base>
+ * E2EE worker (same-origin, or blob:), WebAssembly (the call UI's background and noise processors;
+ * 'wasm-unsafe-eval' compiles wasm and allows no JavaScript eval), and nothing from any other origin; no plugins, no <base>
  * rewriting, forms post only here. Development adds 'unsafe-eval' (React's dev tooling needs it).
  */
 export function scriptPolicy(dev = process.env.NODE_ENV === 'development'): string {
   return [
-    `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ''}`,
+    `script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'${dev ? " 'unsafe-eval'" : ''}`,
     "worker-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'self'",

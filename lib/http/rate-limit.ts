@@ -1,9 +1,8 @@
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import Redis from 'ioredis';
-import { config } from '@/lib/config';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiError } from '@/lib/errors';
 import { requestContext } from '@/lib/http/context';
-import { processState } from '@/lib/runtime/process-state';
+import { limiterFor } from '@/lib/rate-limiter';
+import { clientAddress } from '@/lib/net/client-address';
 
 /**
  * Per-credential request rate (per second). Memory store by default; with REDIS_URL every app
@@ -15,34 +14,6 @@ export const PROVIDER_REQUESTS_PER_SECOND = 100;
 export const PARTICIPANT_REQUESTS_PER_SECOND = 30;
 /** Endpoints with no credential (GET /rooms/{id}/info): per client address. */
 export const PUBLIC_REQUESTS_PER_ADDRESS_PER_SECOND = 10;
-
-// Once per process: every route and server action spends from the same per-key budget.
-const store = processState('rateLimits', () => ({
-  limiters: new Map<number, RateLimiterAbstract>(),
-  redis: undefined as Redis | undefined,
-}));
-
-function limiterFor(points: number): RateLimiterAbstract {
-  let limiter = store.limiters.get(points);
-  if (!limiter) {
-    const { REDIS_URL } = config();
-    if (REDIS_URL) {
-      store.redis ??= new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-      // If Redis is unreachable, each process limits on its own rather than failing requests.
-      limiter = new RateLimiterRedis({
-        storeClient: store.redis,
-        points,
-        duration: 1,
-        keyPrefix: `convene:rl:${points}`,
-        insuranceLimiter: new RateLimiterMemory({ points, duration: 1 }),
-      });
-    } else {
-      limiter = new RateLimiterMemory({ points, duration: 1 });
-    }
-    store.limiters.set(points, limiter);
-  }
-  return limiter;
-}
 
 function setHeaders(limit: number, res: RateLimiterRes) {
   const ctx = requestContext();
@@ -73,8 +44,50 @@ export async function consumeRateLimit(credentialKey: string, perSecond: number)
   }
 }
 
-export async function closeRateLimitStore(): Promise<void> {
-  store.limiters.clear();
-  await store.redis?.quit().catch(() => undefined);
-  store.redis = undefined;
+/**
+ * Failed credentials per client address: an API key, provider key, participant token or admission
+ * secret that was presented and refused. Past the budget the address is refused (429) before any
+ * credential is checked, so guessing costs neither a database read nor an answer.
+ */
+export const FAILED_CREDENTIALS_PER_ADDRESS = 30;
+export const FAILED_CREDENTIALS_WINDOW_SECONDS = 60;
+
+/**
+ * Runs check (the credential's verification) under the address's failure budget. Only a credential
+ * that was presented counts (a missing one is a client bug, not a guess), and only the error code
+ * that refuses it: UNAUTHENTICATED, or NOT_FOUND where a wrong secret must not confirm an id exists.
+ */
+export async function limitFailedCredentials<T>(
+  headers: Headers,
+  presented: boolean,
+  check: () => Promise<T>,
+  refusedAs: ApiError['code'] = 'UNAUTHENTICATED',
+): Promise<T> {
+  if (!presented) return check();
+  const key = `failed:${clientAddress(headers)}`;
+  const limiter = limiterFor(FAILED_CREDENTIALS_PER_ADDRESS, FAILED_CREDENTIALS_WINDOW_SECONDS);
+  const spent = await limiter.get(key);
+  if (spent && spent.consumedPoints >= FAILED_CREDENTIALS_PER_ADDRESS) throw tooManyFailures(spent);
+  try {
+    return await check();
+  } catch (err) {
+    if (err instanceof ApiError && err.code === refusedAs) {
+      const res = await limiter.consume(key).catch((over: unknown) => {
+        if (over instanceof RateLimiterRes) return over;
+        throw over; // store failure
+      });
+      if (res.consumedPoints > FAILED_CREDENTIALS_PER_ADDRESS) throw tooManyFailures(res);
+    }
+    throw err;
+  }
+}
+
+function tooManyFailures(res: RateLimiterRes) {
+  const retryAfter = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+  return new ApiError(
+    'RATE_LIMITED',
+    `Too many failed credentials from this address: at most ${FAILED_CREDENTIALS_PER_ADDRESS} per ${FAILED_CREDENTIALS_WINDOW_SECONDS} s. Retry after ${retryAfter} s.`,
+    undefined,
+    retryAfter,
+  );
 }

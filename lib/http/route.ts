@@ -6,6 +6,7 @@ import { readRawBody, parseJsonBody, validate, queryObject, assertPathIds } from
 import { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyClaim } from '@/lib/http/idempotency';
 import {
   consumeRateLimit,
+  limitFailedCredentials,
   PARTICIPANT_REQUESTS_PER_SECOND,
   PROVIDER_REQUESTS_PER_SECOND,
   PUBLIC_REQUESTS_PER_ADDRESS_PER_SECOND,
@@ -236,7 +237,8 @@ async function authenticate(spec: AuthSpec, req: Request, ctx: RequestContext) {
     case 'tenant':
       return authenticateTenant(req, spec.permission, ctx);
     case 'provider': {
-      const credential = await authenticateProviderKey(req.headers.get('x-provider-key'));
+      const header = req.headers.get('x-provider-key');
+      const credential = await limitFailedCredentials(req.headers, !!header, () => authenticateProviderKey(header));
       ctx.providerId = credential.provider.id;
       await consumeRateLimit(`provider:${credential.providerKey.id}`, PROVIDER_REQUESTS_PER_SECOND);
       return credential;
@@ -244,9 +246,10 @@ async function authenticate(spec: AuthSpec, req: Request, ctx: RequestContext) {
     case 'participant': {
       // Loaded on first use: only participant-token endpoints need the media layer's verifier.
       const { authenticateParticipant } = await import('@/lib/http/participant-auth');
-      const credential = await authenticateParticipant(req.headers.get('authorization'), {
-        evenIfRefused: spec.evenIfRefused,
-      });
+      const header = req.headers.get('authorization');
+      const credential = await limitFailedCredentials(req.headers, !!header, () =>
+        authenticateParticipant(header, { evenIfRefused: spec.evenIfRefused }),
+      );
       ctx.tenantId = credential.tenant.id;
       await consumeRateLimit(`participant:${credential.participant.id}`, PARTICIPANT_REQUESTS_PER_SECOND);
       return credential;
@@ -260,7 +263,8 @@ export async function authenticateTenant(
   permission: Permission,
   ctx = requestContext(),
 ): Promise<TenantCredential> {
-  const credential = await authenticateApiKey(req.headers.get('x-api-key'));
+  const header = req.headers.get('x-api-key');
+  const credential = await limitFailedCredentials(req.headers, !!header, () => authenticateApiKey(header));
   if (ctx) ctx.tenantId = credential.tenant.id;
   await consumeRateLimit(
     `key:${credential.apiKey.id}`,

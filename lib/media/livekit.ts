@@ -137,6 +137,7 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
         rooms.updateParticipant(room, identity, {
           metadata: update.metadata,
           permission: update.grants ? permissionOf(update.grants) : undefined,
+          attributes: update.attributes,
         }),
       );
     },
@@ -150,6 +151,16 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
           await call('mutePublishedTrack', () => rooms.mutePublishedTrack(room, p.identity, t.sid, true));
           muted++;
         }
+      }
+      return muted;
+    },
+    async muteTracks(room, identity, source) {
+      const participant = await call('getParticipant', () => rooms.getParticipant(room, identity));
+      let muted = 0;
+      for (const t of participantOf(participant).tracks) {
+        if (t.source !== source || t.muted) continue;
+        await call('mutePublishedTrack', () => rooms.mutePublishedTrack(room, identity, t.sid, true));
+        muted++;
       }
       return muted;
     },

@@ -100,10 +100,13 @@ export interface MediaLayer {
   updateParticipant(
     room: string,
     identity: string,
-    update: { metadata?: string; grants?: ParticipantGrants },
+    /** attributes: merged into the participant's; an empty value deletes one (LiveKit's rule). */
+    update: { metadata?: string; grants?: ParticipantGrants; attributes?: Record<string, string> },
   ): Promise<void>;
   /** Mutes every unmuted audio track of everyone but `exceptIdentities`; returns how many. */
   muteAllAudio(room: string, exceptIdentities: ReadonlySet<string>): Promise<number>;
+  /** Mutes one participant's unmuted tracks from a source (a host's per-person mute); returns how many. */
+  muteTracks(room: string, identity: string, source: 'MICROPHONE' | 'CAMERA'): Promise<number>;
   moveParticipant(room: string, identity: string, destinationRoom: string): Promise<void>;
   sendData(room: string, payload: unknown, opts: { topic: string; destinationIdentities?: string[] }): Promise<void>;
   /** Room-composite egress: a recording (file) or a live stream (RTMP). */

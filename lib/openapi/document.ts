@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { ERROR_STATUS } from '@/lib/errors';
-import { PARTICIPANT_REQUESTS_PER_SECOND, PROVIDER_REQUESTS_PER_SECOND } from '@/lib/http/rate-limit';
+import {
+  FAILED_CREDENTIALS_PER_ADDRESS,
+  FAILED_CREDENTIALS_WINDOW_SECONDS,
+  PARTICIPANT_REQUESTS_PER_SECOND,
+  PROVIDER_REQUESTS_PER_SECOND,
+} from '@/lib/http/rate-limit';
 import { API_TAGS, type RouteDescription, type RouteHandler } from '@/lib/http/route';
 import { ROUTE_MODULES } from '@/lib/openapi/routes.generated';
 import { EVENT_DATA, EVENT_NAMES, eventEnvelope, type EventName } from '@/lib/events/catalog';
@@ -300,8 +305,7 @@ function buildDocument(serverUrl: string) {
     info: {
       title: 'Convene API',
       version: '1',
-      description:
-        'Multi-tenant hosted video meetings. Errors always use the Error envelope; lists are { data, nextCursor } with ?limit= (1–100) and ?cursor=. Input bounds on every operation: bodies up to 64 KB, nested at most 32 levels, at most 10,000 values; metadata objects at most 8 levels and 200 keys; a NUL character or an unpaired UTF-16 surrogate in any string (body or query) is 400 VALIDATION_FAILED naming the field; an id that cannot be ours is 404. Rate limits: per API key (the plan), per provider key (100/s), per participant (30/s), per client address for operations without a credential (10/s); each operation names its budget in x-rate-limit, and limited responses carry x-ratelimit-limit/remaining/reset. The participant surface, /me/*, /polls/public/*, /questions/public/* and /chat/messages, is what the hosted call UI calls with a participant token (Authorization: Bearer, from join), acting as the token’s participant in the token’s room: “public” in a path names that surface, not access without a credential; its host actions need a HOST or MODERATOR participant per Convene’s records. Idempotency-Key compares the parsed body canonically (key order does not matter). See docs/ in the repository (docs/security.md) for the rules of each area.',
+      description: `Multi-tenant hosted video meetings. Errors always use the Error envelope; lists are { data, nextCursor } with ?limit= (1–100) and ?cursor=. Input bounds on every operation: bodies up to 64 KB, nested at most 32 levels, at most 10,000 values; metadata objects at most 8 levels and 200 keys; a NUL character or an unpaired UTF-16 surrogate in any string (body or query) is 400 VALIDATION_FAILED naming the field; an id that cannot be ours is 404. Rate limits: per API key (the plan), per provider key (100/s), per participant (30/s), per client address for operations without a credential (10/s), and per client address for refused credentials (${FAILED_CREDENTIALS_PER_ADDRESS} refused API keys, provider keys, participant tokens or admission secrets per ${FAILED_CREDENTIALS_WINDOW_SECONDS} s; past that, 429 with Retry-After for any credential from that address); each operation names its budget in x-rate-limit, and limited responses carry x-ratelimit-limit/remaining/reset. The participant surface, /me/*, /polls/public/*, /questions/public/* and /chat/messages, is what the hosted call UI calls with a participant token (Authorization: Bearer, from join), acting as the token’s participant in the token’s room: “public” in a path names that surface, not access without a credential; its host actions need a HOST or MODERATOR participant per Convene’s records. Idempotency-Key compares the parsed body canonically (key order does not matter). See docs/ in the repository (docs/security.md) for the rules of each area.`,
     },
     servers: [{ url: serverUrl }],
     tags: [...API_TAGS, 'Webhook events'].map((name) => ({ name })),

@@ -1,7 +1,7 @@
 import { config } from '@/lib/config';
 import { flushUsage } from '@/lib/domain/usage';
 import { closeCredentialCache } from '@/lib/runtime/credential-cache';
-import { closeRateLimitStore } from '@/lib/http/rate-limit';
+import { closeRateLimitStore } from '@/lib/rate-limiter';
 import { log } from '@/lib/log';
 import { startDeliveryRunner, startInngestDispatcher } from '@/lib/events/runner';
 import { inngestConfigured } from '@/lib/events/inngest';

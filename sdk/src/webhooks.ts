@@ -245,17 +245,21 @@ export async function verifyWebhook(
   } catch {
     throw new WebhookPayloadError('the signed body is not JSON');
   }
-  const envelope = event as { version?: unknown; id?: unknown; event?: unknown; data?: unknown };
-  if (
-    typeof envelope !== 'object' ||
-    envelope === null ||
-    envelope.id !== id ||
-    envelope.event !== eventName ||
-    typeof envelope.data !== 'object'
-  ) {
+  const envelope = event as { version?: unknown; id?: unknown; event?: unknown; occurredAt?: unknown; data?: unknown };
+  if (typeof envelope !== 'object' || envelope === null || Array.isArray(envelope))
+    throw new WebhookPayloadError('the signed body is not a webhook envelope (a JSON object)');
+  // Only the envelope this SDK's types describe: a body of another version would be misread.
+  if (envelope.version !== 2)
     throw new WebhookPayloadError(
-      'the signed body is not a webhook envelope matching its x-webhook-id and x-webhook-event headers',
+      `the envelope's version is ${JSON.stringify(envelope.version)}; this SDK reads version 2 (upgrade @convene/sdk)`,
     );
-  }
+  if (envelope.id !== id || envelope.event !== eventName)
+    throw new WebhookPayloadError(
+      "the envelope's id and event do not match its x-webhook-id and x-webhook-event headers",
+    );
+  if (typeof envelope.occurredAt !== 'string' || Number.isNaN(Date.parse(envelope.occurredAt)))
+    throw new WebhookPayloadError("the envelope's occurredAt is not an ISO 8601 timestamp");
+  if (typeof envelope.data !== 'object' || envelope.data === null || Array.isArray(envelope.data))
+    throw new WebhookPayloadError("the envelope's data is not an object");
   return event as WebhookEvent;
 }

@@ -173,6 +173,16 @@ describe('chat', () => {
     expect(await db().chatMessage.count({ where: { text: 'one too many' } })).toBe(0);
   });
 
+  it('the limit is exact under concurrency: 25 sends at once, exactly 10 accepted', async () => {
+    const burst = await join(room.id, 'burst');
+    tokens.burst = burst.token;
+    const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => send('burst', { text: `b${i}` })));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+    expect(await db().chatMessage.count({ where: { senderParticipantId: burst.participant.id } })).toBe(10);
+  });
+
   it('canPublishData false, a removed participant and a missing token are refused; the tenant export sees everything', async () => {
     await nextSecond();
     await suite.api('PATCH', `/api/v1/rooms/${room.id}/participants/${people.eve.id}`, {

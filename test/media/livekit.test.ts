@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessToken, TokenVerifier, TrackSource } from 'livekit-server-sdk';
 import { createLiveKitMediaLayer, MediaAuthError, MediaLayerError, type MediaLayer } from '@/lib/media';
-import { startDevMediaServer, type DevMediaServer } from '@/lib/media/dev-server';
+import { startDevMediaServer, type DevMediaServer } from '@/media-server';
 import type { PublishSource } from '@/lib/media/types';
 
 let fake: DevMediaServer;

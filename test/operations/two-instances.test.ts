@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { apiClient, baseTestEnv, startApp, type Api, type AppProcess } from '../support/app';
-import { startDevMediaServer, type DevMediaServer } from '@/lib/media/dev-server';
+import { startDevMediaServer, type DevMediaServer } from '@/media-server';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { seedTenant } from '../support/suite';
 import { resetConfigForTests } from '@/lib/config';

@@ -1,6 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSuite, seedTenant } from '../support/suite';
+import { WebSocket } from 'ws';
+import { SignalResponse } from '@livekit/protocol';
 import { db } from '@/lib/db';
+import { reconcileRooms } from '@/lib/domain/lifecycle';
+import { until } from '../support/until';
 
 const suite = useSuite();
 type Seeded = Awaited<ReturnType<typeof seedTenant>>;
@@ -99,7 +103,7 @@ describe('waiting room', () => {
   });
 
   it('the waiting page polls with its admission secret, never a tenant key; a wrong secret is 404', async () => {
-    const room = await createRoom({ enableWaitingRoom: true });
+    const room = await createRoom({ enableWaitingRoom: true, name: 'Physics 101' });
     await join(room.id, { externalUserId: 'host', role: 'HOST' });
     const parked = await join(room.id, { externalUserId: 'g2' });
     const admission = new URL(parked.body.admissionUrl);
@@ -107,7 +111,11 @@ describe('waiting room', () => {
     const secret = admission.hash.slice(1);
     expect(secret).toMatch(/^adm_/);
     const path = `${base(room.id, parked.body.participant.id)}/admission`;
-    expect((await suite.api('GET', path, { bearer: secret })).body.status).toBe('waiting');
+    // The room's name, which the waiting page shows.
+    expect((await suite.api('GET', path, { bearer: secret })).body).toMatchObject({
+      status: 'waiting',
+      roomName: 'Physics 101',
+    });
     expect((await suite.api('GET', path, { bearer: 'adm_wrong' })).status).toBe(404);
     expect((await suite.api('GET', path)).status).toBe(404);
     expect((await suite.api('GET', path, { key: other.key })).status).toBe(404);
@@ -300,5 +308,120 @@ describe('breakouts', () => {
       body: { actingExternalUserId: 'host', participantId: pending.id },
     });
     expect([res.status, res.body.error.code]).toEqual([409, 'INVALID_STATE']);
+  });
+});
+
+describe('removal sticks: the media layer does not revoke tokens, so Convene removes again on join', () => {
+  const hook = () => `${suite.app.baseUrl}/api/media/webhook`;
+  const stateOf = async (id: string) => (await db().participant.findUniqueOrThrow({ where: { id } })).connectionState;
+  const joinedEvents = async (roomId: string) =>
+    (await db().event.findMany({ where: { tenantId: acme.tenant.id, name: 'participant.joined' } })).filter(
+      (e) => (e.data as { roomId: string }).roomId === roomId,
+    ).length;
+  /** A raw signaling client (what any LiveKit SDK does first): resolves once the server answered join. */
+  const connectSignaling = async (token: string) => {
+    const ws = new WebSocket(`${suite.media.url}/rtc?access_token=${token}`);
+    ws.on('error', () => undefined);
+    await new Promise<void>((resolve, reject) => {
+      ws.once('message', (data) =>
+        SignalResponse.fromBinary(new Uint8Array(data as Buffer)).message.case === 'join'
+          ? resolve()
+          : reject(new Error('no join response')),
+      );
+      ws.once('close', () => reject(new Error('closed before join')));
+    });
+    return ws;
+  };
+
+  it('a removed participant who reconnects with the old token is removed again and stays out', async () => {
+    suite.media.setWebhookUrls([hook()]);
+    try {
+      const room = await createRoom();
+      await join(room.id, { externalUserId: 'host', role: 'HOST' });
+      const amy = (await join(room.id, { externalUserId: 'amy' })).body;
+      const pid = amy.participant.id;
+      const first = await connectSignaling(amy.token);
+      await until(async () => ((await stateOf(pid)) === 'CONNECTED' ? true : undefined), 'amy connected');
+
+      expect((await suite.api('POST', `${base(room.id, pid)}/remove`, { key: acme.key })).status).toBe(200);
+      await until(() => (first.readyState === WebSocket.CLOSED ? true : undefined), 'the first connection closed');
+      const closedConnection = async () =>
+        (await db().sessionConnection.findMany({ where: { participantId: pid } })).map((c) => ({
+          joinedAt: c.joinedAt,
+          leftAt: c.leftAt,
+        }));
+      await until(
+        async () => ((await closedConnection()).every((c) => c.leftAt) ? true : undefined),
+        'the removal reported',
+      );
+      const attendanceBefore = await closedConnection();
+      const joinedBefore = await joinedEvents(room.id);
+
+      // The same token again: the media layer accepts it (as LiveKit would), Convene removes again.
+      const again = await connectSignaling(amy.token);
+      await until(() => (again.readyState === WebSocket.CLOSED ? true : undefined), 'the reconnection closed');
+      expect(suite.media.rooms.get(room.mediaRoomName)?.participants.has(amy.participant.mediaIdentity)).toBeFalsy();
+      await suite.media.webhooksIdle();
+
+      expect(await stateOf(pid)).toBe('REMOVED');
+      const me = await suite.api('GET', '/api/v1/me', { bearer: amy.token });
+      expect([me.status, me.body.error.code, me.body.error.details]).toEqual([
+        403,
+        'FORBIDDEN',
+        [{ field: 'entry', message: 'removed' }],
+      ]);
+      const chat = await suite.api('POST', '/api/v1/chat/messages', { bearer: amy.token, body: { text: 'back!' } });
+      expect([chat.status, chat.body.error.code]).toEqual([403, 'FORBIDDEN']);
+      const presence = await suite.api('GET', `/api/v1/rooms/${room.id}/presence`, { key: acme.key });
+      expect(presence.body.participants.map((p: { externalUserId: string }) => p.externalUserId)).not.toContain('amy');
+      expect(await closedConnection()).toEqual(attendanceBefore);
+      expect(await joinedEvents(room.id)).toBe(joinedBefore);
+      const rejoin = await join(room.id, { externalUserId: 'amy' });
+      expect([rejoin.status, rejoin.body.error.code]).toEqual([403, 'FORBIDDEN']);
+    } finally {
+      suite.media.setWebhookUrls([]);
+    }
+  });
+
+  it('the same through a participant_joined webhook as LiveKit Cloud sends it', async () => {
+    const { room, people } = await liveRoom();
+    expect((await suite.api('POST', `${base(room.id, people.bob.id)}/remove`, { key: acme.key })).status).toBe(200);
+    // Bob reconnects on the media layer; its webhook reaches Convene.
+    suite.media.addParticipant(room.mediaRoomName, { identity: people.bob.mediaIdentity });
+    const joinedBefore = await joinedEvents(room.id);
+    const res = await suite.media.sendWebhook(hook(), {
+      event: 'participant_joined',
+      room: { name: room.mediaRoomName, sid: 'RM_1' },
+      participant: {
+        identity: people.bob.mediaIdentity,
+        sid: 'PA_again',
+        joinedAt: String(Math.floor(Date.now() / 1000)),
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(suite.media.rooms.get(room.mediaRoomName)!.participants.has(people.bob.mediaIdentity)).toBe(false);
+    expect(suite.media.callsTo('RemoveParticipant').at(-1)?.body).toMatchObject({ identity: people.bob.mediaIdentity });
+    expect(await stateOf(people.bob.id)).toBe('REMOVED');
+    expect(await db().sessionConnection.count({ where: { participantId: people.bob.id } })).toBe(0);
+    expect(await joinedEvents(room.id)).toBe(joinedBefore);
+    // Its left is not a departure of anyone we counted.
+    await suite.media.sendWebhook(hook(), {
+      event: 'participant_left',
+      room: { name: room.mediaRoomName, sid: 'RM_1' },
+      participant: { identity: people.bob.mediaIdentity, sid: 'PA_again' },
+    });
+    expect(await db().sessionConnection.count({ where: { participantId: people.bob.id } })).toBe(0);
+    expect(await stateOf(people.bob.id)).toBe('REMOVED');
+  });
+
+  it('the lifecycle sweep removes a turned-away participant still in the media room (a re-removal that failed)', async () => {
+    const { room, people } = await liveRoom();
+    await db().room.update({ where: { id: room.id }, data: { status: 'ACTIVE' } });
+    expect((await suite.api('POST', `${base(room.id, people.amy.id)}/remove`, { key: acme.key })).status).toBe(200);
+    suite.media.addParticipant(room.mediaRoomName, { identity: people.amy.mediaIdentity }); // back, no webhook
+    await reconcileRooms();
+    expect(suite.media.rooms.get(room.mediaRoomName)!.participants.has(people.amy.mediaIdentity)).toBe(false);
+    expect(suite.media.rooms.get(room.mediaRoomName)!.participants.has(people.bob.mediaIdentity)).toBe(true);
+    expect(await stateOf(people.amy.id)).toBe('REMOVED');
   });
 });

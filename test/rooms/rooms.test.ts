@@ -6,6 +6,7 @@ import type { Participant, Tenant } from '@/lib/generated/prisma/client';
 import { db, sql } from '@/lib/db';
 import { assertSeatFree, joinStatement } from '@/lib/domain/participants';
 import { joinInput } from '@/lib/domain/rooms.schemas';
+import { startWebhookReceiver } from '../support/webhook-receiver';
 
 const suite = useSuite();
 type Seeded = Awaited<ReturnType<typeof seedTenant>>;
@@ -434,8 +435,8 @@ describe('rooms', () => {
     expect({ ...later, count: undefined }).toEqual({ outcome: 'ok', room: 0, participant: 1, count: undefined });
     expect([1, 2]).toContain(later.count);
 
-    // Every writer is counted: the one-statement join (a host), the waiting room's transactional
-    // path (an attendee parked); a rejoin adds no row and no count.
+    // Every writer is counted: the one-statement join (a host, and an attendee parked in the
+    // waiting room); a rejoin adds no row and no count.
     expect((await join(room.id, { externalUserId: 'attendee-1' })).body.waitingForApproval).toBe(true);
     expect((await join(room.id, { externalUserId: 'host-1', role: 'HOST' })).status).toBe(200);
     const rowsOf = async (roomId: string) => ({
@@ -493,7 +494,7 @@ describe('rooms', () => {
       // fifth run PostgreSQL keeps one plan for every later run on this connection).
       for (let i = 0; i < 8; i++) {
         expect((await joinAs(open, `early_${i}`)).rows[0].r.outcome).toBe('ok');
-        expect((await joinAs(waiting, `early_${i}`)).rows[0].r.outcome).toBe('slow');
+        expect((await joinAs(waiting, `early_${i}`)).rows[0].r.outcome).toBe('waiting');
       }
       await db().$executeRaw`
         INSERT INTO "Room" (id, "tenantId", name, slug, "mediaRoomName", "createdByExternalId", "updatedAt")
@@ -517,7 +518,12 @@ describe('rooms', () => {
       const approved = await rowsRead('Participant', waiting, 'bulk_waiting_1500');
       expect(approved).toEqual({ outcome: 'ok', rows: approved.rows });
       expect(approved.rows).toBeLessThanOrEqual(13);
-      // The transactional join (where a waiting room parks a newcomer): the user's row and the seat
+      // A newcomer parked by the same statement: looked for by the unique index (none), then the
+      // Room response's first ten; not the 2,000 waiting.
+      const newcomer = await rowsRead('Participant', waiting, 'newcomer');
+      expect(newcomer).toEqual({ outcome: 'waiting', rows: newcomer.rows });
+      expect(newcomer.rows).toBeLessThanOrEqual(13);
+      // The transactional join (after reopening an ended room): the user's row and the seat
       // check read one Participant row between them, not the room (its 2,008 rows are far below the
       // cap, so no seat needs counting).
       const waitingRoom = await db().room.findUniqueOrThrow({ where: { id: waiting } });
@@ -766,6 +772,52 @@ describe('join', () => {
     expect((await join(room.id, { externalUserId: 'u_h', role: 'HOST' })).status).toBe(200);
     expect(await db().participant.count({ where: { roomId: room.id } })).toBe(1);
   });
+
+  it('a burst into a waiting room parks each user once, in one statement each: one participant.waiting per user, delivered', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const t = await seedTenant({
+        name: 'Webinar with a waiting room',
+        plan: 'enterprise',
+        webhookUrl: receiver.url,
+        webhookEvents: ['participant.waiting'],
+        entitlementOverrides: { apiRequestsPerSecond: 10_000 },
+      });
+      const room = (await createRoom({ enableWaitingRoom: true }, t.key)).body;
+      // 30 users, each joining three times at once: their own joins race each other too.
+      const users = Array.from({ length: 30 }, (_, i) => `parked_${i}`);
+      const answers = await Promise.all(
+        users.flatMap((externalUserId) => [1, 2, 3].map(() => join(room.id, { externalUserId }, t.key))),
+      );
+      expect(answers.map((a) => [a.status, a.body.waitingForApproval, a.body.token])).toEqual(
+        answers.map(() => [200, true, null]),
+      );
+      const parked = await db().participant.findMany({ where: { roomId: room.id } });
+      expect(parked.map((p) => p.externalUserId).sort()).toEqual([...users].sort());
+      expect(parked.every((p) => p.connectionState === 'WAITING' && !p.isApproved && p.admissionSecretHash)).toBe(true);
+      expect(parked.every((p) => p.tokenIssuedAt === null)).toBe(true);
+      // The outbox as emitEvent writes it: one event and one delivery per parked user.
+      const events = await db().event.findMany({ where: { tenantId: t.tenant.id }, include: { deliveries: true } });
+      expect(events.map((e) => [e.name, (e.data as { externalUserId: string }).externalUserId]).sort()).toEqual(
+        users.map((u) => ['participant.waiting', u]).sort(),
+      );
+      expect(events.every((e) => e.deliveries.length === 1 && e.deliveries[0].url === receiver.url)).toBe(true);
+      expect(
+        events.every((e) => {
+          const p = parked.find((x) => x.id === (e.data as { participantId: string }).participantId);
+          return p && (e.data as { roomId: string }).roomId === room.id;
+        }),
+      ).toBe(true);
+      await receiver.waitFor(30);
+      const delivered = receiver.received.map((r) => JSON.parse(r.body) as { id: string; event: string });
+      expect(new Set(delivered.map((d) => d.id))).toEqual(new Set(events.map((e) => e.id)));
+      // A rejoin while parked is parked again, with no second event.
+      expect((await join(room.id, { externalUserId: 'parked_0' }, t.key)).body.waitingForApproval).toBe(true);
+      expect(await db().event.count({ where: { tenantId: t.tenant.id } })).toBe(30);
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
 
   it('200 simultaneous joins into a room for 10 admit exactly 10', async () => {
     const room = (await createRoom({ maxParticipants: 10 })).body;

@@ -394,6 +394,33 @@ describe("verifyWebhook refusals, against the server's own signer", () => {
     expect(await verify(other)).toMatchObject({ name: 'WebhookPayloadError', code: 'INVALID_PAYLOAD' });
     await expect(verifyWebhook(body, headers(), [])).rejects.toBeInstanceOf(TypeError);
   });
+
+  it('refuses a correctly signed body whose envelope has the wrong shape or version', async () => {
+    const envelope = JSON.parse(body);
+    const signed = (b: string) =>
+      verify(
+        headers({ 'x-webhook-signature': signatureHeader(['whsec_old'], at.toISOString(), b) }),
+        'whsec_old',
+        at.getTime() + 1000,
+        b,
+      );
+    for (const [what, changed] of [
+      ['data null', { ...envelope, data: null }],
+      ['data an array', { ...envelope, data: [] }],
+      ['data missing', { ...envelope, data: undefined }],
+      ['version 1', { ...envelope, version: 1 }],
+      ['version "2"', { ...envelope, version: '2' }],
+      ['no version', { ...envelope, version: undefined }],
+      ['occurredAt not a time', { ...envelope, occurredAt: 'yesterday' }],
+      ['an array', [envelope]],
+      ['null', null],
+    ] as const)
+      expect({ what, error: await signed(JSON.stringify(changed)) }).toMatchObject({
+        what,
+        error: { name: 'WebhookPayloadError', code: 'INVALID_PAYLOAD' },
+      });
+    expect(await signed(body)).toMatchObject({ id: 'evt_abc', version: 2 });
+  });
 });
 
 describe('per-call options', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './db';
-import { startDevMediaServer, type DevMediaServer } from '@/lib/media/dev-server';
+import { startDevMediaServer, type DevMediaServer } from '@/media-server';
 import { apiClient, baseTestEnv, startApp, type Api, type AppProcess } from './app';
 import { resetConfigForTests } from '@/lib/config';
 import { disconnectDb, db } from '@/lib/db';

@@ -51,6 +51,11 @@ describe('PATCH /api/v1/tenant/branding', () => {
       backgroundColor: '#0f172a',
       backgroundImageUrl: null,
       defaultLanguage: 'de',
+      virtualBackgrounds: [],
+      reactionsEnabled: true,
+      raiseHandEnabled: true,
+      backgroundsEnabled: true,
+      noiseSuppressionEnabled: true,
     });
 
     const partial = await suite.api('PATCH', '/api/v1/tenant/branding', { key: t.key, body: { logoUrl: null } });

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useSuite, seedTenant } from '../support/suite';
 import { createRoom, joinRoom } from '../support/rooms';
 import { db } from '@/lib/db';
+import { flushUsage, recordApiRequest, tenantUsage } from '@/lib/domain/usage';
 
 const suite = useSuite();
 type Seeded = Awaited<ReturnType<typeof seedTenant>>;
@@ -238,5 +239,33 @@ describe('usage', () => {
     const viaProvider = await prov('GET', `/tenants/${t.tenant.id}/usage`);
     expect(viaProvider.body.data.at(-1).participantMinutes).toBe(10);
     expect((await suite.api('GET', '/api/v1/tenant/usage?from=yesterday', { key: t.key })).status).toBe(400);
+  });
+
+  it('a read while the timer’s flush is being written counts what that flush holds', async () => {
+    const t = await seedTenant({ providerId: a.provider.id });
+    const tenantId = t.tenant.id;
+    await db().$executeRaw`
+      INSERT INTO "UsageCounter" ("tenantId", "day", "metric", "value")
+      VALUES (${tenantId}, ${new Date().toISOString().slice(0, 10)}::date, 'api_requests', 0)`;
+    // The counter row locked by another writer, so the timer's flush takes a while to land.
+    let locked!: () => void;
+    let release!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const held = new Promise<void>((r) => (release = r));
+    const lock = db().$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT 1 FROM "UsageCounter" WHERE "tenantId" = ${tenantId} FOR UPDATE`;
+        locked();
+        await held;
+      },
+      { timeout: 10_000 },
+    );
+    await isLocked;
+    for (let i = 0; i < 3; i++) recordApiRequest(tenantId);
+    const timerFlush = flushUsage(); // as the 5-s timer does: its counts leave memory before they are written
+    const read = tenantUsage(tenantId, {});
+    setTimeout(release, 300);
+    expect((await read).monthToDate.apiRequests).toBe(3);
+    await Promise.all([timerFlush, lock]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHAT_TOPIC, mergeMessages, parseChatUpdate } from '@/components/call/chat-state';
+import { draftAfterFailedSend, mergeMessages } from '@/components/call/chat-state';
 import type { ChatMessageResponse } from '@/components/call/participant-api';
 
 const msg = (id: string, createdAt: string, text = id): ChatMessageResponse => ({
@@ -14,7 +14,6 @@ const msg = (id: string, createdAt: string, text = id): ChatMessageResponse => (
   text,
   createdAt,
 });
-const bytes = (v: unknown) => new TextEncoder().encode(typeof v === 'string' ? v : JSON.stringify(v));
 
 describe('chat panel state', () => {
   it('merges history, the send answer and the live relay into one ordered list, one entry per id', () => {
@@ -33,12 +32,15 @@ describe('chat panel state', () => {
     ).toEqual(['x', 'y']);
   });
 
-  it('reads only well-formed chat.message payloads on its own topic', () => {
-    const m = msg('a', '2026-01-01T10:00:00.000Z', '<img src=x onerror=alert(1)>');
-    expect(parseChatUpdate(CHAT_TOPIC, bytes({ type: 'chat.message', message: m }))).toEqual(m);
-    expect(parseChatUpdate('convene.polls', bytes({ type: 'chat.message', message: m }))).toBeNull();
-    expect(parseChatUpdate(CHAT_TOPIC, bytes('not json'))).toBeNull();
-    expect(parseChatUpdate(CHAT_TOPIC, bytes({ type: 'poll.updated', message: m }))).toBeNull();
-    expect(parseChatUpdate(CHAT_TOPIC, bytes({ type: 'chat.message', message: { id: 1 } }))).toBeNull();
+  it('keeps the first copy of an id: a later message with that id, from anyone, does not rewrite it', () => {
+    const real = { ...msg('m1', '2026-01-01T10:00:00.000Z', 'Standup at 10'), senderExternalUserId: 'host' };
+    const forged = { ...real, senderExternalUserId: 'mallory', text: 'REWRITTEN: meeting cancelled' };
+    expect(mergeMessages([real], [forged])).toEqual([real]);
+  });
+
+  it('gives back a failed message in front of what was typed while it was sending', () => {
+    expect(draftAfterFailedSend('', 'first')).toBe('first');
+    expect(draftAfterFailedSend('  ', 'first')).toBe('first');
+    expect(draftAfterFailedSend('typed while sending', 'first')).toBe('first typed while sending');
   });
 });

@@ -7,7 +7,6 @@ import {
   mergePoll,
   mergeQuestion,
   myBallot,
-  parseLiveUpdate,
   pollDraft,
   tally,
   visiblePolls,
@@ -16,9 +15,8 @@ import {
 } from '@/components/call/engagement-state';
 import type { PollResponse, QuestionResponse } from '@/components/call/participant-api';
 
-// The pure state behind the call UI's polls, Q&A and captions (components/call/engagement-state.ts).
-
-const bytes = (v: unknown) => new TextEncoder().encode(typeof v === 'string' ? v : JSON.stringify(v));
+// The pure state behind the call UI's polls, Q&A and captions (components/call/engagement-state.ts);
+// reading their data-channel messages: test/ui/live-messages.test.ts.
 
 function poll(over: Partial<PollResponse> = {}): PollResponse {
   return {
@@ -59,35 +57,6 @@ function question(over: Partial<QuestionResponse> = {}): QuestionResponse {
     ...over,
   };
 }
-
-describe('live-update messages', () => {
-  it('reads a poll or question update from its own topic only', () => {
-    const p = poll();
-    expect(parseLiveUpdate('convene.polls', bytes({ type: 'poll.updated', poll: p }))).toEqual({
-      type: 'poll.updated',
-      poll: p,
-    });
-    const q = question();
-    expect(parseLiveUpdate('convene.questions', bytes({ type: 'question.updated', question: q }))).toEqual({
-      type: 'question.updated',
-      question: q,
-    });
-    expect(parseLiveUpdate('convene.questions', bytes({ type: 'poll.updated', poll: p }))).toBeNull();
-    expect(parseLiveUpdate('lk-chat-topic', bytes({ type: 'poll.updated', poll: p }))).toBeNull();
-  });
-
-  it('ignores garbage and half-formed payloads', () => {
-    expect(parseLiveUpdate('convene.polls', bytes('not json {'))).toBeNull();
-    expect(parseLiveUpdate('convene.polls', bytes([1, 2]))).toBeNull();
-    expect(parseLiveUpdate('convene.polls', bytes({ type: 'poll.updated', poll: { id: 'x' } }))).toBeNull();
-    expect(
-      parseLiveUpdate(
-        'convene.questions',
-        bytes({ type: 'question.updated', question: { id: 'q', text: 'hi', status: 'OPEN', upvoteCount: '3' } }),
-      ),
-    ).toBeNull();
-  });
-});
 
 describe('merging polls', () => {
   it('adds a new poll newest first and replaces a known one', () => {

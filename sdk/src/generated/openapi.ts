@@ -260,6 +260,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End the meeting for everyone (host or moderator token) */
+        post: operations["postMeEnd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/hand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Raise or lower your own hand */
+        post: operations["postMeHand"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/lock": {
         parameters: {
             query?: never;
@@ -294,6 +328,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/participants/{participantId}/lower-hand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Lower someone’s raised hand (host or moderator token) */
+        post: operations["postMeParticipantsParticipantIdLowerHand"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/participants/{participantId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move one person to an open breakout (host or moderator token) */
+        post: operations["postMeParticipantsParticipantIdMove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/participants/{participantId}/mute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mute one person’s microphone or stop their camera (host or moderator token) */
+        post: operations["postMeParticipantsParticipantIdMute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/participants/{participantId}/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove one person from the call (host or moderator token) */
+        post: operations["postMeParticipantsParticipantIdRemove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/participants/{participantId}/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change one person’s role, e.g. make them co-host (host or moderator token) */
+        post: operations["postMeParticipantsParticipantIdRole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/participants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who is in the call, for per-person host actions (host or moderator token) */
+        get: operations["getMeParticipants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me": {
         parameters: {
             query?: never;
@@ -305,6 +441,23 @@ export interface paths {
         get: operations["getMe"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/spotlight": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Spotlight someone on everyone’s stage, or remove the spotlight (host or moderator token) */
+        post: operations["postMeSpotlight"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1786,6 +1939,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "stream.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * stream.started
+         * @description An RTMP stream of the room went live (its egress started): status ACTIVE. Sent with egress.started. POSTed as JSON to the tenant's webhookUrl when subscribed (webhookEvents; null = every event). Verify x-webhook-signature on the raw body before parsing it; see docs/webhooks.md. A synthetic delivery from POST /api/v1/webhooks/test {"event": "stream.started"} carries the webhook.test data ({test: true, message}) instead.
+         */
+        post: operations["onStreamStarted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "stream.ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * stream.ended
+         * @description An RTMP stream of the room ended: status COMPLETED, or FAILED with the reason (a refused destination, the encoder). Sent with egress.ended. POSTed as JSON to the tenant's webhookUrl when subscribed (webhookEvents; null = every event). Verify x-webhook-signature on the raw body before parsing it; see docs/webhooks.md. A synthetic delivery from POST /api/v1/webhooks/test {"event": "stream.ended"} carries the webhook.test data ({test: true, message}) instead.
+         */
+        post: operations["onStreamEnded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "recording.completed": {
         parameters: {
             query?: never;
@@ -2013,6 +2206,8 @@ export interface components {
         AdmissionStatus: {
             /** @enum {string} */
             status: "waiting" | "denied" | "approved";
+            /** @description The room’s name, for the waiting page to show. */
+            roomName: string;
             token: string | null;
             mediaUrl: string | null;
             joinUrl: string | null;
@@ -2102,6 +2297,16 @@ export interface components {
             backgroundImageUrl: string | null;
             /** @description The call UI language when the join URL names none (before the browser’s). */
             defaultLanguage: ("en" | "de" | "es" | "fr") | null;
+            /** @description https image URLs offered as virtual backgrounds beside the built-in ones. */
+            virtualBackgrounds: string[] | null;
+            /** @description Emoji reactions in the call UI (null: on). */
+            reactionsEnabled: boolean | null;
+            /** @description Raise hand in the call UI (null: on). */
+            raiseHandEnabled: boolean | null;
+            /** @description Background blur and virtual backgrounds in the call UI (null: on). */
+            backgroundsEnabled: boolean | null;
+            /** @description Noise suppression in the call UI (null: on). */
+            noiseSuppressionEnabled: boolean | null;
         };
         /** @description A breakout room of a room. */
         Breakout: {
@@ -2339,6 +2544,20 @@ export interface components {
             /** @description Seconds between answer and end; null before. */
             callDuration: number | null;
         };
+        /** @description Who is connected to the main room, as the host’s per-person actions name them, and the open breakouts to move them to. */
+        CallRoster: {
+            participants: {
+                id: string;
+                mediaIdentity: string;
+                displayName: string;
+                /** @enum {string} */
+                role: "HOST" | "MODERATOR" | "ATTENDEE" | "VIEWER";
+            }[];
+            breakouts: {
+                id: string;
+                name: string;
+            }[];
+        };
         /** @description Live captions in a room: the latest session, if any. */
         CaptionStatus: {
             roomId: string;
@@ -2411,6 +2630,12 @@ export interface components {
             /** @description The media-layer egress status as reported (e.g. EGRESS_ACTIVE, EGRESS_COMPLETE). */
             status: string | null;
         };
+        /** @description A participant’s hand: raisedAt orders the queue (null when lowered). */
+        Hand: {
+            participantId: string;
+            raised: boolean;
+            raisedAt: string | null;
+        };
         /** @description Liveness and readiness. */
         Health: {
             /** @constant */
@@ -2419,6 +2644,11 @@ export interface components {
             database: "ok";
             /** Format: date-time */
             time: string;
+        };
+        /** @description How many of the participant’s tracks from that source were muted. */
+        HostMute: {
+            participantId: string;
+            mutedTracks: number;
         };
         /** @description An ingress endpoint (RTMP or WHIP in). The stream key is the tenant’s credential for pushing. */
         Ingress: {
@@ -2510,10 +2740,10 @@ export interface components {
             };
             isModerator: boolean;
             /**
-             * @description Whether this participant can go in now: open (they hold a seat, or one is free); locked (the room is locked and they hold no seat; hosts and moderators excepted); full (no seat is free and they hold none); ended; removed (a host or the API removed them); denied (refused from the waiting room). Removed and denied participants can read this and nothing else with their token.
+             * @description Whether this participant can go in now: open (they hold a seat, or one is free); locked (the room is locked and they hold no seat; hosts and moderators excepted); full (no seat is free and they hold none); ended. A removed participant (a host or the API removed them) or a denied one (refused from the waiting room) gets 403 FORBIDDEN here as on every participant-token endpoint, with one detail `{ field: "entry", message: "removed" | "denied" }` saying which.
              * @enum {string}
              */
-            entry: "open" | "locked" | "full" | "ended" | "removed" | "denied";
+            entry: "open" | "locked" | "full" | "ended";
         };
         /** @description How many audio tracks were muted. */
         MuteAllResult: {
@@ -2713,6 +2943,11 @@ export interface components {
             backgroundImageUrl: string | null;
             /** @description The call UI language when the join URL names none (before the browser’s). */
             defaultLanguage: ("en" | "de" | "es" | "fr") | null;
+            virtualBackgrounds: string[];
+            reactionsEnabled: boolean;
+            raiseHandEnabled: boolean;
+            backgroundsEnabled: boolean;
+            noiseSuppressionEnabled: boolean;
         };
         /** @description A room, with its participants. */
         Room: {
@@ -2895,6 +3130,12 @@ export interface components {
             /** Format: date-time */
             startedAt: string;
         };
+        /** @description Who is in the spotlight now (null: nobody) and when it was set, as every participant’s call reads it. */
+        Spotlight: {
+            participantId: string | null;
+            /** Format: date-time */
+            spotlightedAt: string;
+        };
         /** @description A live stream (RTMP out). Destinations are masked: stream keys are never stored or returned. */
         Stream: {
             id: string;
@@ -2909,6 +3150,34 @@ export interface components {
             error: string | null;
             /** Format: date-time */
             createdAt: string;
+        };
+        /** @description An RTMP stream of the room ended: status COMPLETED, or FAILED with the reason (a refused destination, the encoder). Sent with egress.ended. */
+        StreamEndedEventData: {
+            /** @description The stream (as in GET /api/v1/streaming/{id}). */
+            streamId: string;
+            /** @description The room (as in GET /api/v1/rooms/{id}). */
+            roomId: string;
+            /**
+             * @description ACTIVE when it went live; COMPLETED or FAILED when it ended.
+             * @enum {string}
+             */
+            status: "STARTING" | "ACTIVE" | "STOPPING" | "COMPLETED" | "FAILED";
+            /** @description Why the stream failed; null otherwise. */
+            error: string | null;
+        };
+        /** @description An RTMP stream of the room went live (its egress started): status ACTIVE. Sent with egress.started. */
+        StreamStartedEventData: {
+            /** @description The stream (as in GET /api/v1/streaming/{id}). */
+            streamId: string;
+            /** @description The room (as in GET /api/v1/rooms/{id}). */
+            roomId: string;
+            /**
+             * @description ACTIVE when it went live; COMPLETED or FAILED when it ended.
+             * @enum {string}
+             */
+            status: "STARTING" | "ACTIVE" | "STOPPING" | "COMPLETED" | "FAILED";
+            /** @description Why the stream failed; null otherwise. */
+            error: string | null;
         };
         /** @description A tenant, as the tenant and its provider see it. */
         Tenant: {
@@ -2954,6 +3223,16 @@ export interface components {
             backgroundImageUrl: string | null;
             /** @description The call UI language when the join URL names none (before the browser’s). */
             defaultLanguage: ("en" | "de" | "es" | "fr") | null;
+            /** @description https image URLs offered as virtual backgrounds beside the built-in ones. */
+            virtualBackgrounds: string[] | null;
+            /** @description Emoji reactions in the call UI (null: on). */
+            reactionsEnabled: boolean | null;
+            /** @description Raise hand in the call UI (null: on). */
+            raiseHandEnabled: boolean | null;
+            /** @description Background blur and virtual backgrounds in the call UI (null: on). */
+            backgroundsEnabled: boolean | null;
+            /** @description Noise suppression in the call UI (null: on). */
+            noiseSuppressionEnabled: boolean | null;
             effective: components["schemas"]["ResolvedBranding"];
         };
         /** @description A page of tenants. */
@@ -2965,7 +3244,7 @@ export interface components {
         TenantWebhook: {
             url: string | null;
             /** @description The event filter; null = every event. */
-            events: ("room.started" | "room.finished" | "room.session.ended" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test")[] | null;
+            events: ("room.started" | "room.finished" | "room.session.ended" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "stream.started" | "stream.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test")[] | null;
             secretConfigured: boolean;
             /** @description While a rotated-out secret still signs deliveries. */
             previousSecretExpiresAt: string | null;
@@ -3063,7 +3342,7 @@ export interface components {
             id: string;
             eventId: string;
             /** @enum {string} */
-            event: "room.started" | "room.finished" | "room.session.ended" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test";
+            event: "room.started" | "room.finished" | "room.session.ended" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "stream.started" | "stream.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test";
             url: string;
             /** @enum {string} */
             status: "pending" | "retrying" | "delivered" | "failed";
@@ -3097,7 +3376,7 @@ export interface components {
             eventId: string;
             deliveryId: string;
             /** @enum {string} */
-            event: "room.started" | "room.finished" | "room.session.ended" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test";
+            event: "room.started" | "room.finished" | "room.session.ended" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "stream.started" | "stream.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test";
             /** @constant */
             status: "pending";
         };
@@ -4745,6 +5024,155 @@ export interface operations {
             };
         };
     };
+    postMeEnd: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A room, with its participants. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Room"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMeHand: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    raised: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description A participant’s hand: raisedAt orders the queue (null when lowered). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Hand"];
+                };
+            };
+            /** @description VALIDATION_FAILED, INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postMeLock: {
         parameters: {
             query?: never;
@@ -4894,6 +5322,502 @@ export interface operations {
             };
         };
     };
+    postMeParticipantsParticipantIdLowerHand: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                participantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A participant’s hand: raisedAt orders the queue (null when lowered). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Hand"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMeParticipantsParticipantIdMove: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                participantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    breakoutId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The moved participant and its breakout. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakoutMove"];
+                };
+            };
+            /** @description VALIDATION_FAILED, INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMeParticipantsParticipantIdMute: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                participantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The microphone (mute) or the camera (stop video).
+                     * @enum {string}
+                     */
+                    source: "microphone" | "camera";
+                };
+            };
+        };
+        responses: {
+            /** @description How many of the participant’s tracks from that source were muted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostMute"];
+                };
+            };
+            /** @description VALIDATION_FAILED, INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMeParticipantsParticipantIdRemove: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                participantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A participant of a room (one row per external user per room). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Participant"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMeParticipantsParticipantIdRole: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                participantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    role: "HOST" | "MODERATOR" | "ATTENDEE" | "VIEWER";
+                };
+            };
+        };
+        responses: {
+            /** @description A participant of a room (one row per external user per room). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Participant"];
+                };
+            };
+            /** @description VALIDATION_FAILED, INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMeParticipants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who is connected to the main room, as the host’s per-person actions name them, and the open breakouts to move them to. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallRoster"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getMe: {
         parameters: {
             query?: never;
@@ -4914,6 +5838,98 @@ export interface operations {
             };
             /** @description UNAUTHENTICATED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMeSpotlight: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Who everyone’s stage focuses; null removes the spotlight. */
+                    participantId: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Who is in the spotlight now (null: nobody) and when it was set, as every participant’s call reads it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Spotlight"];
+                };
+            };
+            /** @description VALIDATION_FAILED, INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6275,6 +7291,16 @@ export interface operations {
                     backgroundImageUrl?: string | null;
                     /** @description en, de, es or fr; null: the browser language. */
                     defaultLanguage?: ("en" | "de" | "es" | "fr") | null;
+                    /** @description Up to 10 https image URLs (served with CORS); null clears. */
+                    virtualBackgrounds?: string[] | null;
+                    /** @description Emoji reactions in the call UI; false hides it; null: the default (on). */
+                    reactionsEnabled?: boolean | null;
+                    /** @description Raise hand in the call UI; false hides it; null: the default (on). */
+                    raiseHandEnabled?: boolean | null;
+                    /** @description Background blur and virtual backgrounds in the call UI; false hides it; null: the default (on). */
+                    backgroundsEnabled?: boolean | null;
+                    /** @description Noise suppression in the call UI; false hides it; null: the default (on). */
+                    noiseSuppressionEnabled?: boolean | null;
                 };
             };
         };
@@ -6780,6 +7806,16 @@ export interface operations {
                         backgroundImageUrl?: string | null;
                         /** @description en, de, es or fr; null: the browser language. */
                         defaultLanguage?: ("en" | "de" | "es" | "fr") | null;
+                        /** @description Up to 10 https image URLs (served with CORS); null clears. */
+                        virtualBackgrounds?: string[] | null;
+                        /** @description Emoji reactions in the call UI; false hides it; null: the default (on). */
+                        reactionsEnabled?: boolean | null;
+                        /** @description Raise hand in the call UI; false hides it; null: the default (on). */
+                        raiseHandEnabled?: boolean | null;
+                        /** @description Background blur and virtual backgrounds in the call UI; false hides it; null: the default (on). */
+                        backgroundsEnabled?: boolean | null;
+                        /** @description Noise suppression in the call UI; false hides it; null: the default (on). */
+                        noiseSuppressionEnabled?: boolean | null;
                     };
                 };
             };
@@ -7119,7 +8155,7 @@ export interface operations {
                         apiRequestsPerSecond?: number;
                     };
                     webhookUrl?: string | null;
-                    webhookEvents?: ("room.started" | "room.finished" | "room.session.ended" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test")[] | null;
+                    webhookEvents?: ("room.started" | "room.finished" | "room.session.ended" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "stream.started" | "stream.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test")[] | null;
                     frameAncestors?: string[];
                     branding?: {
                         /** @description 1–60 characters; null clears. */
@@ -7134,6 +8170,16 @@ export interface operations {
                         backgroundImageUrl?: string | null;
                         /** @description en, de, es or fr; null: the browser language. */
                         defaultLanguage?: ("en" | "de" | "es" | "fr") | null;
+                        /** @description Up to 10 https image URLs (served with CORS); null clears. */
+                        virtualBackgrounds?: string[] | null;
+                        /** @description Emoji reactions in the call UI; false hides it; null: the default (on). */
+                        reactionsEnabled?: boolean | null;
+                        /** @description Raise hand in the call UI; false hides it; null: the default (on). */
+                        raiseHandEnabled?: boolean | null;
+                        /** @description Background blur and virtual backgrounds in the call UI; false hides it; null: the default (on). */
+                        backgroundsEnabled?: boolean | null;
+                        /** @description Noise suppression in the call UI; false hides it; null: the default (on). */
+                        noiseSuppressionEnabled?: boolean | null;
                     };
                 };
             };
@@ -11390,6 +12436,16 @@ export interface operations {
                     backgroundImageUrl?: string | null;
                     /** @description en, de, es or fr; null: the browser language. */
                     defaultLanguage?: ("en" | "de" | "es" | "fr") | null;
+                    /** @description Up to 10 https image URLs (served with CORS); null clears. */
+                    virtualBackgrounds?: string[] | null;
+                    /** @description Emoji reactions in the call UI; false hides it; null: the default (on). */
+                    reactionsEnabled?: boolean | null;
+                    /** @description Raise hand in the call UI; false hides it; null: the default (on). */
+                    raiseHandEnabled?: boolean | null;
+                    /** @description Background blur and virtual backgrounds in the call UI; false hides it; null: the default (on). */
+                    backgroundsEnabled?: boolean | null;
+                    /** @description Noise suppression in the call UI; false hides it; null: the default (on). */
+                    noiseSuppressionEnabled?: boolean | null;
                 };
             };
         };
@@ -11772,7 +12828,7 @@ export interface operations {
             content: {
                 "application/json": {
                     webhookUrl?: string | null;
-                    webhookEvents?: ("room.started" | "room.finished" | "room.session.ended" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test")[] | null;
+                    webhookEvents?: ("room.started" | "room.finished" | "room.session.ended" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "stream.started" | "stream.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test")[] | null;
                 };
             };
         };
@@ -12169,7 +13225,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
-                event?: "room.started" | "room.finished" | "room.session.ended" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test";
+                event?: "room.started" | "room.finished" | "room.session.ended" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "stream.started" | "stream.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test";
                 status?: "pending" | "delivered" | "failed" | "retrying";
             };
             header?: never;
@@ -12250,7 +13306,7 @@ export interface operations {
                      * @default webhook.test
                      * @enum {string}
                      */
-                    event?: "room.started" | "room.finished" | "room.session.ended" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test";
+                    event?: "room.started" | "room.finished" | "room.session.ended" | "participant.joined" | "participant.left" | "participant.waiting" | "egress.started" | "egress.ended" | "ingress.started" | "ingress.ended" | "stream.started" | "stream.ended" | "recording.completed" | "recording.failed" | "transcript.ready" | "call.queued" | "call.ringing" | "call.accepted" | "call.forwarded" | "call.ended" | "call.cancelled" | "call.missed" | "webhook.test";
                 };
             };
         };
@@ -12848,6 +13904,112 @@ export interface operations {
                      */
                     occurredAt: string;
                     data: components["schemas"]["IngressEndedEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (the response body is ignored; its first 4 KB are kept in the attempt log). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a timeout of 10 s, a refused or reset connection, a TLS error, a redirect, which is never followed) is a failed attempt: retried with the same x-webhook-id, up to 6 attempts with exponential backoff. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onStreamStarted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event name. */
+                "x-webhook-event": "stream.started";
+                /** @description The event id (the body's id): the same on every retry and on a replay. Dedupe on it. */
+                "x-webhook-id": string;
+                /** @description The signed timestamp; equals the body's occurredAt. */
+                "x-webhook-timestamp": string;
+                /** @description The payload version. */
+                "x-webhook-version": "2";
+                /** @description sha256=<hex>: HMAC-SHA256 with the webhook secret over `<x-webhook-timestamp>.<raw body>`. During a secret rotation several comma-separated values (newest first); accept if any matches, compared in constant time. */
+                "x-webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    version: 2;
+                    /** @description The event id; equals x-webhook-id, the same on every retry and replay: dedupe on it. */
+                    id: string;
+                    /** @constant */
+                    event: "stream.started";
+                    /**
+                     * Format: date-time
+                     * @description When it happened; equals x-webhook-timestamp.
+                     */
+                    occurredAt: string;
+                    data: components["schemas"]["StreamStartedEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (the response body is ignored; its first 4 KB are kept in the attempt log). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a timeout of 10 s, a refused or reset connection, a TLS error, a redirect, which is never followed) is a failed attempt: retried with the same x-webhook-id, up to 6 attempts with exponential backoff. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onStreamEnded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event name. */
+                "x-webhook-event": "stream.ended";
+                /** @description The event id (the body's id): the same on every retry and on a replay. Dedupe on it. */
+                "x-webhook-id": string;
+                /** @description The signed timestamp; equals the body's occurredAt. */
+                "x-webhook-timestamp": string;
+                /** @description The payload version. */
+                "x-webhook-version": "2";
+                /** @description sha256=<hex>: HMAC-SHA256 with the webhook secret over `<x-webhook-timestamp>.<raw body>`. During a secret rotation several comma-separated values (newest first); accept if any matches, compared in constant time. */
+                "x-webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    version: 2;
+                    /** @description The event id; equals x-webhook-id, the same on every retry and replay: dedupe on it. */
+                    id: string;
+                    /** @constant */
+                    event: "stream.ended";
+                    /**
+                     * Format: date-time
+                     * @description When it happened; equals x-webhook-timestamp.
+                     */
+                    occurredAt: string;
+                    data: components["schemas"]["StreamEndedEventData"];
                 };
             };
         };

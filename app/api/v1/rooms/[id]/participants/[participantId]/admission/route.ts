@@ -1,4 +1,5 @@
 import { route, auth, authenticateTenant } from '@/lib/http/route';
+import { limitFailedCredentials } from '@/lib/http/rate-limit';
 import { admissionStatus } from '@/lib/domain/participants';
 import { admissionResponse } from '@/lib/domain/participants.schemas';
 
@@ -14,6 +15,13 @@ export const GET = route(
   async ({ req, params }) => {
     const tenant = req.headers.has('x-api-key') ? (await authenticateTenant(req, 'rooms.read')).tenant : null;
     const secret = /^Bearer\s+(\S+)$/i.exec(req.headers.get('authorization') ?? '')?.[1] ?? null;
-    return admissionStatus({ tenant, roomId: params.id, participantId: params.participantId, admissionSecret: secret });
+    // A wrong secret answers 404 (it must not confirm the id): that is the failure counted per address.
+    return limitFailedCredentials(
+      req.headers,
+      !tenant && secret !== null,
+      () =>
+        admissionStatus({ tenant, roomId: params.id, participantId: params.participantId, admissionSecret: secret }),
+      'NOT_FOUND',
+    );
   },
 );

@@ -1,0 +1,363 @@
+'use client';
+
+import { useCallback, useEffect, useRef, useState } from 'react';
+import dynamic from 'next/dynamic';
+import { decodePeerChat } from '@/components/call/peer-chat';
+import {
+  ChatToggle,
+  LayoutContextProvider,
+  LockLockedIcon,
+  ParticipantPlaceholder,
+  RoomAudioRenderer,
+  ScreenShareIcon,
+  Toast,
+  TrackMutedIndicator,
+  VideoTrack,
+  ConnectionQualityIndicator,
+  useChat,
+  useConnectionState,
+  useCreateLayoutContext,
+  useEnsureTrackRef,
+  useFocusToggle,
+  useIsEncrypted,
+  useLocalParticipant,
+  useLocalParticipantPermissions,
+  useParticipantInfo,
+  useParticipantTile,
+  usePinnedTracks,
+  useTracks,
+  isTrackReference,
+  type TrackReferenceOrPlaceholder,
+  type WidgetState,
+} from '@livekit/components-react';
+import { ConnectionState, RoomEvent, Track } from 'livekit-client';
+import { CallControls } from '@/components/call/CallControls';
+import { useT } from '@/components/call/useT';
+import { TileBadges } from '@/components/call/TileBadges';
+import { Stage } from '@/components/call/layout/Stage';
+import { LayoutMenu } from '@/components/call/layout/LayoutMenu';
+import { ShortcutsDialog } from '@/components/call/layout/ShortcutsDialog';
+import { StageButtons } from '@/components/call/layout/StageButtons';
+import { useStageLayout } from '@/components/call/layout/useStageLayout';
+import { useStageFocus } from '@/components/call/layout/useStageFocus';
+import { useSpotlight } from '@/components/call/layout/useSpotlight';
+import {
+  SpotlightContext,
+  useSpotlightContext,
+  useSpotlightControl,
+} from '@/components/call/layout/useSpotlightControl';
+import { useFullscreen } from '@/components/call/layout/useFullscreen';
+import { usePictureInPicture } from '@/components/call/layout/usePictureInPicture';
+import { useCallShortcuts } from '@/components/call/layout/useCallShortcuts';
+import { useToolsClearance } from '@/components/call/layout/useToolsClearance';
+
+// Device settings, backgrounds and noise suppression (and their processors) load when first opened.
+const SettingsSheet = dynamic(() => import('@/components/call/settings/SettingsSheet'), { ssr: false });
+
+/** A visible control in the call, by selector (the panel toggles and the hand live in other components). */
+const clickVisible = (selector: string) =>
+  [...document.querySelectorAll<HTMLElement>(selector)].find((el) => el.getClientRects().length > 0)?.click();
+
+/**
+ * The call's stage in the page's language: LiveKit's VideoConference (grid, a focused tile with
+ * the others in a carousel, a shared screen focused on arrival) built from its public parts, with
+ * our control bar and tiles instead of its English ones, plus layouts (grid, speaker, sidebar;
+ * remembered by this browser), the moderators' spotlight for everyone, full screen,
+ * picture-in-picture and keyboard shortcuts. `e2eeChat`: LiveKit's peer-to-peer chat
+ * (end-to-end encrypted rooms, where our stored chat cannot read messages). `token`: the
+ * participant's own, for the spotlight (moderators).
+ */
+export function Conference({
+  e2eeChat,
+  controls,
+  token,
+}: {
+  e2eeChat: boolean;
+  /** More controls for the bar, before Leave. */
+  controls?: React.ReactNode;
+  token?: string;
+}) {
+  const t = useT();
+  const layout = useCreateLayoutContext();
+  const [widget, setWidget] = useState<WidgetState>({ showChat: false, unreadMessages: 0 });
+  const tracks = useTracks(
+    [
+      { source: Track.Source.Camera, withPlaceholder: true },
+      { source: Track.Source.ScreenShare, withPlaceholder: false },
+    ],
+    { updateOnlyOn: [RoomEvent.ActiveSpeakersChanged], onlySubscribed: false },
+  );
+  const pinned = usePinnedTracks(layout)?.[0];
+  // Once opened the sheet stays mounted (hidden), so its background and noise choices stay.
+  const [settings, setSettings] = useState<'never' | 'open' | 'closed'>('never');
+  useAutoFocusScreenShare(tracks, layout);
+  const [stageLayout, setStageLayout] = useStageLayout();
+  const spotlighted = useSpotlight();
+  const spotlight = useSpotlightControl(token, spotlighted);
+  const focus = useStageFocus(tracks, stageLayout, pinned, spotlighted);
+  const stage = useRef<HTMLDivElement>(null);
+  useToolsClearance(stage);
+  const fullscreen = useFullscreen(useCallback(() => stage.current?.closest<HTMLElement>('.convene-call') ?? null, []));
+  const pip = usePictureInPicture(
+    useCallback(
+      () =>
+        stage.current?.querySelector<HTMLVideoElement>('.convene-stage-main video') ??
+        stage.current?.querySelector<HTMLVideoElement>(
+          '.lk-participant-tile[data-lk-local-participant="false"] video',
+        ) ??
+        stage.current?.querySelector<HTMLVideoElement>('video') ??
+        null,
+      [],
+    ),
+  );
+  const [help, setHelp] = useState(false);
+  const [hasHand, setHasHand] = useState(false);
+  const { localParticipant, isMicrophoneEnabled, isCameraEnabled } = useLocalParticipant();
+  const canPublish = !!useLocalParticipantPermissions()?.canPublish;
+  const handButton = () =>
+    [...document.querySelectorAll<HTMLButtonElement>('.convene-control-bar button[aria-pressed]')].find(
+      (b) => b.querySelector('[aria-hidden="true"]')?.textContent === '✋',
+    );
+  // The hand button is CallExtraControls' (in `controls`); the shortcut presses it where it exists.
+  useEffect(() => setHasHand(!!handButton()), [controls]);
+  useCallShortcuts({
+    microphone: canPublish ? () => void localParticipant.setMicrophoneEnabled(!isMicrophoneEnabled) : undefined,
+    camera: canPublish ? () => void localParticipant.setCameraEnabled(!isCameraEnabled) : undefined,
+    hand: () => handButton()?.click(),
+    chat: () => clickVisible('[aria-controls="convene-panel-chat"], .convene-control-bar .lk-chat-toggle'),
+    fullscreen: fullscreen.supported ? fullscreen.toggle : undefined,
+    help: () => setHelp(true),
+  });
+  const spotlightName = focus.reason === 'spotlight' ? focus.focused?.participant : undefined;
+
+  return (
+    <div className="lk-video-conference">
+      <LayoutContextProvider value={layout} onWidgetChange={setWidget}>
+        <SpotlightContext.Provider value={spotlight}>
+          <div className="lk-video-conference-inner">
+            <Stage
+              ref={stage}
+              layout={stageLayout}
+              focus={focus}
+              tracks={tracks}
+              Tile={CallTile}
+              notice={
+                spotlightName && (
+                  <p role="status" className="convene-spotlight-notice">
+                    {t.stage.spotlighted(spotlightName.name || spotlightName.identity)}
+                  </p>
+                )
+              }
+            />
+            <CallControls
+              chat={e2eeChat}
+              settingsOpen={settings === 'open'}
+              onSettings={() => setSettings((s) => (s === 'open' ? 'closed' : 'open'))}
+              secondary={
+                <>
+                  <LayoutMenu layout={stageLayout} onChange={setStageLayout} />
+                  <StageButtons fullscreen={fullscreen} pip={pip} />
+                </>
+              }
+            >
+              {controls}
+            </CallControls>
+          </div>
+        </SpotlightContext.Provider>
+        {e2eeChat && <PeerChat shown={!!widget.showChat} />}
+        {settings !== 'never' && <SettingsSheet open={settings === 'open'} onClose={() => setSettings('closed')} />}
+        <ShortcutsDialog open={help} onClose={() => setHelp(false)} hand={hasHand} />
+      </LayoutContextProvider>
+      <RoomAudioRenderer />
+      <ConnectionToast />
+    </div>
+  );
+}
+
+/** A screen shared by anyone takes the focus when it arrives (unless something is pinned) and gives it back when it stops. */
+function useAutoFocusScreenShare(
+  tracks: TrackReferenceOrPlaceholder[],
+  layout: ReturnType<typeof useCreateLayoutContext>,
+) {
+  const autoFocused = useRef<string | null>(null);
+  const screens = tracks.filter(isTrackReference).filter((t) => t.publication.source === Track.Source.ScreenShare);
+  const key = screens.map((s) => `${s.publication.trackSid}_${s.publication.isSubscribed}`).join();
+  const pinned = layout.pin.state?.length ?? 0;
+  // Runs when the shared screens change (their key), not on every new array.
+  useEffect(() => {
+    const subscribed = screens.find((s) => s.publication.isSubscribed);
+    if (subscribed && autoFocused.current === null && pinned === 0) {
+      layout.pin.dispatch?.({ msg: 'set_pin', trackReference: subscribed });
+      autoFocused.current = subscribed.publication.trackSid;
+    } else if (autoFocused.current && !screens.some((s) => s.publication.trackSid === autoFocused.current)) {
+      layout.pin.dispatch?.({ msg: 'clear_pin' });
+      autoFocused.current = null;
+    }
+  }, [key]);
+}
+
+/**
+ * A participant's tile: LiveKit's ParticipantTile in our words (its focus button has no name and
+ * a shared screen reads "Ada's screen" in English only).
+ */
+export function CallTile({ trackRef }: { trackRef?: TrackReferenceOrPlaceholder }) {
+  const t = useT();
+  const track = useEnsureTrackRef(trackRef);
+  const { elementProps } = useParticipantTile<HTMLDivElement>({ trackRef: track, htmlProps: {} });
+  const { name, identity } = useParticipantInfo({ participant: track.participant });
+  const shown = name || identity || '';
+  const encrypted = useIsEncrypted(track.participant);
+  const { mergedProps, inFocus } = useFocusToggle({ trackRef: track, props: {} });
+  const screen = track.source === Track.Source.ScreenShare;
+  const spotlight = useSpotlightContext();
+  const inSpotlight = spotlight.spotlighted === track.participant.identity;
+  return (
+    <div style={{ position: 'relative' }} {...elementProps}>
+      {isTrackReference(track) && <VideoTrack trackRef={track} />}
+      <div className="lk-participant-placeholder">
+        <ParticipantPlaceholder />
+      </div>
+      {!screen && <TileBadges participant={track.participant} />}
+      <div className="lk-participant-metadata">
+        <div className="lk-participant-metadata-item">
+          {screen ? (
+            <>
+              <ScreenShareIcon style={{ marginRight: '0.25rem' }} />
+              <span className="lk-participant-name">{t.tiles.screen(shown)}</span>
+            </>
+          ) : (
+            <>
+              {encrypted && <LockLockedIcon style={{ marginRight: '0.25rem' }} />}
+              <TrackMutedIndicator
+                trackRef={{ participant: track.participant, source: Track.Source.Microphone }}
+                show="muted"
+              />
+              <span className="lk-participant-name">{shown}</span>
+            </>
+          )}
+        </div>
+        {/* Explicit: the focused tile is rendered outside a track loop, so no context supplies it. */}
+        <ConnectionQualityIndicator participant={track.participant} className="lk-participant-metadata-item" />
+      </div>
+      <button
+        type="button"
+        {...mergedProps}
+        aria-label={inFocus ? t.tiles.unfocus(shown) : t.tiles.focus(shown)}
+        aria-pressed={inFocus}
+      >
+        <FocusIcon inFocus={inFocus} />
+      </button>
+      {spotlight.canSpotlight && !screen && (
+        <button
+          type="button"
+          className="convene-spotlight-button"
+          aria-label={inSpotlight ? t.stage.unspotlight(shown) : t.stage.spotlight(shown)}
+          aria-pressed={inSpotlight}
+          onClick={() => spotlight.spotlight(inSpotlight ? null : track.participant.identity)}
+        >
+          <SpotlightIcon />
+        </button>
+      )}
+    </div>
+  );
+}
+
+function SpotlightIcon() {
+  // A spotlight's beam on a person.
+  return (
+    <svg width="16" height="16" viewBox="0 0 16 16" fill="none" aria-hidden="true">
+      <path
+        d="M8 1v2M3.5 3.5l1.4 1.4M12.5 3.5l-1.4 1.4M5 10a3 3 0 1 1 6 0M2.5 15c.8-2 3-3 5.5-3s4.7 1 5.5 3"
+        stroke="currentColor"
+        strokeWidth="1.5"
+        strokeLinecap="round"
+      />
+    </svg>
+  );
+}
+
+function FocusIcon({ inFocus }: { inFocus: boolean }) {
+  // Four corners pointing out (focus) or in (back to the grid), as LiveKit draws them.
+  const d = inFocus ? 'M6 1v5H1M10 1v5h5M6 15v-5H1M10 15v-5h5' : 'M1 6V1h5M15 6V1h-5M1 10v5h5M15 10v5h-5';
+  return (
+    <svg width="16" height="16" viewBox="0 0 16 16" fill="none" aria-hidden="true">
+      <path d={d} stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
+/** LiveKit's connection toast in our words. */
+function ConnectionToast() {
+  const t = useT();
+  const state = useConnectionState();
+  const text =
+    state === ConnectionState.Reconnecting
+      ? t.connection.reconnecting
+      : state === ConnectionState.Connecting
+        ? t.connection.connecting
+        : state === ConnectionState.Disconnected
+          ? t.connection.disconnected
+          : null;
+  return text ? <Toast className="lk-toast-connection-state">{text}</Toast> : null;
+}
+
+const PEER_CHAT_OPTIONS = { messageDecoder: decodePeerChat };
+
+/**
+ * LiveKit's peer-to-peer chat (E2EE rooms), in our words: messages travel over the encrypted
+ * connection only and are never stored.
+ */
+function PeerChat({ shown }: { shown: boolean }) {
+  const t = useT();
+  const { send, chatMessages, isSending } = useChat(PEER_CHAT_OPTIONS);
+  const [text, setText] = useState('');
+  const list = useRef<HTMLUListElement>(null);
+  useEffect(() => {
+    list.current?.scrollTo({ top: list.current.scrollHeight });
+  }, [chatMessages]);
+  return (
+    <div className="lk-chat" style={{ display: shown ? 'grid' : 'none' }}>
+      <div className="lk-chat-header">
+        {t.e2eeChat.title}
+        <ChatToggle className="lk-close-button" aria-label={t.e2eeChat.close}>
+          <span aria-hidden="true">×</span>
+        </ChatToggle>
+      </div>
+      <ul className="lk-list lk-chat-messages" ref={list}>
+        {chatMessages
+          .filter((m) => m.message)
+          .map((m) => (
+            <li key={m.id} className="lk-chat-entry" data-lk-message-origin={m.from?.isLocal ? 'local' : 'remote'}>
+              <span className="lk-meta-data">
+                <strong className="lk-participant-name">{m.from?.name || m.from?.identity}</strong>
+              </span>
+              <span className="lk-message-body">{m.message}</span>
+            </li>
+          ))}
+      </ul>
+      <form
+        className="lk-chat-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const message = text.trim();
+          if (!message || !send) return;
+          // What is typed while this one is on its way stays in the field.
+          void send(message).then(() => setText((current) => (current === text ? '' : current)));
+        }}
+      >
+        <input
+          className="lk-form-control lk-chat-form-input"
+          aria-label={t.e2eeChat.placeholder}
+          placeholder={t.e2eeChat.placeholder}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          // Typing must not reach the call's keyboard shortcuts.
+          onKeyDown={(e) => e.stopPropagation()}
+        />
+        <button type="submit" className="lk-button lk-chat-form-button" disabled={isSending}>
+          {t.e2eeChat.send}
+        </button>
+      </form>
+    </div>
+  );
+}

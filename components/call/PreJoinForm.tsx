@@ -1,0 +1,195 @@
+'use client';
+
+import { useEffect, useRef, useState } from 'react';
+import type { LocalUserChoices } from '@livekit/components-react';
+import { useT } from '@/components/call/useT';
+import { type CaptureKind, handOverCapture, useCapture } from '@/components/call/useCapture';
+import { takePrejoinChoices } from '@/components/call/prejoin-choices';
+
+type Kind = CaptureKind;
+
+/** What the person chose, and the preview's running captures of what they turned on: the call publishes these as they are. */
+export interface JoinChoices extends LocalUserChoices {
+  captures: MediaStreamTrack[];
+}
+
+/**
+ * The pre-join screen: camera preview, microphone and camera on or off, a device for each, and
+ * Join. LiveKit's PreJoin does the same through livekit-client, which would put the whole media
+ * SDK (about 140 KB compressed) on the first load of /join; this one uses the browser's
+ * getUserMedia alone, in LiveKit's markup and classes so it looks the same. On Join, the preview's
+ * running captures are handed to the call, which publishes them: a camera is not started twice
+ * (a real one takes 0.3–1 s to start, and its light would blink).
+ */
+export function PreJoinForm({
+  name,
+  canPublish,
+  onSubmit,
+}: {
+  name: string;
+  canPublish: boolean;
+  onSubmit: (choices: JoinChoices) => void;
+}) {
+  const t = useT();
+  const [audioEnabled, setAudioEnabled] = useState(canPublish);
+  const [videoEnabled, setVideoEnabled] = useState(canPublish);
+  const [deviceIds, setDeviceIds] = useState<Record<Kind, string>>({ audioinput: '', videoinput: '' });
+  const [devices, setDevices] = useState<MediaDeviceInfo[]>([]);
+  const [menu, setMenu] = useState<Kind | null>(null);
+  const videoAttempt = useRef<Promise<MediaStreamTrack | null> | null>(null);
+  const audioAttempt = useRef<Promise<MediaStreamTrack | null> | null>(null);
+  const { track: video, failure: videoFailure } = useCapture(
+    'videoinput',
+    videoEnabled,
+    deviceIds.videoinput,
+    videoAttempt,
+  );
+  const { track: audio, failure: audioFailure } = useCapture(
+    'audioinput',
+    audioEnabled,
+    deviceIds.audioinput,
+    audioAttempt,
+  );
+  const [joining, setJoining] = useState(false);
+  const preview = useRef<HTMLVideoElement>(null);
+
+  // What the guest chose while waiting (after mount: the server render cannot know it).
+  useEffect(() => {
+    const carried = takePrejoinChoices();
+    if (!carried || !canPublish) return;
+    setAudioEnabled(carried.audio);
+    setVideoEnabled(carried.video);
+  }, [canPublish]);
+
+  useEffect(() => {
+    if (preview.current) preview.current.srcObject = video ? new MediaStream([video]) : null;
+  }, [video]);
+
+  // Device names are readable once a capture was allowed: list them again whenever one starts.
+  useEffect(() => {
+    if (!navigator.mediaDevices?.enumerateDevices) return;
+    void navigator.mediaDevices.enumerateDevices().then(setDevices);
+  }, [video, audio]);
+
+  const inUse = (kind: Kind) =>
+    (kind === 'videoinput' ? video : audio)?.getSettings().deviceId || deviceIds[kind] || 'default';
+
+  const group = (kind: Kind) => {
+    const source = kind === 'audioinput' ? 'microphone' : 'camera';
+    const enabled = kind === 'audioinput' ? audioEnabled : videoEnabled;
+    const toggle = kind === 'audioinput' ? setAudioEnabled : setVideoEnabled;
+    const listed = devices.filter((d) => d.kind === kind);
+    return (
+      <div className={`lk-button-group ${kind === 'audioinput' ? 'audio' : 'video'}`}>
+        <button
+          type="button"
+          className="lk-button"
+          data-lk-source={source}
+          data-lk-enabled={enabled}
+          aria-pressed={enabled}
+          disabled={!canPublish}
+          onClick={() => toggle(!enabled)}
+        >
+          {kind === 'audioinput' ? t.microphone : t.camera}
+        </button>
+        <div className="lk-button-group-menu" style={{ position: 'relative' }}>
+          <button
+            type="button"
+            className="lk-button lk-button-menu"
+            aria-label={kind === 'audioinput' ? t.chooseMicrophone : t.chooseCamera}
+            aria-expanded={menu === kind}
+            disabled={!canPublish}
+            onClick={() => setMenu(menu === kind ? null : kind)}
+          />
+          {menu === kind && (
+            <div
+              className="lk-device-menu"
+              style={{ position: 'absolute', top: '100%', left: 0, visibility: 'visible' }}
+            >
+              <ul className="lk-media-device-select lk-list" role="listbox">
+                {listed.map((d) => (
+                  <li
+                    key={d.deviceId}
+                    role="option"
+                    aria-selected={d.deviceId === inUse(kind)}
+                    data-lk-active={d.deviceId === inUse(kind)}
+                    className="lk-button"
+                    tabIndex={0}
+                    onClick={() => {
+                      setDeviceIds((ids) => ({ ...ids, [kind]: d.deviceId }));
+                      setMenu(null);
+                    }}
+                    onKeyDown={(e) => {
+                      if (e.key !== 'Enter' && e.key !== ' ') return;
+                      e.preventDefault();
+                      setDeviceIds((ids) => ({ ...ids, [kind]: d.deviceId }));
+                      setMenu(null);
+                    }}
+                  >
+                    {d.label || d.deviceId}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+        </div>
+      </div>
+    );
+  };
+
+  return (
+    <div className="lk-prejoin">
+      <div className="lk-video-container">
+        {video ? (
+          <video ref={preview} autoPlay playsInline muted style={{ transform: 'scaleX(-1)' }} />
+        ) : (
+          <div className="lk-camera-off-note" />
+        )}
+      </div>
+      <div className="lk-button-group-container">
+        {group('audioinput')}
+        {group('videoinput')}
+      </div>
+      {audioFailure && <DeviceFailureText text={t.deviceFailure.microphone[audioFailure]} />}
+      {videoFailure && <DeviceFailureText text={t.deviceFailure.camera[videoFailure]} />}
+      <form
+        className="lk-username-container"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          if (joining) return;
+          setJoining(true);
+          // Join pressed while a capture is still starting: it is awaited (2 s at most) and handed to
+          // the call, not started a second time beside it (a device opened twice at once can give
+          // the second capture silence).
+          const settle = (on: boolean, attempt: typeof audioAttempt) => (on ? attempt.current : null);
+          const [mic, camera] = await Promise.race([
+            Promise.all([settle(audioEnabled, audioAttempt), settle(videoEnabled, videoAttempt)]),
+            new Promise<[null, null]>((resolve) => setTimeout(() => resolve([null, null]), 2000)),
+          ]);
+          onSubmit({
+            username: name,
+            audioEnabled,
+            videoEnabled,
+            audioDeviceId: mic?.getSettings().deviceId ?? deviceIds.audioinput,
+            videoDeviceId: camera?.getSettings().deviceId ?? deviceIds.videoinput,
+            captures: [mic, camera]
+              .filter((t): t is MediaStreamTrack => !!t && t.readyState === 'live')
+              .map(handOverCapture),
+          });
+        }}
+      >
+        <button type="submit" className="lk-button lk-join-button">
+          {t.join}
+        </button>
+      </form>
+    </div>
+  );
+}
+
+function DeviceFailureText({ text }: { text: string }) {
+  return (
+    <p role="alert" data-testid="device-failure" className="max-w-sm text-center text-sm text-amber-200">
+      {text}
+    </p>
+  );
+}

@@ -1,0 +1,26 @@
+/** The stage's layouts, as the layout menu offers them and this browser remembers its choice. */
+export const STAGE_LAYOUTS = ['grid', 'speaker', 'sidebar'] as const;
+export type StageLayout = (typeof STAGE_LAYOUTS)[number];
+
+/** localStorage key (components/call/storage-fallback.ts stands in where storage is blocked). */
+export const LAYOUT_STORAGE_KEY = 'convene.layout';
+
+export function readStageLayout(): StageLayout {
+  try {
+    const saved = window.localStorage.getItem(LAYOUT_STORAGE_KEY);
+    return STAGE_LAYOUTS.find((l) => l === saved) ?? 'grid';
+  } catch {
+    return 'grid';
+  }
+}
+
+export function saveStageLayout(layout: StageLayout) {
+  try {
+    window.localStorage.setItem(LAYOUT_STORAGE_KEY, layout);
+  } catch {
+    // Storage full or blocked: the choice lasts for this page only.
+  }
+}
+
+/** Roles whose spotlight the call honours (as the participant metadata names them). */
+export const MODERATOR_ROLES: readonly string[] = ['HOST', 'MODERATOR'];

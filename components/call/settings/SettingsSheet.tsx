@@ -1,0 +1,107 @@
+'use client';
+
+import { useEffect, useRef, useState } from 'react';
+import { useLocalParticipant } from '@livekit/components-react';
+import { DeviceSelect } from '@/components/call/settings/DeviceSelect';
+import { Track, type LocalAudioTrack, type LocalVideoTrack } from 'livekit-client';
+import { useT } from '@/components/call/useT';
+import { focusRing } from '@/components/call/focus-ring';
+import { useBranding } from '@/components/call/HostedShell';
+import { setNoiseSuppression } from '@/components/call/settings/noise';
+import { BackgroundPicker } from '@/components/call/settings/BackgroundPicker';
+
+/**
+ * In-call settings: camera, microphone and speaker; background (blur, virtual backgrounds); noise
+ * suppression — each feature only where the tenant's hosted-UI settings leave it on. This module
+ * loads when someone first opens the settings; RNNoise and the background processor load when
+ * first turned on.
+ */
+export default function SettingsSheet({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const t = useT();
+  const branding = useBranding();
+  const { localParticipant } = useLocalParticipant();
+  const camera = localParticipant.getTrackPublication(Track.Source.Camera)?.track as LocalVideoTrack | undefined;
+  const microphone = localParticipant.getTrackPublication(Track.Source.Microphone)?.track as
+    | LocalAudioTrack
+    | undefined;
+  const [noise, setNoise] = useState(false);
+  const [status, setStatus] = useState<string | null>(null);
+  const sheet = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    if (open) sheet.current?.focus();
+  }, [open]);
+
+  const run = async (work: () => Promise<void>) => {
+    setStatus(t.settings.applying);
+    try {
+      await work();
+      setStatus(null);
+    } catch {
+      setStatus(t.settings.failed);
+    }
+  };
+
+  return (
+    <section
+      ref={sheet}
+      id="convene-settings"
+      tabIndex={-1}
+      aria-label={t.settings.title}
+      hidden={!open}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          onClose();
+        }
+      }}
+      className={`convene-panel fixed inset-x-0 bottom-[var(--convene-control-bar-height)] z-40 max-h-[calc(100dvh-var(--convene-control-bar-height)-3.5rem)] overflow-y-auto rounded-t-xl bg-slate-900/95 p-4 text-sm text-white shadow-lg sm:left-auto sm:right-2 sm:w-80 sm:rounded-lg ${focusRing}`}
+    >
+      <div className="mb-3 flex items-center justify-between gap-2">
+        <h2 className="text-base font-semibold">{t.settings.title}</h2>
+        <button
+          type="button"
+          aria-label={t.panels.close}
+          onClick={onClose}
+          className={`rounded px-2 py-0.5 text-lg leading-none hover:bg-slate-700 ${focusRing}`}
+        >
+          <span aria-hidden="true">×</span>
+        </button>
+      </div>
+      {(
+        [
+          ['videoinput', t.settings.camera],
+          ['audioinput', t.settings.microphone],
+          ['audiooutput', t.settings.speaker],
+        ] as const
+      ).map(([kind, label]) => (
+        <div key={kind} role="group" aria-label={label} className="mb-3" data-testid={`devices-${kind}`}>
+          <h3 className="mb-1 font-semibold">{label}</h3>
+          <DeviceSelect kind={kind} label={label} />
+        </div>
+      ))}
+      {branding.backgroundsEnabled && camera && (
+        <BackgroundPicker camera={camera} images={branding.virtualBackgrounds} run={run} />
+      )}
+      {branding.noiseSuppressionEnabled && microphone && (
+        <label className="flex items-center gap-2">
+          <input
+            type="checkbox"
+            checked={noise}
+            onChange={(e) => {
+              const on = e.target.checked;
+              void run(async () => {
+                await setNoiseSuppression(microphone, on);
+                setNoise(on);
+              });
+            }}
+          />
+          {t.settings.noise}
+        </label>
+      )}
+      <p role="status" className="mt-2 min-h-5 text-slate-300">
+        {status}
+      </p>
+    </section>
+  );
+}

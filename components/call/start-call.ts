@@ -1,0 +1,78 @@
+import {
+  ExternalE2EEKeyProvider,
+  LocalAudioTrack,
+  LocalVideoTrack,
+  Room,
+  RoomEvent,
+  Track,
+  type TrackPublication,
+} from 'livekit-client';
+import type { JoinChoices } from '@/components/call/PreJoinForm';
+import { CAMERA_CONSTRAINTS } from '@/components/call/useCapture';
+import { watchDeviceFailures } from '@/components/call/room-device-failures';
+
+/**
+ * Makes the call's room and starts connecting it the moment the person is let in, before the call
+ * renders: the signaling connection opens while React mounts the call, and LiveKitRoom's own
+ * connect joins this attempt (livekit-client returns the one in progress) and reports its failure.
+ */
+export function startCall({
+  token,
+  serverUrl,
+  e2eeKey,
+  choices,
+  canPublish,
+}: {
+  token: string;
+  serverUrl: string;
+  e2eeKey: string | null;
+  choices: JoinChoices;
+  canPublish: boolean;
+}): Room {
+  let room: Room;
+  let ready = Promise.resolve();
+  if (!e2eeKey) room = new Room({ adaptiveStream: true, dynacast: true });
+  else {
+    const keyProvider = new ExternalE2EEKeyProvider();
+    const worker = new Worker(new URL('livekit-client/e2ee-worker', import.meta.url));
+    room = new Room({ adaptiveStream: true, dynacast: true, encryption: { keyProvider, worker } });
+    ready = keyProvider.setKey(e2eeKey).then(() => room.setE2EEEnabled(true));
+  }
+  watchDeviceFailures(room);
+  if (canPublish) room.on(RoomEvent.SignalConnected, () => publishChoices(room, choices));
+  void ready.then(() => room.connect(serverUrl, token)).catch(() => undefined);
+  return room;
+}
+
+/**
+ * Publishes what the person turned on, once the room has signaled: the pre-join preview's running
+ * captures as they are (no second getUserMedia: a real camera takes 0.3–1 s to start, and its light
+ * would blink), else a new capture of the chosen device. The tracks are made as livekit-client
+ * makes its own (not "user provided"): turning the camera off stops it, on captures the same
+ * device again. A device that fails leaves the person in the call with it off.
+ */
+function publishChoices(room: Room, choices: JoinChoices) {
+  const local = room.localParticipant;
+  const wanted: [Track.Source, 'audio' | 'video', boolean, string | undefined][] = [
+    [Track.Source.Microphone, 'audio', choices.audioEnabled, choices.audioDeviceId],
+    [Track.Source.Camera, 'video', choices.videoEnabled, choices.videoDeviceId],
+  ];
+  for (const [source, kind, enabled, deviceId] of wanted) {
+    // Signaled again (a reconnect) with it already published: livekit-client has it in hand.
+    if (!enabled || (local.getTrackPublication(source) as TrackPublication | undefined)) continue;
+    const capture = choices.captures.find((c) => c.kind === kind && c.readyState === 'live');
+    if (!capture) {
+      const device = deviceId ? { deviceId } : undefined;
+      void (kind === 'video' ? local.setCameraEnabled(true, device) : local.setMicrophoneEnabled(true, device)).catch(
+        () => undefined,
+      );
+      continue;
+    }
+    const settings = { deviceId: capture.getSettings().deviceId };
+    const track =
+      kind === 'video'
+        ? new LocalVideoTrack(capture, { ...CAMERA_CONSTRAINTS, ...settings }, false)
+        : new LocalAudioTrack(capture, settings, false);
+    void local.publishTrack(track, { source }).catch(() => track.stop());
+  }
+}

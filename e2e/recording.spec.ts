@@ -1,0 +1,119 @@
+import { test, expect } from '@playwright/test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startWebhookReceiver } from '../test/support/webhook-receiver';
+import { colourAt, probe } from '../test/support/media-probe';
+import { freePort } from './support/app';
+import { createTenant, type TenantApi } from './support/tenant';
+import { enter, expectRemoteVideoAdvancing, person } from './support/call';
+
+/**
+ * Recording a real call in the hosted call UI (issue 32 item 3): two browsers publish what the UI
+ * publishes (simulcast, dynacast), the recording is started and stopped through Convene's API, and
+ * the file downloaded from Convene is decoded: H.264 + AAC MP4 at the room's preset, of the
+ * recorded length, its frames showing both people's tiles. A stream of the call to an RTMP
+ * server that refuses ends FAILED with the reason.
+ */
+let tenant: TenantApi;
+test.beforeAll(async () => {
+  tenant = await createTenant('Recordings');
+});
+const api: TenantApi['api'] = (...args) => tenant.api(...args);
+
+test.describe.configure({ timeout: 150_000 });
+
+test('a live hosted call is recorded through the API into a playable MP4 with both people, and recording.completed fires', async ({
+  browser,
+}) => {
+  const hook = await startWebhookReceiver();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'convene-recording-'));
+  try {
+    expect(
+      (
+        await api('PATCH', '/api/v1/tenant/webhook', {
+          webhookUrl: hook.url,
+          webhookEvents: ['recording.completed', 'egress.ended'],
+        })
+      ).status,
+    ).toBe(200);
+    const room = (
+      await api('POST', '/api/v1/rooms', { name: 'Recorded call', createdByExternalId: 'e2e', enableRecording: true })
+    ).body as { id: string };
+    const [ada, bob] = [await person(browser), await person(browser)];
+    for (const [page, who, role] of [
+      [ada, 'ada', 'HOST'],
+      [bob, 'bob', 'ATTENDEE'],
+    ] as const) {
+      const joined = await api('POST', `/api/v1/rooms/${room.id}/join`, {
+        externalUserId: who,
+        displayName: who,
+        role,
+      });
+      await enter(page, joined.body.joinUrl);
+    }
+    await expectRemoteVideoAdvancing(ada);
+    await expectRemoteVideoAdvancing(bob);
+
+    const started = await api('POST', `/api/v1/rooms/${room.id}/recordings/start`, { createdByExternalId: 'ada' });
+    const startedAt = Date.now(); // the media server's file starts as it accepts the egress
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    expect(started.body).toMatchObject({ status: 'STARTING', preset: 'H264_720P_30' });
+    const recording = () => api('GET', `/api/v1/recordings/${started.body.id}`).then((r) => r.body);
+    await expect.poll(async () => (await recording()).status, { timeout: 30_000 }).toBe('ACTIVE');
+    await ada.waitForTimeout(6000);
+    expect((await api('POST', `/api/v1/rooms/${room.id}/recordings/stop`)).status).toBe(200);
+    const stoppedAt = Date.now();
+    await expect.poll(async () => (await recording()).status, { timeout: 30_000 }).toBe('COMPLETED');
+    await expect
+      .poll(() => hook.received.map((r) => JSON.parse(r.body)).find((e) => e.event === 'recording.completed'), {
+        timeout: 20_000,
+      })
+      .toMatchObject({ event: 'recording.completed', data: { roomId: room.id, sizeBytes: expect.any(Number) } });
+
+    const download = await tenant.get(`/api/v1/recordings/${started.body.id}/download`);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toBe('video/mp4');
+    const file = path.join(dir, 'call.mp4');
+    writeFileSync(file, Buffer.from(await download.arrayBuffer()));
+    const probed = probe(file);
+    expect(probed).toMatchObject({
+      format: 'mov',
+      decodes: true,
+      video: { codec: 'h264', width: 1280, height: 720, fps: 30 },
+      audio: { codec: 'aac', sampleRate: 48000 },
+    });
+    expect(Math.abs(probed.durationSeconds - (stoppedAt - startedAt) / 1000)).toBeLessThan(2);
+    // Two side-by-side tiles of the fake cameras (green), letter-boxed (black) above them.
+    const [left, right, band] = colourAt(file, probed.durationSeconds - 1.5, [
+      [0.15, 0.5],
+      [0.65, 0.5],
+      [0.25, 0.1],
+    ]).map(([, g]) => g);
+    expect(Math.min(left, right)).toBeGreaterThan(60);
+    expect(band).toBeLessThan(20);
+
+    // Streaming the same call to an RTMP server that refuses: the stream ends FAILED with ffmpeg's reason.
+    const closedPort = await freePort();
+    const stream = await api('POST', '/api/v1/streaming/start', {
+      roomId: room.id,
+      urls: [`rtmp://127.0.0.1:${closedPort}/live/stream-key`],
+    });
+    expect(stream.status, JSON.stringify(stream.body)).toBe(201);
+    await expect
+      .poll(async () => (await api('GET', `/api/v1/streaming/${stream.body.id}`)).body, { timeout: 30_000 })
+      .toMatchObject({ status: 'FAILED', error: expect.stringMatching(/refused/i) });
+    expect(JSON.stringify((await api('GET', `/api/v1/streaming/${stream.body.id}`)).body)).not.toContain('stream-key');
+    await expect
+      .poll(() => hook.received.map((r) => JSON.parse(r.body)).filter((e) => e.event === 'egress.ended').length, {
+        timeout: 20_000,
+      })
+      .toBe(2);
+    await ada.context().close();
+    await bob.context().close();
+  } finally {
+    await api('PATCH', '/api/v1/tenant/webhook', { webhookUrl: null, webhookEvents: null });
+    await hook.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,71 @@
+/**
+ * Ingress on the development media server: WHIP served on this server's own port (`/w`), RTMP by
+ * an ffmpeg listener per ingress. The Twirp Ingress service creates and deletes through here.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  type CreateIngressRequest,
+  IngressInfo,
+  IngressInput,
+  IngressState,
+  IngressState_Status,
+} from '@livekit/protocol';
+import { newSid } from '../rtc/room-state';
+import type { IngressContext } from './publisher';
+import { createRtmpListener, findFfmpeg, freePort } from './rtmp';
+import { createWhipEndpoint } from './whip';
+
+export function createIngressService(
+  ctx: IngressContext & { ingresses: Map<string, IngressInfo>; host: string; httpUrl: () => string },
+) {
+  const { ingresses } = ctx;
+  const whip = createWhipEndpoint(ctx, (key) => [...ingresses.values()].find((i) => i.streamKey === key && key));
+  const rtmp = new Map<string, ReturnType<typeof createRtmpListener>>();
+
+  return {
+    /** CreateIngress: WHIP is served at once; RTMP needs ffmpeg, else LiveKit's error status. */
+    async create(req: CreateIngressRequest): Promise<IngressInfo> {
+      const isWhip = req.inputType === IngressInput.WHIP_INPUT;
+      const info = new IngressInfo({
+        ingressId: newSid('IN'),
+        name: req.name,
+        roomName: req.roomName,
+        participantIdentity: req.participantIdentity,
+        participantName: req.participantName,
+        participantMetadata: req.participantMetadata,
+        inputType: req.inputType,
+        enableTranscoding: req.enableTranscoding,
+        streamKey: randomBytes(12).toString('base64url'),
+        reusable: true,
+        state: new IngressState(),
+      });
+      if (isWhip) info.url = `${ctx.httpUrl()}/w`;
+      else {
+        const ffmpeg = findFfmpeg();
+        const port = await freePort();
+        info.url = `rtmp://${ctx.host}:${port}/live`;
+        if ('path' in ffmpeg)
+          rtmp.set(info.ingressId, createRtmpListener(ctx, info, { ...ctx, ffmpeg: ffmpeg.path, port }));
+        else info.state = new IngressState({ status: IngressState_Status.ENDPOINT_ERROR, error: ffmpeg.missing });
+      }
+      ingresses.set(info.ingressId, info);
+      return info;
+    },
+    delete(ingressId: string): IngressInfo | undefined {
+      const info = ingresses.get(ingressId);
+      if (!info) return undefined;
+      ingresses.delete(ingressId);
+      whip.endIngress(ingressId);
+      rtmp.get(ingressId)?.close();
+      rtmp.delete(ingressId);
+      return info;
+    },
+    handleWhip: whip.handle,
+    close() {
+      whip.close();
+      for (const listener of rtmp.values()) listener.close();
+      rtmp.clear();
+    },
+  };
+}
+export type IngressService = ReturnType<typeof createIngressService>;

@@ -1,0 +1,114 @@
+/**
+ * RTMP ingress: each RTMP ingress gets a port of its own on which ffmpeg (the static build from
+ * `@ffmpeg-installer/linux-x64`, an optional dependency) listens for one publisher at
+ * `rtmp://host:port/live/{streamKey}`, transcodes to VP8 and Opus and sends each as RTP to a local
+ * UDP socket here; the packets become werift tracks that the room receives like any other. When
+ * the publisher stops, ffmpeg exits, the participant leaves and a new listener waits for the next
+ * push (an ingress may start again).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import dgram from 'node:dgram';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import path from 'node:path';
+import { MediaStreamTrack, RtpPacket } from 'werift';
+import type { IngressInfo } from '@livekit/protocol';
+import { type IngressContext, IngressPublisher } from './publisher';
+
+/** ffmpeg's path, or why there is none (another platform than linux-x64, or not installed). */
+export function findFfmpeg(): { path: string } | { missing: string } {
+  try {
+    const dir = path.dirname(createRequire(import.meta.url).resolve('@ffmpeg-installer/linux-x64/package.json'));
+    const file = path.join(dir, 'ffmpeg');
+    if (existsSync(file)) return { path: file };
+  } catch {
+    // not installed: optional, linux-x64 only
+  }
+  return { missing: 'ffmpeg is not available (the optional package @ffmpeg-installer/linux-x64 is linux-x64 only)' };
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+
+async function udpTrack(kind: 'audio' | 'video') {
+  const socket = dgram.createSocket('udp4');
+  await new Promise<void>((r) => socket.bind(0, '127.0.0.1', r));
+  const track = new MediaStreamTrack({ kind });
+  socket.on('message', (msg) => {
+    try {
+      track.writeRtp(RtpPacket.deSerialize(msg));
+    } catch {
+      // not RTP: ignored
+    }
+  });
+  return { socket, track, port: (socket.address() as net.AddressInfo).port };
+}
+
+export function createRtmpListener(
+  ctx: IngressContext,
+  info: IngressInfo,
+  opts: { host: string; ffmpeg: string; port: number },
+) {
+  let ffmpeg: ChildProcess | undefined;
+  let closed = false;
+
+  async function listen() {
+    if (closed) return;
+    const video = await udpTrack('video');
+    const audio = await udpTrack('audio');
+    const publisher = new IngressPublisher(info, ctx);
+    // A key frame a second: there is no way to ask ffmpeg for one when a subscriber joins.
+    const args = [
+      ...['-hide_banner', '-loglevel', 'info', '-listen', '1'],
+      ...['-i', `rtmp://${opts.host}:${opts.port}/live/${info.streamKey}`],
+      ...['-map', '0:v:0', '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '1500k'],
+      ...['-g', '30', '-keyint_min', '30', '-auto-alt-ref', '0', '-error-resilient', '1'],
+      ...['-payload_type', '96', '-f', 'rtp', '-pkt_size', '1200', `rtp://127.0.0.1:${video.port}`],
+      ...['-map', '0:a:0', '-c:a', 'libopus', '-ar', '48000', '-ac', '2', '-b:a', '64k'],
+      ...['-payload_type', '111', '-f', 'rtp', '-pkt_size', '1200', `rtp://127.0.0.1:${audio.port}`],
+    ];
+    const child = spawn(opts.ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    ffmpeg = child;
+    let log = '';
+    let joined = false;
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => {
+      log = (log + chunk).slice(-4000);
+      // ffmpeg's listener accepts any stream name and only warns: refuse a wrong key ourselves.
+      if (log.includes('Unexpected stream')) {
+        ctx.log(`rtmp ingress ${info.ingressId}: a push with a wrong stream key was refused`);
+        child.kill('SIGKILL');
+      } else if (!joined && /Output #1/.test(log)) {
+        joined = true;
+        publisher.addTrack(video.track);
+        publisher.addTrack(audio.track);
+      }
+    });
+    child.on('exit', (code) => {
+      video.socket.close();
+      audio.socket.close();
+      const reason = code && joined && !closed ? (log.trim().split('\n').at(-1) ?? `ffmpeg exited ${code}`) : '';
+      publisher.end(reason);
+      if (ffmpeg === child) ffmpeg = undefined;
+      if (!closed) setTimeout(() => void listen(), 200);
+    });
+  }
+
+  void listen();
+  return {
+    close() {
+      closed = true;
+      ffmpeg?.kill('SIGKILL');
+    },
+  };
+}
+
+export { freePort };

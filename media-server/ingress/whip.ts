@@ -1,0 +1,108 @@
+/**
+ * WHIP ingress (RFC 9725) as LiveKit serves it: the publisher POSTs its SDP offer to `{url}` with
+ * the stream key as `Authorization: Bearer` (or to `{url}/{streamKey}`), gets the answer with a
+ * Location for its session, and DELETEs that to stop. One werift peer connection per session;
+ * VP8 and Opus only, as everywhere on this server, so the tracks are forwarded as received.
+ */
+import type http from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { RTCPeerConnection } from 'werift';
+import type { IngressInfo } from '@livekit/protocol';
+import { type IngressContext, IngressPublisher } from './publisher';
+import { answerAsDtlsServer } from '../rtc/answer';
+import { CODECS } from '../sfu/codecs';
+
+interface WhipSession {
+  pc: RTCPeerConnection;
+  publisher: IngressPublisher;
+  ingressId: string;
+}
+
+export function createWhipEndpoint(ctx: IngressContext, findByStreamKey: (key: string) => IngressInfo | undefined) {
+  const sessions = new Map<string, WhipSession>();
+
+  function end(resourceId: string) {
+    const session = sessions.get(resourceId);
+    if (!session) return;
+    sessions.delete(resourceId);
+    session.publisher.end();
+    void session.pc.close();
+  }
+
+  async function start(info: IngressInfo, offer: string) {
+    // One publisher per ingress at a time: a new session replaces the previous one.
+    for (const [id, s] of sessions) if (s.ingressId === info.ingressId) end(id);
+    const pc = new RTCPeerConnection({ codecs: CODECS, iceAdditionalHostAddresses: ['127.0.0.1'], iceUseIpv6: false });
+    const publisher = new IngressPublisher(info, ctx);
+    const resourceId = randomBytes(8).toString('hex');
+    sessions.set(resourceId, { pc, publisher, ingressId: info.ingressId });
+    pc.ontrack = ({ track, transceiver }) => {
+      let lastRequest = 0;
+      publisher.addTrack(track, () => {
+        const ssrc = track.ssrc ?? track.header?.ssrc;
+        if (ssrc === undefined || Date.now() - lastRequest < 500) return;
+        lastRequest = Date.now();
+        transceiver.receiver.sendRtcpPLI(ssrc).catch(() => undefined);
+      });
+    };
+    pc.connectionStateChange.subscribe((state) => {
+      if (state === 'failed' || state === 'closed') end(resourceId);
+    });
+    await pc.setRemoteDescription({ type: 'offer', sdp: offer });
+    await answerAsDtlsServer(pc);
+    // No trickle: the answer carries every candidate (werift gathers host candidates at once).
+    if (pc.iceGatheringState !== 'complete')
+      await pc.iceGatheringStateChange.watch((s) => s === 'complete', 5000).catch(() => undefined);
+    return { resourceId, answer: pc.localDescription!.sdp };
+  }
+
+  /** Answers a request under /w; false when the path is not WHIP's. */
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse, body: string): Promise<boolean> {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const m = /^\/w(?:\/([^/]+))?(?:\/([^/]+))?$/.exec(url.pathname);
+    if (!m) return false;
+    const cors = {
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': 'POST, DELETE, OPTIONS',
+      'access-control-allow-headers': 'authorization, content-type',
+      'access-control-expose-headers': 'location',
+    };
+    const text = (status: number, msg: string) =>
+      res.writeHead(status, { ...cors, 'content-type': 'text/plain' }).end(msg);
+    if (req.method === 'OPTIONS') return (res.writeHead(204, cors).end(), true);
+    const streamKey = m[1] ?? /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    const info = findByStreamKey(streamKey);
+    if (!info) return (text(401, 'unknown stream key'), true);
+    if (req.method === 'DELETE') {
+      const session = m[2] ? sessions.get(m[2]) : undefined;
+      if (!session || session.ingressId !== info.ingressId) return (text(404, 'no such WHIP session'), true);
+      end(m[2]);
+      return (text(200, 'ended'), true);
+    }
+    if (req.method !== 'POST' || m[2])
+      return (text(405, 'POST an SDP offer to start, DELETE the session to stop'), true);
+    if (!/^application\/sdp/i.test(req.headers['content-type'] ?? ''))
+      return (text(415, 'application/sdp expected'), true);
+    try {
+      const { resourceId, answer } = await start(info, body);
+      res
+        .writeHead(201, { ...cors, 'content-type': 'application/sdp', location: `/w/${streamKey}/${resourceId}` })
+        .end(answer);
+    } catch (err) {
+      ctx.log(`whip ${info.ingressId}: ${(err as Error).message}`);
+      text(400, `bad offer: ${(err as Error).message}`);
+    }
+    return true;
+  }
+
+  return {
+    handle,
+    /** Ends the ingress's session, if one runs (DeleteIngress). */
+    endIngress(ingressId: string) {
+      for (const [id, s] of sessions) if (s.ingressId === ingressId) end(id);
+    },
+    close() {
+      for (const id of [...sessions.keys()]) end(id);
+    },
+  };
+}

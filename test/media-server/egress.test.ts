@@ -1,0 +1,309 @@
+/**
+ * Egress on the development media server, driven as LiveKit egress is: livekit-server-sdk's
+ * EgressClient starts and stops room-composite egresses of rooms where headless Chromium pages
+ * (livekit-client, fake camera and microphone) publish over real WebRTC; the signed webhooks are
+ * verified with the SDK's WebhookReceiver; the files and streams are decoded with ffmpeg, and the
+ * RTMP destination is a real RTMP server (node-media-server).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from '@playwright/test';
+import {
+  AccessToken,
+  EgressClient,
+  EgressStatus,
+  EncodedFileOutput,
+  EncodingOptions,
+  S3Upload,
+  StreamOutput,
+  StreamProtocol,
+  WebhookReceiver,
+  type EgressInfo,
+} from 'livekit-server-sdk';
+import { StreamInfo_Status } from '@livekit/protocol';
+import { startDevMediaServer, type DevMediaServer } from '@/media-server';
+import { launchChromiumWithFakeDevices, serveLiveKitClientPage } from '../support/livekit-page';
+import { colourAt, ffmpegBin, maxVolume, probe } from '../support/media-probe';
+import { freePort } from '../../e2e/support/app';
+
+async function waitFor<T>(fn: () => Promise<T | undefined> | T | undefined, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${fn.toString()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+let media: DevMediaServer;
+let egress: EgressClient;
+let page: Awaited<ReturnType<typeof serveLiveKitClientPage>>;
+let browser: Browser;
+let hookServer: http.Server;
+let dir: string;
+const hooks: { event: string; info: EgressInfo }[] = [];
+
+beforeAll(async () => {
+  let receiver: WebhookReceiver;
+  hookServer = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', async () => {
+      const event = await receiver.receive(body, req.headers.authorization).catch(() => undefined);
+      if (event?.egressInfo) hooks.push({ event: event.event, info: event.egressInfo });
+      res.writeHead(event ? 200 : 401).end();
+    });
+  });
+  await new Promise<void>((r) => hookServer.listen(0, '127.0.0.1', r));
+  media = await startDevMediaServer({
+    webhookUrls: [`http://127.0.0.1:${(hookServer.address() as { port: number }).port}/`],
+  });
+  receiver = new WebhookReceiver(media.apiKey, media.apiSecret);
+  egress = new EgressClient(media.httpUrl, media.apiKey, media.apiSecret);
+  page = await serveLiveKitClientPage();
+  browser = await launchChromiumWithFakeDevices();
+  dir = mkdtempSync(path.join(os.tmpdir(), 'convene-egress-'));
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await media?.close();
+  await page?.close();
+  hookServer?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A page in the room publishing its fake camera and microphone, as the call UI's Room does. */
+async function publisher(room: string, identity: string): Promise<Page> {
+  const at = new AccessToken(media.apiKey, media.apiSecret, { identity });
+  at.addGrant({ roomJoin: true, room });
+  const p = await browser.newPage();
+  await p.goto(page.url);
+  await p.evaluate(
+    async ({ url, jwt }) => {
+      const room = new (window as any).LivekitClient.Room({ adaptiveStream: true, dynacast: true });
+      await room.connect(url, jwt);
+      await room.localParticipant.enableCameraAndMicrophone();
+    },
+    { url: media.url, jwt: await at.toJwt() },
+  );
+  // Published means the server receives its media.
+  await waitFor(() => {
+    const tracks = [...(media.rooms.get(room)?.participants.get(identity)?.tracks.values() ?? [])];
+    return tracks.length === 2 && tracks.every((t) => t.media);
+  }, 20_000);
+  return p;
+}
+
+const hook = (egressId: string, event: string, status?: EgressStatus) =>
+  waitFor(
+    () =>
+      hooks.find(
+        (h) => h.info.egressId === egressId && h.event === event && (status === undefined || h.info.status === status),
+      )?.info,
+    20_000,
+  );
+
+describe('development media server egress', { timeout: 120_000 }, () => {
+  it('records every participant into an MP4 (H.264 + AAC) at the requested size and rate; a late joiner appears', async () => {
+    const ada = await publisher('r-grid', 'ada');
+    const filepath = path.join(dir, 'grid.mp4');
+    const started = await egress.startRoomCompositeEgress(
+      'r-grid',
+      { file: new EncodedFileOutput({ filepath }) },
+      { layout: 'grid', encodingOptions: new EncodingOptions({ width: 640, height: 360, framerate: 15 }) },
+    );
+    await hook(started.egressId, 'egress_updated', EgressStatus.EGRESS_ACTIVE);
+    const activeAt = Date.now();
+    // Alone for five seconds, then Bob joins; his tile appears next to Ada's (tiles are grey until a
+    // decoder has its first key frame: a second or two on a loaded machine).
+    await new Promise((r) => setTimeout(r, 5000));
+    const bob = await publisher('r-grid', 'bob');
+    await new Promise((r) => setTimeout(r, 6000));
+    await egress.stopEgress(started.egressId);
+    const stoppedAt = Date.now();
+    const ended = await hook(started.egressId, 'egress_ended');
+    expect(ended.status, ended.error).toBe(EgressStatus.EGRESS_COMPLETE);
+
+    const file = probe(filepath);
+    expect(file).toMatchObject({
+      format: 'mov',
+      decodes: true,
+      video: { codec: 'h264', width: 640, height: 360, fps: 15 },
+      audio: { codec: 'aac', sampleRate: 48000 },
+    });
+    const wallSeconds = (stoppedAt - activeAt) / 1000;
+    expect(Math.abs(file.durationSeconds - wallSeconds)).toBeLessThan(2);
+    expect(maxVolume(filepath)).toBeGreaterThan(-40); // the fake microphones' beeps
+    const [result] = ended.fileResults;
+    expect(Number(result.size)).toBe(statSync(filepath).size);
+    expect(Math.abs(Number(result.duration) / 1e9 - wallSeconds)).toBeLessThan(2);
+
+    // Early: Ada alone fills the frame. Late: two side-by-side 16:9 tiles, letter-boxed above and below.
+    const green = ([, g]: [number, number, number]) => g;
+    const early = colourAt(filepath, 4, [
+      [0.5, 0.15],
+      [0.2, 0.5],
+    ]).map(green);
+    expect(Math.min(...early)).toBeGreaterThan(60);
+    const [left, right, band] = colourAt(filepath, file.durationSeconds - 1, [
+      [0.15, 0.5],
+      [0.65, 0.5],
+      [0.25, 0.1],
+    ]).map(green);
+    expect(Math.min(left, right)).toBeGreaterThan(60);
+    expect(band).toBeLessThan(20);
+    await ada.close();
+    await bob.close();
+  });
+
+  it('records audio only into Ogg Opus, everyone mixed', async () => {
+    const ada = await publisher('r-audio', 'ada');
+    const filepath = path.join(dir, 'audio.ogg');
+    const started = await egress.startRoomCompositeEgress(
+      'r-audio',
+      { file: new EncodedFileOutput({ filepath }) },
+      { audioOnly: true },
+    );
+    await hook(started.egressId, 'egress_updated', EgressStatus.EGRESS_ACTIVE);
+    await new Promise((r) => setTimeout(r, 3000));
+    await egress.stopEgress(started.egressId);
+    const ended = await hook(started.egressId, 'egress_ended');
+    expect(ended.status, ended.error).toBe(EgressStatus.EGRESS_COMPLETE);
+    const file = probe(filepath);
+    expect(file).toMatchObject({ format: 'ogg', decodes: true, audio: { codec: 'opus', sampleRate: 48000 } });
+    expect(file.video).toBeUndefined();
+    expect(file.durationSeconds).toBeGreaterThan(2);
+    expect(maxVolume(filepath)).toBeGreaterThan(-40);
+    await ada.close();
+  });
+
+  it("streams the composite over RTMP; a destination that refuses fails alone, with ffmpeg's reason", async () => {
+    const rtmpPort = await freePort();
+    const nmsDir = mkdtempSync(path.join(dir, 'nms-'));
+    const nms: ChildProcess = spawn(
+      process.execPath,
+      [
+        path.resolve('node_modules/node-media-server/bin/app.js'),
+        '-b',
+        '127.0.0.1',
+        '--rtmp-port',
+        String(rtmpPort),
+      ].concat(['--http-port', String(await freePort()), '--data-path', nmsDir, '--no-admin']),
+      { cwd: nmsDir, stdio: 'ignore' },
+    );
+    try {
+      // Listening: a TCP connection to its RTMP port is accepted.
+      await waitFor(
+        () =>
+          new Promise<boolean>((resolve) =>
+            net
+              .connect(rtmpPort, '127.0.0.1', function (this: net.Socket) {
+                this.destroy();
+                resolve(true);
+              })
+              .once('error', () => resolve(false)),
+          ),
+        15_000,
+      );
+      const ada = await publisher('r-live', 'ada');
+      const closedPort = await freePort();
+      const started = await egress.startRoomCompositeEgress(
+        'r-live',
+        {
+          stream: new StreamOutput({
+            protocol: StreamProtocol.RTMP,
+            urls: [`rtmp://127.0.0.1:${rtmpPort}/live/secret-key`, `rtmp://127.0.0.1:${closedPort}/live/other-key`],
+          }),
+        },
+        { encodingOptions: new EncodingOptions({ width: 640, height: 360, framerate: 15 }) },
+      );
+      // The refusing destination is reported failed while the other stays live.
+      const updated = await waitFor(
+        () =>
+          hooks.find(
+            (h) =>
+              h.info.egressId === started.egressId &&
+              h.event === 'egress_updated' &&
+              h.info.streamResults.some((s) => s.status === StreamInfo_Status.FAILED),
+          )?.info,
+        20_000,
+      );
+      expect(updated.status).toBe(EgressStatus.EGRESS_ACTIVE);
+      const [live, refused] = updated.streamResults;
+      expect(live).toMatchObject({ url: `rtmp://127.0.0.1:${rtmpPort}/live/{sk}`, status: StreamInfo_Status.ACTIVE });
+      expect(refused.status).toBe(StreamInfo_Status.FAILED);
+      expect(refused.error).toMatch(/refused/i);
+      expect(refused.error).not.toContain('other-key'); // ffmpeg names the URL; the key is hidden
+
+      // The RTMP server has a live H.264 + AAC stream: pull two seconds of it and decode them.
+      const pulled = path.join(dir, 'pulled.flv');
+      await waitFor(async () => {
+        const pull = spawn(
+          ffmpegBin,
+          ['-loglevel', 'error', '-i', `rtmp://127.0.0.1:${rtmpPort}/live/secret-key`].concat([
+            '-t',
+            '2',
+            '-c',
+            'copy',
+            '-y',
+            pulled,
+          ]),
+        );
+        const timer = setTimeout(() => pull.kill('SIGKILL'), 15_000);
+        const code = await new Promise((resolve) => pull.once('exit', resolve));
+        clearTimeout(timer);
+        return code === 0 && statSync(pulled).size > 0;
+      }, 30_000);
+      expect(probe(pulled)).toMatchObject({
+        decodes: true,
+        video: { codec: 'h264', width: 640, height: 360 },
+        audio: { codec: 'aac' },
+      });
+
+      await egress.stopEgress(started.egressId);
+      const ended = await hook(started.egressId, 'egress_ended');
+      expect(ended.status, ended.error).toBe(EgressStatus.EGRESS_COMPLETE);
+      expect(ended.streamResults.map((s) => StreamInfo_Status[s.status])).toEqual(['FINISHED', 'FAILED']);
+      expect(Number(ended.streamResults[0].duration)).toBeGreaterThan(0);
+
+      // A stream whose only destination refuses ends the egress FAILED, with the reason.
+      const failing = await egress.startRoomCompositeEgress('r-live', {
+        stream: new StreamOutput({ protocol: StreamProtocol.RTMP, urls: [`rtmp://127.0.0.1:${closedPort}/live/k`] }),
+      });
+      const failed = await hook(failing.egressId, 'egress_ended');
+      expect(failed.status).toBe(EgressStatus.EGRESS_FAILED);
+      expect(failed.error).toMatch(/refused/i);
+      expect(failed.streamResults[0]).toMatchObject({
+        status: StreamInfo_Status.FAILED,
+        error: expect.stringMatching(/refused/i),
+      });
+      await ada.close();
+    } finally {
+      nms.kill('SIGKILL');
+    }
+  });
+
+  it('ends what it cannot do EGRESS_FAILED with a reason: uploads, and nothing published', async () => {
+    const upload = await egress.startRoomCompositeEgress('r-none', {
+      file: new EncodedFileOutput({ filepath: 'x.mp4', output: { case: 's3', value: new S3Upload({ bucket: 'b' }) } }),
+    });
+    expect((await hook(upload.egressId, 'egress_ended')).error).toMatch(/s3 upload is not supported/);
+    media.addParticipant('r-none', { identity: 'quiet' });
+    const empty = await egress.startRoomCompositeEgress('r-none', {
+      file: new EncodedFileOutput({ filepath: path.join(dir, 'none.mp4') }),
+    });
+    await egress.stopEgress(empty.egressId);
+    const ended = await hook(empty.egressId, 'egress_ended');
+    expect(ended).toMatchObject({
+      status: EgressStatus.EGRESS_FAILED,
+      error: 'nothing was published in the room to record',
+    });
+  });
+});

@@ -1,0 +1,46 @@
+/**
+ * What the media server's tests send and sign with LiveKit's own SDKs: tokens for the server's
+ * key pair, and a sine (with grey frames) fed into @livekit/rtc-node sources.
+ */
+import { AudioFrame, type AudioSource, VideoBufferType, VideoFrame, type VideoSource } from '@livekit/rtc-node';
+import { AccessToken, type VideoGrant } from 'livekit-server-sdk';
+
+export async function mediaToken(
+  keys: { apiKey: string; apiSecret: string },
+  room: string,
+  identity: string,
+  grant: Partial<VideoGrant> = {},
+) {
+  const at = new AccessToken(keys.apiKey, keys.apiSecret, { identity });
+  at.addGrant({ roomJoin: true, room, ...grant });
+  return at.toJwt();
+}
+
+/**
+ * Feeds a 440 Hz sine into `audio` in 10 ms frames (paced by the source) and, with `video`, a
+ * grey frame every 40 ms while `video.on()` says so, until the returned stop is called.
+ */
+export function feedSine(
+  audio: AudioSource,
+  video?: { source: VideoSource; width: number; height: number; on?: () => boolean },
+) {
+  let running = true;
+  const fed = (async () => {
+    let phase = 0;
+    const picture = video && new Uint8Array(video.width * video.height * 4).fill(128);
+    for (let tick = 0; running; tick++) {
+      const samples = new Int16Array(480);
+      for (let i = 0; i < samples.length; i++) {
+        phase += (2 * Math.PI * 440) / 48000;
+        samples[i] = Math.round(8000 * Math.sin(phase));
+      }
+      await audio.captureFrame(new AudioFrame(samples, 48000, 1, samples.length));
+      if (video && picture && tick % 4 === 0 && (video.on?.() ?? true))
+        video.source.captureFrame(new VideoFrame(picture, video.width, video.height, VideoBufferType.RGBA));
+    }
+  })();
+  return async () => {
+    running = false;
+    await fed;
+  };
+}

@@ -1,0 +1,61 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSuite, seedTenant } from '../support/suite';
+import { createRoom, joinRoom } from '../support/rooms';
+import { db } from '@/lib/db';
+import { HAND_ATTRIBUTE } from '@/lib/hand-attribute';
+
+// Raised hands: a media-layer attribute only the server writes, through the participant-token API.
+const suite = useSuite();
+let room: { id: string; mediaRoomName: string };
+const people: Record<string, { token: string; id: string; mediaIdentity: string }> = {};
+
+beforeAll(async () => {
+  const t = await seedTenant({ plan: 'growth' });
+  room = await createRoom(suite, t.key, { createdByExternalId: 'host' });
+  for (const [who, role] of [
+    ['host', 'HOST'],
+    ['amy', 'ATTENDEE'],
+    ['bob', 'ATTENDEE'],
+  ] as const) {
+    const j = await joinRoom(suite, t.key, room.id, { externalUserId: who, displayName: who, role });
+    people[who] = { token: j.token, ...j.participant };
+  }
+});
+
+const attributes = (who: string) =>
+  suite.media.rooms.get(room.mediaRoomName)!.participants.get(people[who].mediaIdentity)!.attributes;
+
+describe('raised hands', () => {
+  it('a participant raises and lowers their own hand; the time it went up orders the queue', async () => {
+    // Not in the call yet: nothing to raise.
+    const early = await suite.api('POST', '/api/v1/me/hand', { bearer: people.amy.token, body: { raised: true } });
+    expect([early.status, early.body.error.code]).toEqual([409, 'INVALID_STATE']);
+    for (const who of ['host', 'amy', 'bob']) {
+      suite.media.addParticipant(room.mediaRoomName, { identity: people[who].mediaIdentity });
+      await db().participant.update({ where: { id: people[who].id }, data: { connectionState: 'CONNECTED' } });
+    }
+    const up = await suite.api('POST', '/api/v1/me/hand', { bearer: people.amy.token, body: { raised: true } });
+    expect(up.body).toMatchObject({ participantId: people.amy.id, raised: true });
+    expect(attributes('amy')[HAND_ATTRIBUTE]).toBe(up.body.raisedAt);
+    await suite.api('POST', '/api/v1/me/hand', { bearer: people.bob.token, body: { raised: true } });
+    expect(attributes('bob')[HAND_ATTRIBUTE] >= attributes('amy')[HAND_ATTRIBUTE]).toBe(true);
+    const down = await suite.api('POST', '/api/v1/me/hand', { bearer: people.bob.token, body: { raised: false } });
+    expect(down.body).toEqual({ participantId: people.bob.id, raised: false, raisedAt: null });
+    expect(attributes('bob')[HAND_ATTRIBUTE]).toBe('');
+    const bad = await suite.api('POST', '/api/v1/me/hand', { bearer: people.bob.token, body: { raised: 'yes' } });
+    expect([bad.status, bad.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
+  });
+
+  it('a host lowers anyone’s hand; an attendee cannot', async () => {
+    const refused = await suite.api('POST', `/api/v1/me/participants/${people.amy.id}/lower-hand`, {
+      bearer: people.bob.token,
+    });
+    expect([refused.status, refused.body.error.code]).toEqual([403, 'FORBIDDEN']);
+    expect(attributes('amy')[HAND_ATTRIBUTE]).not.toBe('');
+    const lowered = await suite.api('POST', `/api/v1/me/participants/${people.amy.id}/lower-hand`, {
+      bearer: people.host.token,
+    });
+    expect(lowered.body).toEqual({ participantId: people.amy.id, raised: false, raisedAt: null });
+    expect(attributes('amy')[HAND_ATTRIBUTE]).toBe('');
+  });
+});

@@ -1,0 +1,128 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSuite, seedTenant } from '../support/suite';
+import { createRoom, joinRoom } from '../support/rooms';
+import { db } from '@/lib/db';
+
+// The participant-token endpoints behind the People panel's per-person host actions and "End meeting for everyone".
+const suite = useSuite();
+let t: Awaited<ReturnType<typeof seedTenant>>;
+let room: { id: string; mediaRoomName: string };
+const people: Record<string, { token: string; id: string; mediaIdentity: string }> = {};
+
+beforeAll(async () => {
+  t = await seedTenant({ plan: 'growth' });
+  room = await createRoom(suite, t.key, { createdByExternalId: 'host' });
+  for (const [who, role] of [
+    ['host', 'HOST'],
+    ['mod', 'MODERATOR'],
+    ['amy', 'ATTENDEE'],
+    ['bob', 'ATTENDEE'],
+  ] as const) {
+    const j = await joinRoom(suite, t.key, room.id, { externalUserId: who, displayName: who, role });
+    people[who] = { token: j.token, ...j.participant };
+    await db().participant.update({ where: { id: j.participant.id }, data: { connectionState: 'CONNECTED' } });
+  }
+});
+
+const as = (who: string, method: 'GET' | 'POST', path: string, body?: unknown) =>
+  suite.api(method, `/api/v1/me${path}`, { bearer: people[who].token, body });
+
+describe('per-person host actions with a participant token', () => {
+  it('only hosts and moderators read the roster or act on someone', async () => {
+    for (const [method, path, body] of [
+      ['GET', '/participants', undefined],
+      ['POST', `/participants/${people.bob.id}/mute`, { source: 'microphone' }],
+      ['POST', `/participants/${people.bob.id}/remove`, undefined],
+      ['POST', `/participants/${people.bob.id}/role`, { role: 'MODERATOR' }],
+      ['POST', '/end', undefined],
+    ] as const) {
+      const res = await as('amy', method, path, body);
+      expect([path, res.status, res.body.error?.code]).toEqual([path, 403, 'FORBIDDEN']);
+    }
+    const roster = await as('mod', 'GET', '/participants');
+    expect(roster.body.participants.map((p: { displayName: string }) => p.displayName)).toEqual([
+      'amy',
+      'bob',
+      'host',
+      'mod',
+    ]);
+    expect(roster.body.participants[0]).toEqual({
+      id: people.amy.id,
+      mediaIdentity: people.amy.mediaIdentity,
+      displayName: 'amy',
+      role: 'ATTENDEE',
+    });
+  });
+
+  it('mutes one person’s microphone or camera in the media layer and tells only them why', async () => {
+    suite.media.addParticipant(room.mediaRoomName, {
+      identity: people.amy.mediaIdentity,
+      tracks: [
+        { sid: 'TR_amy_mic', type: 'AUDIO' },
+        { sid: 'TR_amy_cam', type: 'VIDEO' },
+      ],
+    });
+    const mic = await as('host', 'POST', `/participants/${people.amy.id}/mute`, { source: 'microphone' });
+    expect(mic.body).toEqual({ participantId: people.amy.id, mutedTracks: 1 });
+    expect(suite.media.callsTo('MutePublishedTrack').map((c) => c.body)).toEqual([
+      expect.objectContaining({ identity: people.amy.mediaIdentity, trackSid: 'TR_amy_mic', muted: true }),
+    ]);
+    const told = suite.media.callsTo('SendData').at(-1)!.body as { topic: string; destinationIdentities: string[] };
+    expect(told).toMatchObject({ topic: 'convene.host', destinationIdentities: [people.amy.mediaIdentity] });
+    const cam = await as('mod', 'POST', `/participants/${people.amy.id}/mute`, { source: 'camera' });
+    expect(cam.body.mutedTracks).toBe(1);
+    // Already muted: nothing to do, nobody told again.
+    const sent = suite.media.callsTo('SendData').length;
+    expect(
+      (await as('host', 'POST', `/participants/${people.amy.id}/mute`, { source: 'camera' })).body.mutedTracks,
+    ).toBe(0);
+    expect(suite.media.callsTo('SendData').length).toBe(sent);
+    const bad = await as('host', 'POST', `/participants/${people.amy.id}/mute`, { source: 'screen' });
+    expect([bad.status, bad.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
+  });
+
+  it('changes roles: a moderator makes co-hosts but never a host, and cannot act on a host or on themselves', async () => {
+    suite.media.addParticipant(room.mediaRoomName, { identity: people.bob.mediaIdentity });
+    const made = await as('mod', 'POST', `/participants/${people.bob.id}/role`, { role: 'MODERATOR' });
+    expect([made.status, made.body.role]).toEqual([200, 'MODERATOR']);
+    expect((await suite.api('GET', '/api/v1/me', { bearer: people.bob.token })).body.isModerator).toBe(true);
+    // Everyone's call learns the new role from the participant's metadata.
+    const pushed = suite.media.callsTo('UpdateParticipant').at(-1)!.body as { metadata: string };
+    expect(JSON.parse(pushed.metadata).role).toBe('MODERATOR');
+    const host = await as('mod', 'POST', `/participants/${people.bob.id}/role`, { role: 'HOST' });
+    expect([host.status, host.body.error.code]).toEqual([403, 'FORBIDDEN']);
+    expect((await as('mod', 'POST', `/participants/${people.host.id}/remove`)).status).toBe(403);
+    expect((await as('mod', 'POST', `/participants/${people.mod.id}/remove`)).body.error.code).toBe('INVALID_STATE');
+    expect((await as('host', 'POST', `/participants/${people.bob.id}/role`, { role: 'ATTENDEE' })).body.role).toBe(
+      'ATTENDEE',
+    );
+    expect((await as('host', 'POST', '/participants/nope/role', { role: 'ATTENDEE' })).status).toBe(404);
+  });
+
+  it('moves someone to an open breakout and removes someone for good', async () => {
+    const breakout = await suite.api('POST', `/api/v1/rooms/${room.id}/breakouts`, {
+      key: t.key,
+      body: { name: 'Side', createdByExternalId: 'host' },
+    });
+    expect((await as('host', 'GET', '/participants')).body.breakouts).toEqual([{ id: breakout.body.id, name: 'Side' }]);
+    const moved = await as('host', 'POST', `/participants/${people.bob.id}/move`, { breakoutId: breakout.body.id });
+    expect([moved.status, moved.body.participant.breakoutId]).toEqual([200, breakout.body.id]);
+    // In a breakout: no longer in the main room's roster.
+    const names = (await as('host', 'GET', '/participants')).body.participants.map(
+      (p: { displayName: string }) => p.displayName,
+    );
+    expect(names).not.toContain('bob');
+
+    const removed = await as('host', 'POST', `/participants/${people.amy.id}/remove`);
+    expect([removed.status, removed.body.connectionState]).toEqual([200, 'REMOVED']);
+    expect(suite.media.rooms.get(room.mediaRoomName)!.participants.has(people.amy.mediaIdentity)).toBe(false);
+    const me = await suite.api('GET', '/api/v1/me', { bearer: people.amy.token });
+    expect([me.status, me.body.error.details]).toEqual([403, [{ field: 'entry', message: 'removed' }]]);
+  });
+
+  it('ends the meeting for everyone', async () => {
+    const ended = await as('mod', 'POST', '/end');
+    expect([ended.status, ended.body.status]).toEqual([200, 'ENDED']);
+    expect((await suite.api('GET', '/api/v1/me', { bearer: people.host.token })).body.entry).toBe('ended');
+  });
+});
