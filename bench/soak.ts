@@ -17,11 +17,11 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../lib/runtime/embedded-postgres';
+import { freePort } from '../e2e/support/app';
 import { baseTestEnv, startApp, TEST_MASTER_KEY, type AppProcess } from '../test/support/app';
 import { startDevMediaServer } from '../media-server';
 import { startWebhookReceiver } from '../test/support/webhook-receiver';
@@ -58,14 +58,6 @@ type Outcome =
   | 'app down (refused, retried)';
 
 const HUNG_AFTER_MS = 30_000;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

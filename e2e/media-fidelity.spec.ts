@@ -7,7 +7,8 @@ import { expectRemoteVideoAdvancing, person, remoteAudioLevel, remoteVideoFrames
  * their camera off are heard (forwarded audio carries the subscriber's own RTP header extension
  * ids, so libwebrtc does not drop it when audio is the subscriber's last section), and a normal
  * call on LiveKit's v1 signaling path (the one the hosted UI takes) logs no error in the browser, and
- * a shared screen is seen and its audio heard. The call runs as in e2e/meeting.spec.ts: the
+ * a shared screen is seen and its audio heard. The call renders only once the join has published
+ * (components/call/start-call.ts): its first render no longer holds up the join's signaling. The call runs as in e2e/meeting.spec.ts: the
  * production build, the REST API with a tenant's key, Chromium's fake devices (its fake microphone
  * beeps; with the fake UI, getDisplayMedia({audio: true}) picks a fake 1280x720 "screen" and the
  * same beeping fake audio, so no extra flags are needed).
@@ -56,6 +57,40 @@ test('one camera off, one on: both are heard, and the camera is seen', async ({ 
   await expectRemoteVideoAdvancing(ada);
   await expect.poll(() => remoteAudioLevel(ada), { timeout: 20_000 }).toBeGreaterThan(0.001);
   await expect.poll(() => remoteAudioLevel(bob), { timeout: 20_000 }).toBeGreaterThan(0.001);
+  await ada.context().close();
+  await bob.context().close();
+});
+
+test('the call renders once the join has published the camera, not before', async ({ browser }) => {
+  const [adaUrl, bobUrl] = await joinUrls('ada', 'bob');
+  const [ada, bob] = [await person(browser), await person(browser)];
+  await enter(ada, adaUrl, { camera: true });
+  // When the answer to an offer sending the camera was applied, and when the call first appeared.
+  await bob.addInitScript(() => {
+    const order: { cameraAnswered?: number; callShown?: number } = {};
+    (window as unknown as { joinOrder: typeof order }).joinOrder = order;
+    const apply = RTCPeerConnection.prototype.setRemoteDescription;
+    RTCPeerConnection.prototype.setRemoteDescription = async function (
+      this: RTCPeerConnection,
+      description: RTCSessionDescriptionInit,
+    ) {
+      await (apply as (this: RTCPeerConnection, d: RTCSessionDescriptionInit) => Promise<void>).call(this, description);
+      if (description.type === 'answer' && this.getSenders().some((s) => s.track?.kind === 'video'))
+        order.cameraAnswered ??= performance.now();
+    } as typeof apply;
+    new MutationObserver((_, observer) => {
+      if (!document.querySelector('.lk-room-container')) return;
+      observer.disconnect();
+      order.callShown = performance.now();
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await enter(bob, bobUrl, { camera: true });
+  const order = await bob.evaluate(
+    () => (window as unknown as { joinOrder: { cameraAnswered?: number; callShown?: number } }).joinOrder,
+  );
+  expect(order.cameraAnswered).toBeDefined();
+  expect(order.callShown).toBeGreaterThan(order.cameraAnswered!);
+  await expectRemoteVideoAdvancing(bob);
   await ada.context().close();
   await bob.context().close();
 });

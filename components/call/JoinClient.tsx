@@ -179,28 +179,27 @@ export function JoinClient({
             onSubmit={(choices) => {
               setStage({ kind: 'checking' });
               void Promise.all([entryError(token!), loadCall().catch(() => null)]).then(([error, loaded]) => {
-                if (error || !loaded) stopCaptures(choices);
-                // A transition: React renders the call in slices, so the page still answers the
-                // signaling and peer connection events of the join it starts (they share one thread).
-                startTransition(() =>
+                if (error || !loaded) {
+                  stopCaptures(choices);
                   setStage(
                     error
                       ? { kind: 'error', error, retry: error === 'locked' || error === 'roomFull' }
-                      : loaded
-                        ? {
-                            kind: 'call',
-                            choices,
-                            Call: loaded.Call,
-                            room: loaded.startCall({
-                              token: token!,
-                              serverUrl: serverUrl!,
-                              e2eeKey,
-                              choices,
-                              canPublish: info.canPublish,
-                            }),
-                          }
-                        : { kind: 'error', error: 'unreachable', retry: true },
-                  ),
+                      : { kind: 'error', error: 'unreachable', retry: true },
+                  );
+                  return;
+                }
+                const { room, firstExchanges } = loaded.startCall({
+                  token: token!,
+                  serverUrl: serverUrl!,
+                  e2eeKey,
+                  choices,
+                  canPublish: info.canPublish,
+                });
+                // Rendered once the join's first exchanges are done (start-call.ts says why), as a
+                // transition: React renders it in slices, so the page still answers the peer
+                // connection's events (they share one thread).
+                void firstExchanges.then(() =>
+                  startTransition(() => setStage({ kind: 'call', choices, Call: loaded.Call, room })),
                 );
               });
             }}

@@ -11,10 +11,18 @@ import type { JoinChoices } from '@/components/call/PreJoinForm';
 import { CAMERA_CONSTRAINTS } from '@/components/call/useCapture';
 import { watchDeviceFailures } from '@/components/call/room-device-failures';
 
+/** How long the call waits for the join's first exchanges before it renders anyway (a slow network). */
+const FIRST_EXCHANGES_WAIT_MS = 1000;
+
 /**
  * Makes the call's room and starts connecting it the moment the person is let in, before the call
- * renders: the signaling connection opens while React mounts the call, and LiveKitRoom's own
- * connect joins this attempt (livekit-client returns the one in progress) and reports its failure.
+ * renders; LiveKitRoom's own connect joins this attempt (livekit-client returns the one in
+ * progress) and reports its failure. `firstExchanges` resolves when the join's first exchanges
+ * are done: what the person turned on is published (or failed), or with nothing to publish the
+ * room has connected; at once when the attempt fails, and after a second at most. The call
+ * renders then: its first render holds the page's one thread for ~100 ms, and the signaling
+ * answers and the publication's offer waiting behind it made every join later by as much, for
+ * the joiner and for everyone already in. ICE and DTLS then run beside the render.
  */
 export function startCall({
   token,
@@ -28,7 +36,7 @@ export function startCall({
   e2eeKey: string | null;
   choices: JoinChoices;
   canPublish: boolean;
-}): Room {
+}): { room: Room; firstExchanges: Promise<void> } {
   let room: Room;
   let ready = Promise.resolve();
   if (!e2eeKey) room = new Room({ adaptiveStream: true, dynacast: true });
@@ -39,9 +47,25 @@ export function startCall({
     ready = keyProvider.setKey(e2eeKey).then(() => room.setE2EEEnabled(true));
   }
   watchDeviceFailures(room);
-  if (canPublish) room.on(RoomEvent.SignalConnected, () => publishChoices(room, choices));
-  void ready.then(() => room.connect(serverUrl, token)).catch(() => undefined);
-  return room;
+  let published: (publications: Promise<unknown>) => void = () => undefined;
+  const publications = new Promise<unknown>((resolve) => {
+    published = resolve;
+  });
+  if (canPublish) room.on(RoomEvent.SignalConnected, () => published(publishChoices(room, choices)));
+  const connecting = ready.then(() => room.connect(serverUrl, token));
+  const settled = connecting.then(
+    () => undefined,
+    () => undefined,
+  );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const firstExchanges = Promise.race([
+    canPublish ? publications : settled,
+    settled,
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, FIRST_EXCHANGES_WAIT_MS);
+    }),
+  ]).then(() => clearTimeout(timer));
+  return { room, firstExchanges };
 }
 
 /**
@@ -51,8 +75,9 @@ export function startCall({
  * makes its own (not "user provided"): turning the camera off stops it, on captures the same
  * device again. A device that fails leaves the person in the call with it off.
  */
-function publishChoices(room: Room, choices: JoinChoices) {
+function publishChoices(room: Room, choices: JoinChoices): Promise<unknown> {
   const local = room.localParticipant;
+  const publishing: Promise<unknown>[] = [];
   const wanted: [Track.Source, 'audio' | 'video', boolean, string | undefined][] = [
     [Track.Source.Microphone, 'audio', choices.audioEnabled, choices.audioDeviceId],
     [Track.Source.Camera, 'video', choices.videoEnabled, choices.videoDeviceId],
@@ -63,8 +88,10 @@ function publishChoices(room: Room, choices: JoinChoices) {
     const capture = choices.captures.find((c) => c.kind === kind && c.readyState === 'live');
     if (!capture) {
       const device = deviceId ? { deviceId } : undefined;
-      void (kind === 'video' ? local.setCameraEnabled(true, device) : local.setMicrophoneEnabled(true, device)).catch(
-        () => undefined,
+      publishing.push(
+        (kind === 'video' ? local.setCameraEnabled(true, device) : local.setMicrophoneEnabled(true, device)).catch(
+          () => undefined,
+        ),
       );
       continue;
     }
@@ -73,6 +100,7 @@ function publishChoices(room: Room, choices: JoinChoices) {
       kind === 'video'
         ? new LocalVideoTrack(capture, { ...CAMERA_CONSTRAINTS, ...settings }, false)
         : new LocalAudioTrack(capture, settings, false);
-    void local.publishTrack(track, { source }).catch(() => track.stop());
+    publishing.push(local.publishTrack(track, { source }).catch(() => track.stop()));
   }
+  return Promise.all(publishing);
 }
