@@ -10,9 +10,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { AccessToken, EgressClient, EncodedFileOutput } from 'livekit-server-sdk';
+import { EgressClient, EncodedFileOutput } from 'livekit-server-sdk';
 import { startDevMediaServer } from '../media-server';
-import { launchChromiumWithFakeDevices, serveLiveKitClientPage } from '../test/support/livekit-page';
+import { launchChromiumWithFakeDevices, publishingPage, serveLiveKitClientPage } from '../test/support/livekit-page';
 import { probe } from '../test/support/media-probe';
 
 export interface RecordingBenchRow {
@@ -77,19 +77,7 @@ export async function recordingBench(
       const roomName = `bench-recording-${n}`;
       const pages: Page[] = [];
       for (let i = 0; i < n; i++) {
-        const at = new AccessToken(media.apiKey, media.apiSecret, { identity: `p${i}` });
-        at.addGrant({ roomJoin: true, room: roomName });
-        const p = await browser.newPage();
-        await p.goto(page.url);
-        await p.evaluate(
-          async ({ url, jwt }) => {
-            const room = new (window as any).LivekitClient.Room({ adaptiveStream: true, dynacast: true });
-            await room.connect(url, jwt);
-            await room.localParticipant.enableCameraAndMicrophone();
-          },
-          { url: media.url, jwt: await at.toJwt() },
-        );
-        pages.push(p);
+        pages.push(await publishingPage({ browser, pageUrl: page.url, media, room: roomName, identity: `p${i}` }));
       }
       await wait(3000);
       // The same room without a recording, for as long as the recording will be measured.

@@ -297,7 +297,7 @@ test.describe('in a call', () => {
     const other = await site();
     try {
       const headers = await tenant(request, [lms.origin]);
-      const r = await room(request, headers);
+      const r = await room(request, headers, { enableRecording: true });
       const joined = await join(request, headers, r.id, { displayName: 'Ada Lovelace' });
       await page.goto(lms.url('/host', { src: joined.joinUrl, sibling: other.url('/sibling') }));
       await meeting(page).getByRole('button', { name: 'Join meeting' }).click();
@@ -315,6 +315,18 @@ test.describe('in a call', () => {
       await expect
         .poll(async () => (await events(page)).at(-1), { timeout: 30_000 })
         .toEqual({ event: 'participant-left', data: { displayName: 'Grace Hopper', participantCount: 1 } });
+
+      // The room recorded, through the API: the page hears it start and stop.
+      const recording = await request.post(`${base}/api/v1/rooms/${r.id}/recordings/start`, { headers, data: {} });
+      expect(recording.status(), await recording.text()).toBe(201);
+      await expect
+        .poll(async () => (await events(page)).at(-1), { timeout: 30_000 })
+        .toEqual({ event: 'recording-started', data: {} });
+      const stopped = await request.post(`${base}/api/v1/rooms/${r.id}/recordings/stop`, { headers, data: {} });
+      expect(stopped.status(), await stopped.text()).toBe(200);
+      await expect
+        .poll(async () => (await events(page)).at(-1), { timeout: 30_000 })
+        .toEqual({ event: 'recording-stopped', data: {} });
 
       // Commands: the microphone and camera toggle; the display name is not the token's to change.
       const mic = meeting(page).locator('.lk-control-bar button[data-lk-source="microphone"]');
@@ -356,6 +368,8 @@ test.describe('in a call', () => {
         'joined',
         'participant-joined',
         'participant-left',
+        'recording-started',
+        'recording-stopped',
         'command-failed',
         'left',
       ]);

@@ -1,6 +1,6 @@
 import { test, expect, type Page } from '@playwright/test';
 import { createTenant, type TenantApi } from './support/tenant';
-import { enter, expectRemoteVideoAdvancing, person, screenshots } from './support/call';
+import { hostWithTwo, screenshots } from './support/call';
 
 /**
  * Raised hands and emoji reactions in a real call on the development media server: the hand goes
@@ -11,8 +11,6 @@ let tenant: TenantApi;
 test.beforeAll(async () => {
   tenant = await createTenant('Hands');
 });
-const api: TenantApi['api'] = (...args) => tenant.api(...args);
-const joinUrl: TenantApi['joinUrl'] = (...args) => tenant.joinUrl(...args);
 
 /** The remote tile of `name` (its camera, not a shared screen). */
 const tileOf = (page: Page, name: string) =>
@@ -23,13 +21,7 @@ test.describe.configure({ timeout: 150_000 });
 test('hands go up in order, everyone sees them, a host lowers one; a reaction shows on the sender’s tile', async ({
   browser,
 }, testInfo) => {
-  const room = await api('POST', '/api/v1/rooms', { name: 'Hands', createdByExternalId: 'hana' });
-  expect(room.status).toBe(201);
-  const [host, amy, bob] = [await person(browser), await person(browser), await person(browser)];
-  await enter(host, await joinUrl(room.body.id, 'Hana', 'HOST'));
-  await enter(amy, await joinUrl(room.body.id, 'Amy'));
-  await enter(bob, await joinUrl(room.body.id, 'Bob'));
-  await expectRemoteVideoAdvancing(host, 2);
+  const { host, amy, bob } = await hostWithTwo(browser, tenant);
 
   // Bob then Amy raise their hands.
   await bob.getByRole('button', { name: 'Raise hand' }).click();

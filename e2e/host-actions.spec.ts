@@ -1,6 +1,6 @@
 import { test, expect, type Page } from '@playwright/test';
 import { createTenant, type TenantApi } from './support/tenant';
-import { enter, expectRemoteVideoAdvancing, person, screenshots } from './support/call';
+import { enter, expectRemoteVideoAdvancing, hostWithTwo, person, screenshots } from './support/call';
 
 /**
  * Per-person host actions from the People panel and "End meeting for everyone", in real calls on
@@ -23,13 +23,7 @@ test.describe.configure({ timeout: 150_000 });
 test('a host mutes, stops video, makes a co-host, removes someone and ends the meeting; the others see each', async ({
   browser,
 }, testInfo) => {
-  const room = await api('POST', '/api/v1/rooms', { name: 'Host actions', createdByExternalId: 'hana' });
-  expect(room.status).toBe(201);
-  const [host, amy, bob] = [await person(browser), await person(browser), await person(browser)];
-  await enter(host, await joinUrl(room.body.id, 'Hana', 'HOST'));
-  await enter(amy, await joinUrl(room.body.id, 'Amy'));
-  await enter(bob, await joinUrl(room.body.id, 'Bob'));
-  await expectRemoteVideoAdvancing(host, 2);
+  const { roomId, host, amy, bob } = await hostWithTwo(browser, tenant);
   await expect(control(amy, 'microphone')).toHaveAttribute('data-lk-enabled', 'true');
   await expect(control(amy, 'camera')).toHaveAttribute('data-lk-enabled', 'true');
 
@@ -84,7 +78,7 @@ test('a host mutes, stops video, makes a co-host, removes someone and ends the m
   await expect(amy.getByTestId('error-ended')).toBeVisible({ timeout: 15_000 });
   await expect(host.getByTestId('error-ended')).toBeVisible({ timeout: 15_000 });
   // The media room goes first (everyone sees the end), then our record: poll for it.
-  await expect.poll(async () => (await api('GET', `/api/v1/rooms/${room.body.id}`)).body.status).toBe('ENDED');
+  await expect.poll(async () => (await api('GET', `/api/v1/rooms/${roomId}`)).body.status).toBe('ENDED');
   for (const p of [host, amy, bob]) await p.context().close();
 });
 

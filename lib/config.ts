@@ -75,6 +75,12 @@ const schema = z.object({
   STT_BASE_URL: z.string().url().optional(),
   STT_API_KEY: z.string().optional(),
   STT_MODEL: z.string().min(1).default('whisper-1'),
+  /** The provider's largest upload (OpenAI, Groq: 25 MB): a larger recording is sent as audio pieces. */
+  STT_MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(25 * 1024 * 1024),
 
   NEXTAUTH_SECRET: z.string().min(16).optional(),
   NEXTAUTH_URL: z.string().url().optional(),

@@ -1,6 +1,7 @@
 /** A person in a real call, as the call specs measure it: frames decoded, audio heard. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { expect, type Browser, type Page, type TestInfo } from '@playwright/test';
+import type { TenantApi } from './tenant';
 
 /** A person in their own browser context (own fake devices, own storage). */
 export async function person(browser: Browser) {
@@ -98,4 +99,18 @@ export async function screenshots(
     }
   }
   await page.setViewportSize(size);
+}
+
+/**
+ * A host (Hana) and two attendees (Amy, Bob) in a new room of `tenant`, each in a browser of their
+ * own, once the host sees both cameras.
+ */
+export async function hostWithTwo(browser: Browser, tenant: TenantApi) {
+  const roomId = await tenant.room();
+  const [host, amy, bob] = [await person(browser), await person(browser), await person(browser)];
+  await enter(host, await tenant.joinUrl(roomId, 'Hana', 'HOST'));
+  await enter(amy, await tenant.joinUrl(roomId, 'Amy'));
+  await enter(bob, await tenant.joinUrl(roomId, 'Bob'));
+  await expectRemoteVideoAdvancing(host, 2);
+  return { roomId, host, amy, bob };
 }

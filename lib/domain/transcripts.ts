@@ -2,7 +2,9 @@ import type { Transcript, Tenant } from '@/lib/generated/prisma/client';
 import { db, type Tx } from '@/lib/db';
 import { notFound } from '@/lib/errors';
 import { storage } from '@/lib/storage';
-import { speechToText } from '@/lib/stt';
+import { speechToText, type TranscriptSegment } from '@/lib/stt';
+import { speechPieces } from '@/lib/speech-pieces';
+import { config } from '@/lib/config';
 import { emitEvent } from '@/lib/events/outbox';
 import { log } from '@/lib/log';
 import type { TranscriptResponse } from '@/lib/domain/transcripts.schemas';
@@ -54,14 +56,26 @@ export async function runTranscript(transcriptId: string): Promise<void> {
   try {
     if (!stt) throw new Error('no speech-to-text provider is configured');
     const stream = await storage().read(t.recording.storageKey);
-    const audio = Buffer.from(await new Response(stream).arrayBuffer());
-    const audioOnly = t.recording.storageKey.endsWith('.ogg');
-    const result = await stt.transcribe(audio, {
-      // The provider tells formats by the file name's extension.
-      filename: audioOnly ? 'recording.ogg' : 'recording.mp4',
-      contentType: audioOnly ? 'audio/ogg' : 'video/mp4',
-      language: t.language,
+    const pieces = await speechPieces({
+      recording: new Uint8Array(await new Response(stream).arrayBuffer()),
+      audioOnly: t.recording.storageKey.endsWith('.ogg'),
+      maxBytes: config().STT_MAX_UPLOAD_BYTES,
     });
+    // One after another: a provider's rate limit is per key, and a refusal stops the rest.
+    const texts: string[] = [];
+    const segments: TranscriptSegment[] = [];
+    for (const piece of pieces) {
+      const answer = await stt.transcribe(piece.bytes, {
+        // The provider tells formats by the file name's extension.
+        filename: piece.filename,
+        contentType: piece.contentType,
+        language: t.language,
+      });
+      if (answer.text) texts.push(answer.text);
+      for (const s of answer.segments)
+        segments.push({ start: s.start + piece.startsAt, end: s.end + piece.startsAt, text: s.text });
+    }
+    const result = { text: texts.join(' '), segments };
     await db().$transaction(async (tx) => {
       await tx.transcript.update({
         where: { id: t.id },

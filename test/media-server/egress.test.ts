@@ -14,7 +14,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from '@playwright/test';
 import {
-  AccessToken,
   EgressClient,
   EgressStatus,
   EncodedFileOutput,
@@ -27,7 +26,7 @@ import {
 } from 'livekit-server-sdk';
 import { StreamInfo_Status } from '@livekit/protocol';
 import { startDevMediaServer, type DevMediaServer } from '@/media-server';
-import { launchChromiumWithFakeDevices, serveLiveKitClientPage } from '../support/livekit-page';
+import { launchChromiumWithFakeDevices, publishingPage, serveLiveKitClientPage } from '../support/livekit-page';
 import { colourAt, ffmpegBin, maxVolume, probe } from '../support/media-probe';
 import { freePort } from '../../e2e/support/app';
 
@@ -81,18 +80,7 @@ afterAll(async () => {
 
 /** A page in the room publishing its fake camera and microphone, as the call UI's Room does. */
 async function publisher(room: string, identity: string): Promise<Page> {
-  const at = new AccessToken(media.apiKey, media.apiSecret, { identity });
-  at.addGrant({ roomJoin: true, room });
-  const p = await browser.newPage();
-  await p.goto(page.url);
-  await p.evaluate(
-    async ({ url, jwt }) => {
-      const room = new (window as any).LivekitClient.Room({ adaptiveStream: true, dynacast: true });
-      await room.connect(url, jwt);
-      await room.localParticipant.enableCameraAndMicrophone();
-    },
-    { url: media.url, jwt: await at.toJwt() },
-  );
+  const p = await publishingPage({ browser, pageUrl: page.url, media, room, identity });
   // Published means the server receives its media.
   await waitFor(() => {
     const tracks = [...(media.rooms.get(room)?.participants.get(identity)?.tracks.values() ?? [])];

@@ -3,11 +3,13 @@
  * local test server that answers a fixed text and records what it was sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { useSuite, seedTenant } from '../support/suite';
 import { startSttServer, type SttServer } from '../support/stt-server';
+import { ffmpegBin, probe } from '../support/media-probe';
 import { db } from '@/lib/db';
 
 const storageDir = mkdtempSync(path.join(os.tmpdir(), 'convene-storage-'));
@@ -20,6 +22,8 @@ const suite = useSuite({
       STT_BASE_URL: stt.baseUrl,
       STT_API_KEY: 'stt-key',
       STT_MODEL: 'whisper-large-v3',
+      // Small, so a seven-second recording is over it: a provider's real limit is 25 MB.
+      STT_MAX_UPLOAD_BYTES: '12000',
     };
   },
 });
@@ -96,4 +100,56 @@ describe('transcripts', () => {
     );
     expect(await db().transcript.count({ where: { recordingId: plainRecording } })).toBe(0);
   }, 30_000);
+
+  it('a recording over the upload limit is sent as its audio, in Ogg/Opus pieces that fit, with the segments on one timeline', async () => {
+    // Seven seconds of camera and tone, as the composite egress writes it (H.264 + AAC in MP4).
+    const file = path.join(storageDir, 'seven-seconds.mp4');
+    const made = spawnSync(ffmpegBin, [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x240:rate=15:duration=7',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:duration=7',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-shortest',
+      file,
+    ]);
+    expect(made.status, made.stderr.toString()).toBe(0);
+    const mp4 = readFileSync(file);
+    expect(mp4.length).toBeGreaterThan(12_000);
+    const before = stt.received.length;
+    const r = await room({ enableRecording: true, enableAiFeatures: true });
+    const recordingId = await completedRecording(r.id, r.mediaRoomName, mp4);
+
+    await expect.poll(async () => (await transcriptOf(recordingId))?.status, { timeout: 20_000 }).toBe('COMPLETED');
+    const uploads = stt.received.slice(before);
+    // 12,000 bytes take two-second pieces of 24 kb/s Opus (with room to spare): four for seven seconds.
+    expect(uploads.length).toBe(4);
+    for (const [i, upload] of uploads.entries()) {
+      expect(upload).toMatchObject({ contentType: 'audio/ogg', filename: `piece-000${i}.ogg` });
+      expect(upload.audio.length).toBeLessThanOrEqual(12_000);
+      const piece = path.join(storageDir, `piece-${i}.ogg`);
+      writeFileSync(piece, upload.audio);
+      const found = probe(piece);
+      expect(found).toMatchObject({ format: 'ogg', audio: { codec: 'opus' }, decodes: true });
+      expect(found.video).toBeUndefined();
+    }
+    // The test server answers one segment, 0–1.5 s, for each piece: each moved to its piece's start.
+    const transcript = await transcriptOf(recordingId);
+    expect(transcript.segments.map((s: { start: number }) => Math.round(s.start))).toEqual([0, 2, 4, 6]);
+    expect(transcript.segments[3].end - transcript.segments[3].start).toBeCloseTo(1.5);
+    expect(transcript.text).toBe('hello world hello world hello world hello world');
+  }, 40_000);
 });

@@ -7,7 +7,8 @@
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
+import { type Browser, chromium, type Page } from '@playwright/test';
+import { AccessToken } from 'livekit-server-sdk';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -39,4 +40,36 @@ export function launchChromiumWithFakeDevices() {
       '--auto-select-desktop-capture-source=Entire screen',
     ],
   });
+}
+
+/**
+ * A new page of `browser` on the livekit-client page (`pageUrl`), in `room` as `identity`, publishing
+ * its fake camera and microphone as the call UI's Room does.
+ */
+export async function publishingPage({
+  browser,
+  pageUrl,
+  media,
+  room,
+  identity,
+}: {
+  browser: Browser;
+  pageUrl: string;
+  media: { url: string; apiKey: string; apiSecret: string };
+  room: string;
+  identity: string;
+}): Promise<Page> {
+  const at = new AccessToken(media.apiKey, media.apiSecret, { identity });
+  at.addGrant({ roomJoin: true, room });
+  const page = await browser.newPage();
+  await page.goto(pageUrl);
+  await page.evaluate(
+    async ({ url, jwt }) => {
+      const lk = new (window as any).LivekitClient.Room({ adaptiveStream: true, dynacast: true });
+      await lk.connect(url, jwt);
+      await lk.localParticipant.enableCameraAndMicrophone();
+    },
+    { url: media.url, jwt: await at.toJwt() },
+  );
+  return page;
 }

@@ -19,3 +19,24 @@ export async function joinRoom(suite: Suite, key: string, roomId: string, body: 
   expect(res.status, `join room: ${res.text}`).toBe(200);
   return res.body;
 }
+
+export interface JoinedPerson {
+  token: string;
+  id: string;
+  mediaIdentity: string;
+}
+
+/** Joins each [externalUserId, role] to the room (the name is the id): their participant tokens and ids, by id. */
+export async function joinPeople(
+  suite: Suite,
+  key: string,
+  roomId: string,
+  people: readonly (readonly [string, string])[],
+): Promise<Record<string, JoinedPerson>> {
+  const joined: Record<string, JoinedPerson> = {};
+  for (const [who, role] of people) {
+    const j = await joinRoom(suite, key, roomId, { externalUserId: who, displayName: who, role });
+    joined[who] = { token: j.token, ...j.participant };
+  }
+  return joined;
+}

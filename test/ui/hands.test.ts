@@ -1,25 +1,22 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSuite, seedTenant } from '../support/suite';
-import { createRoom, joinRoom } from '../support/rooms';
+import { createRoom, type JoinedPerson, joinPeople } from '../support/rooms';
 import { db } from '@/lib/db';
 import { HAND_ATTRIBUTE } from '@/lib/hand-attribute';
 
 // Raised hands: a media-layer attribute only the server writes, through the participant-token API.
 const suite = useSuite();
 let room: { id: string; mediaRoomName: string };
-const people: Record<string, { token: string; id: string; mediaIdentity: string }> = {};
+let people: Record<string, JoinedPerson>;
 
 beforeAll(async () => {
   const t = await seedTenant({ plan: 'growth' });
   room = await createRoom(suite, t.key, { createdByExternalId: 'host' });
-  for (const [who, role] of [
+  people = await joinPeople(suite, t.key, room.id, [
     ['host', 'HOST'],
     ['amy', 'ATTENDEE'],
     ['bob', 'ATTENDEE'],
-  ] as const) {
-    const j = await joinRoom(suite, t.key, room.id, { externalUserId: who, displayName: who, role });
-    people[who] = { token: j.token, ...j.participant };
-  }
+  ]);
 });
 
 const attributes = (who: string) =>

@@ -1,27 +1,27 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSuite, seedTenant } from '../support/suite';
-import { createRoom, joinRoom } from '../support/rooms';
+import { createRoom, type JoinedPerson, joinPeople } from '../support/rooms';
 import { db } from '@/lib/db';
 
 // The participant-token endpoints behind the People panel's per-person host actions and "End meeting for everyone".
 const suite = useSuite();
 let t: Awaited<ReturnType<typeof seedTenant>>;
 let room: { id: string; mediaRoomName: string };
-const people: Record<string, { token: string; id: string; mediaIdentity: string }> = {};
+let people: Record<string, JoinedPerson>;
 
 beforeAll(async () => {
   t = await seedTenant({ plan: 'growth' });
   room = await createRoom(suite, t.key, { createdByExternalId: 'host' });
-  for (const [who, role] of [
+  people = await joinPeople(suite, t.key, room.id, [
     ['host', 'HOST'],
     ['mod', 'MODERATOR'],
     ['amy', 'ATTENDEE'],
     ['bob', 'ATTENDEE'],
-  ] as const) {
-    const j = await joinRoom(suite, t.key, room.id, { externalUserId: who, displayName: who, role });
-    people[who] = { token: j.token, ...j.participant };
-    await db().participant.update({ where: { id: j.participant.id }, data: { connectionState: 'CONNECTED' } });
-  }
+  ]);
+  await db().participant.updateMany({
+    where: { id: { in: Object.values(people).map((p) => p.id) } },
+    data: { connectionState: 'CONNECTED' },
+  });
 });
 
 const as = (who: string, method: 'GET' | 'POST', path: string, body?: unknown) =>

@@ -1,24 +1,21 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSuite, seedTenant } from '../support/suite';
-import { createRoom, joinRoom } from '../support/rooms';
+import { createRoom, type JoinedPerson, joinPeople } from '../support/rooms';
 import { db } from '@/lib/db';
 import { readSpotlight, SPOTLIGHT_ATTRIBUTE } from '@/lib/spotlight-attribute';
 
 // Spotlight for everyone: an attribute only the server writes, on the moderator's own participant.
 const suite = useSuite();
 let room: { id: string; mediaRoomName: string };
-const people: Record<string, { token: string; id: string; mediaIdentity: string }> = {};
+let people: Record<string, JoinedPerson>;
 
 beforeAll(async () => {
   const t = await seedTenant({ plan: 'growth' });
   room = await createRoom(suite, t.key, { createdByExternalId: 'host' });
-  for (const [who, role] of [
+  people = await joinPeople(suite, t.key, room.id, [
     ['host', 'HOST'],
     ['amy', 'ATTENDEE'],
-  ] as const) {
-    const j = await joinRoom(suite, t.key, room.id, { externalUserId: who, displayName: who, role });
-    people[who] = { token: j.token, ...j.participant };
-  }
+  ]);
 });
 
 const attributes = (who: string) =>
