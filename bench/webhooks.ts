@@ -11,7 +11,6 @@
  * - waiting-room joins against GET /health at 64 concurrent (the join's fast path).
  */
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
 import autocannon from 'autocannon';
 import { startWebhookReceiver, type WebhookReceiver } from '../test/support/webhook-receiver';
 
@@ -206,7 +205,7 @@ async function queuedBurst(count: number): Promise<LagRow[]> {
  */
 async function fairness(): Promise<{ rows: LagRow[]; retries: string }> {
   const a = await startWebhookReceiver();
-  const s = await startSlowReceiver(2000);
+  const s = await startWebhookReceiver(() => ({ status: 200, body: 'ok', delayMs: 2000 }));
   const f = await startWebhookReceiver(() => ({ status: 500 }));
   try {
     const ta = await webhookTenant('fair A', a);
@@ -254,36 +253,6 @@ async function fairness(): Promise<{ rows: LagRow[]; retries: string }> {
   } finally {
     await Promise.all([a.close(), s.close(), f.close()]);
   }
-}
-
-/** A loopback receiver that answers 200 after `delayMs`, counting requests open at once. */
-async function startSlowReceiver(delayMs: number) {
-  const received: { at: number }[] = [];
-  let open = 0;
-  let maxConcurrent = 0;
-  const server = http.createServer((req, res) => {
-    open++;
-    maxConcurrent = Math.max(maxConcurrent, open);
-    res.on('close', () => open--);
-    req.resume();
-    req.on('end', () => {
-      received.push({ at: Date.now() });
-      setTimeout(() => res.writeHead(200).end('ok'), delayMs);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`,
-    received,
-    get maxConcurrent() {
-      return maxConcurrent;
-    },
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
 }
 
 /** Waiting-room joins vs GET /health, both at 64 concurrent, interleaved in two rounds each. */

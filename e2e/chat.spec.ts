@@ -179,4 +179,5 @@ test("the console shows the room's session with its attendance, and downloads at
   expect(
     (await page.request.get(`${app.baseUrl}/console/rooms/${chatRoomId}/sessions/%00/attendance.csv`)).status(),
   ).toBe(404);
+  expect((await page.request.get(`${app.baseUrl}/console/recordings/%00/download`)).status()).toBe(404);
 });

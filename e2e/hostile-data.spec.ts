@@ -2,11 +2,10 @@ import { test, expect, type Page } from '@playwright/test';
 import { Room } from '@livekit/rtc-node';
 import fc from 'fast-check';
 import { DataPacket_Kind, RoomServiceClient } from 'livekit-server-sdk';
-import { startDevMediaServer, type DevMediaServer } from '../media-server';
 import { LIVE_TOPICS, parseLiveMessage } from '../lib/live-topics';
 import { hostilePackets, issue33Packets, type HostilePacket } from '../test/support/hostile-messages';
 import { expectRemoteVideoAdvancing } from './support/call';
-import { createSeededDatabase, startNextServer, type NextServer, type SeededDatabase } from './support/app';
+import { type LiveApp, startLiveApp } from './support/live-app';
 
 /**
  * In-call data is untrusted (issue 33, docs/security.md): three people in a real call on the
@@ -16,10 +15,7 @@ import { createSeededDatabase, startNextServer, type NextServer, type SeededData
  * live topics. The two pages keep playing video, throw nothing, and show no forged chat, poll or
  * answer; the host's real message is not rewritten.
  */
-let media: DevMediaServer;
-let database: SeededDatabase;
-let app: NextServer;
-let apiKey: string;
+let live: LiveApp;
 
 /** Fixed, so a failure replays; HOSTILE_SEED tries another sequence. */
 const SEED = Number(process.env.HOSTILE_SEED ?? 33);
@@ -33,29 +29,13 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  media = await startDevMediaServer();
-  database = await createSeededDatabase(process.env.E2E_POSTGRES_ADMIN_URL!);
-  apiKey = (JSON.parse(database.seed) as { liveTenant: { apiKey: string } }).liveTenant.apiKey;
-  app = await startNextServer(database.url, { ...media.env(), LOG_LEVEL: 'warn' });
-  media.setWebhookUrls([`${app.baseUrl}/api/media/webhook`]);
+  live = await startLiveApp();
 });
 test.afterAll(async () => {
-  await app?.stop();
-  await media?.close();
-  await database?.drop();
+  await live?.close();
 });
 
-async function api(method: string, path: string, body?: unknown, bearer?: string) {
-  const res = await fetch(`${app.baseUrl}${path}`, {
-    method,
-    headers: {
-      ...(bearer ? { authorization: `Bearer ${bearer}` } : { 'x-api-key': apiKey }),
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, body: await res.json() };
-}
+const api: LiveApp['api'] = (...args) => live.api(...args);
 
 /** A page in the call with its panel open; every uncaught error and every drop line is recorded. */
 async function enterCall(page: Page, joinUrl: string, panel: RegExp) {
@@ -141,7 +121,7 @@ test('forged and malformed data packets from a viewer change nothing on the othe
     ({ topic, text }) =>
       READ_BY_EVERY_PAGE.includes(topic) && !parseLiveMessage(topic, new TextEncoder().encode(text), ''),
   );
-  const server = new RoomServiceClient(media.url, media.apiKey, media.apiSecret);
+  const server = new RoomServiceClient(live.media.url, live.media.apiKey, live.media.apiSecret);
   for (const { topic, text } of misfits.slice(0, SERVER_SENT)) {
     await server.sendData(room.mediaRoomName, new TextEncoder().encode(text), DataPacket_Kind.RELIABLE, { topic });
   }
@@ -201,7 +181,7 @@ test('forged and malformed data packets from a viewer change nothing on the othe
 });
 
 test('the icon: /favicon.ico is served, pages link Convene’s icon, a branded call page links the tenant’s logo', async () => {
-  const favicon = await fetch(`${app.baseUrl}/favicon.ico`);
+  const favicon = await fetch(`${live.baseUrl}/favicon.ico`);
   expect(favicon.status).toBe(200);
   expect(favicon.headers.get('content-type')).toMatch(/icon/);
 
@@ -215,7 +195,7 @@ test('the icon: /favicon.ico is served, pages link Convene’s icon, a branded c
   };
   const plain = await icons();
   expect(plain.length).toBeGreaterThan(0);
-  expect((await fetch(new URL(plain[0], app.baseUrl))).status).toBe(200);
+  expect((await fetch(new URL(plain[0], live.baseUrl))).status).toBe(200);
 
   const logoUrl = 'https://cdn.acme.example/logo.svg';
   expect((await api('PATCH', '/api/v1/tenant/branding', { logoUrl })).status).toBe(200);

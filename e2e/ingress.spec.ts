@@ -1,7 +1,7 @@
+import { ffmpegBin } from '../test/support/media-probe';
 import { test, expect } from '@playwright/test';
 import { publishOverWhip } from '../test/support/whip-publish';
 import { spawn } from 'node:child_process';
-import { findFfmpeg } from '../media-server/ingress/rtmp';
 import { enter, expectRemoteVideoAdvancing, person } from './support/call';
 
 /**
@@ -16,8 +16,6 @@ const base = process.env.CONSOLE_BASE_URL!;
 test.describe.configure({ timeout: 180_000 });
 
 test('RTMP and WHIP ingress publishers appear in the call with advancing video', async ({ browser }) => {
-  const ffmpeg = findFfmpeg();
-  if (!('path' in ffmpeg)) throw new Error(ffmpeg.missing); // linux-x64 CI always has it
   const tenantRes = await fetch(`${base}/api/v1/provider/tenants`, {
     method: 'POST',
     headers: { 'x-provider-key': seed.providerKey, 'content-type': 'application/json' },
@@ -57,7 +55,7 @@ test('RTMP and WHIP ingress publishers appear in the call with advancing video',
   const whip = await create('WHIP', 'whip-cam', 'WHIP camera');
 
   const push = spawn(
-    ffmpeg.path,
+    ffmpegBin,
     [
       ...['-hide_banner', '-loglevel', 'error', '-re'],
       ...['-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=15', '-f', 'lavfi', '-i', 'sine=frequency=440'],

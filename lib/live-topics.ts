@@ -10,6 +10,7 @@
  * Imports zod only: safe in the browser bundle (docs/security.md, "In-call data is untrusted").
  */
 import { z } from 'zod';
+import { CHAT_MAX_LENGTH } from '@/lib/domain/chat.schemas';
 
 export const LIVE_TOPICS = {
   polls: 'convene.polls',
@@ -75,7 +76,7 @@ const chatMessage = z.object({
   senderName: name,
   toParticipantId: id.nullable(),
   toExternalUserId: externalId.nullable(),
-  text: z.string().max(2000),
+  text: z.string().max(CHAT_MAX_LENGTH),
   createdAt: time,
 });
 

@@ -1,3 +1,4 @@
+import { CHAT_MAX_LENGTH } from '@/lib/domain/chat.schemas';
 import { LIVE_MESSAGE_MAX_BYTES } from '@/lib/live-topics';
 
 /**
@@ -11,7 +12,7 @@ export function decodePeerChat(payload: Uint8Array) {
     try {
       const body: unknown = JSON.parse(new TextDecoder().decode(payload));
       const text = (body as { message?: unknown } | null)?.message;
-      if (typeof text === 'string') message = text.slice(0, 2000);
+      if (typeof text === 'string') message = text.slice(0, CHAT_MAX_LENGTH);
     } catch {
       // not JSON: dropped below
     }

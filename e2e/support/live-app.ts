@@ -14,10 +14,14 @@ export async function startLiveApp() {
   const app = await startNextServer(database.url, { ...media.env(), LOG_LEVEL: 'warn' });
   media.setWebhookUrls([`${app.baseUrl}/api/media/webhook`]);
 
-  async function api(method: string, path: string, body?: unknown) {
+  /** A call with the live tenant's key, or with a participant token (`bearer`) when given. */
+  async function api(method: string, path: string, body?: unknown, bearer?: string) {
     const res = await fetch(`${app.baseUrl}${path}`, {
       method,
-      headers: { 'x-api-key': liveTenant.apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        ...(bearer ? { authorization: `Bearer ${bearer}` } : { 'x-api-key': liveTenant.apiKey }),
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
     return { status: res.status, body: await res.json() };
@@ -25,6 +29,8 @@ export async function startLiveApp() {
 
   return {
     baseUrl: app.baseUrl,
+    /** The media layer, for a spec that talks to it directly (its server API, a raw client). */
+    media,
     api,
     /** A new room and a join URL for each person given (externalUserId, displayName, role, lang). */
     async room(

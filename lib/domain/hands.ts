@@ -2,7 +2,7 @@ import type { Participant } from '@/lib/generated/prisma/client';
 import { invalidState } from '@/lib/errors';
 import { mediaFor } from '@/lib/domain/media';
 import { isMediaNotFound } from '@/lib/media';
-import { findParticipant, requireModerator } from '@/lib/domain/participants';
+import { findParticipant, isInCall, mediaRoomOf, requireModerator } from '@/lib/domain/participants';
 import type { ParticipantCredential } from '@/lib/domain/me';
 import { HAND_ATTRIBUTE } from '@/lib/hand-attribute';
 
@@ -15,13 +15,18 @@ import { HAND_ATTRIBUTE } from '@/lib/hand-attribute';
  * down with the session: nothing is stored, and no webhook fires (docs/hosted-ui.md says why).
  */
 async function setHand(credential: ParticipantCredential, target: Participant, raised: boolean) {
-  if (target.connectionState !== 'CONNECTED' && target.connectionState !== 'PENDING')
+  if (!isInCall(target))
     throw invalidState(`Participant is ${target.connectionState}; only someone in the call has a hand to raise.`);
   const raisedAt = raised ? new Date().toISOString() : null;
   try {
-    await mediaFor(credential.tenant).updateParticipant(credential.room.mediaRoomName, target.mediaIdentity, {
-      attributes: { [HAND_ATTRIBUTE]: raisedAt ?? '' },
-    });
+    // In a breakout, the hand goes up where they are.
+    await mediaFor(credential.tenant).updateParticipant(
+      await mediaRoomOf(target, credential.room),
+      target.mediaIdentity,
+      {
+        attributes: { [HAND_ATTRIBUTE]: raisedAt ?? '' },
+      },
+    );
   } catch (err) {
     if (isMediaNotFound(err))
       throw invalidState('Join the call first: the media layer does not know this participant.');

@@ -7,7 +7,14 @@ import { LIVE_TOPICS } from '@/lib/live-topics';
 import { broadcast } from '@/lib/domain/live-updates';
 import { endRoom } from '@/lib/domain/rooms';
 import { moveToBreakout } from '@/lib/domain/breakouts';
-import { findParticipant, removeParticipant, requireModerator, updateParticipant } from '@/lib/domain/participants';
+import {
+  findParticipant,
+  isInCall,
+  mediaRoomOf,
+  removeParticipant,
+  requireModerator,
+  updateParticipant,
+} from '@/lib/domain/participants';
 import type { ParticipantCredential } from '@/lib/domain/me';
 import type { hostMoveInput, hostMuteInput, hostRoleInput, spotlightInput } from '@/lib/domain/host-actions.schemas';
 import { SPOTLIGHT_ATTRIBUTE } from '@/lib/spotlight-attribute';
@@ -58,13 +65,13 @@ export async function muteAsModerator(
   input: z.infer<typeof hostMuteInput>,
 ) {
   const { target } = await moderatorAndTarget(credential, participantId);
-  if (target.connectionState !== 'CONNECTED' && target.connectionState !== 'PENDING')
+  if (!isInCall(target))
     throw invalidState(`Participant is ${target.connectionState}; only someone in the call can be muted.`);
   const { tenant, room } = credential;
   let mutedTracks = 0;
   try {
     mutedTracks = await mediaFor(tenant).muteTracks(
-      room.mediaRoomName,
+      await mediaRoomOf(target, room),
       target.mediaIdentity,
       input.source === 'microphone' ? 'MICROPHONE' : 'CAMERA',
     );
@@ -136,12 +143,13 @@ export async function spotlightAsModerator(
 ) {
   const actor = await requireModerator(room.id, participant.externalUserId);
   const target = input.participantId ? await findParticipant(tenant.id, room.id, input.participantId) : null;
-  if (target && target.connectionState !== 'CONNECTED' && target.connectionState !== 'PENDING')
+  if (target && !isInCall(target))
     throw invalidState(`Participant is ${target.connectionState}; only someone in the call can be spotlighted.`);
   const spotlightedAt = new Date().toISOString();
   const value = JSON.stringify({ identity: target?.mediaIdentity ?? null, at: spotlightedAt });
   try {
-    await mediaFor(tenant).updateParticipant(room.mediaRoomName, actor.mediaIdentity, {
+    // Spotlight is the stage of the room the moderator is in (a breakout has its own).
+    await mediaFor(tenant).updateParticipant(await mediaRoomOf(actor, room), actor.mediaIdentity, {
       attributes: { [SPOTLIGHT_ATTRIBUTE]: value },
     });
   } catch (err) {

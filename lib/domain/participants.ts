@@ -118,7 +118,7 @@ export async function mintToken({
   const token = await media.mintParticipantToken({
     identity: participant.mediaIdentity,
     name: participant.displayName,
-    roomName: participant.breakoutId ? await breakoutMediaRoom(participant.breakoutId, room) : room.mediaRoomName,
+    roomName: await mediaRoomOf(participant, room),
     ttlSeconds,
     metadata: tokenMetadata(participant, room),
     grants: grantsFor(participant, room),
@@ -127,8 +127,12 @@ export async function mintToken({
   return { token, mediaUrl: media.url, joinUrl };
 }
 
-async function breakoutMediaRoom(breakoutId: string, room: Room) {
-  const breakout = await db().breakout.findFirst({ where: { id: breakoutId, roomId: room.id, status: 'OPEN' } });
+/** The media room a participant is in: their open breakout's, else the room's. */
+export async function mediaRoomOf(participant: Pick<Participant, 'breakoutId'>, room: Room) {
+  if (!participant.breakoutId) return room.mediaRoomName;
+  const breakout = await db().breakout.findFirst({
+    where: { id: participant.breakoutId, roomId: room.id, status: 'OPEN' },
+  });
   return breakout?.mediaRoomName ?? room.mediaRoomName;
 }
 
@@ -588,6 +592,11 @@ export async function findParticipant(
   return participant;
 }
 
+/** In the call, or handed a token to join it: someone with a hand, tracks, a tile to spotlight. */
+export function isInCall(p: Pick<Participant, 'connectionState'>): boolean {
+  return p.connectionState === 'CONNECTED' || p.connectionState === 'PENDING';
+}
+
 /** Removed by a host or refused from the waiting room: such a participant does not come back. */
 export function isTurnedAway(p: Pick<Participant, 'connectionState'>): boolean {
   return p.connectionState === 'REMOVED' || p.connectionState === 'DENIED';
@@ -758,10 +767,7 @@ export async function removeParticipant(tenant: Tenant, roomId: string, particip
   // PENDING too: a browser may have connected before the media layer's participant_joined reached us.
   if (participant.connectionState === 'CONNECTED' || participant.connectionState === 'PENDING') {
     try {
-      await mediaFor(tenant).removeParticipant(
-        participant.breakoutId ? await breakoutMediaRoom(participant.breakoutId, room) : room.mediaRoomName,
-        participant.mediaIdentity,
-      );
+      await mediaFor(tenant).removeParticipant(await mediaRoomOf(participant, room), participant.mediaIdentity);
     } catch (err) {
       // Not there is fine; for one we never saw connect, an unreachable media layer is no reason to refuse.
       if (!isMediaNotFound(err) && participant.connectionState === 'CONNECTED') throw err;

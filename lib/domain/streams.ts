@@ -81,7 +81,6 @@ export async function stopStream(tenant: Tenant, id: string) {
   return streamView(await db().stream.update({ where: { id: s.id }, data: { status: 'STOPPING' } }));
 }
 
-/** egress.started / egress.ended for a stream (called from the media webhook handler); false when the egress is not one. */
 /**
  * A stream's egress started or ended: the stream's state follows. Returns the stream when its state
  * changed (null for an egress that is no stream, or a late or repeated webhook: a stream starts once

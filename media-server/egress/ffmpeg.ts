@@ -1,7 +1,8 @@
 /**
- * The ffmpeg that egress encodes with: the static build in the optional npm package
- * `@ffmpeg-installer/linux-x64` (libx264, libvpx, libopus, aac, rtmp). Elsewhere it is absent, and
- * every egress then ends EGRESS_FAILED with the reason from `ffmpegUnavailable()`.
+ * The ffmpeg that egress encodes with and RTMP ingress transcodes with: the static build in the
+ * optional npm package `@ffmpeg-installer/linux-x64` (libx264, libvpx, libopus, aac, rtmp). Elsewhere
+ * it is absent: every egress then ends EGRESS_FAILED, and an RTMP ingress ENDPOINT_ERROR, with the
+ * reason from `ffmpegUnavailable()`.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
@@ -25,7 +26,7 @@ function locate() {
     located = { path: bin };
   } catch {
     located = {
-      reason: `recording and streaming need ffmpeg, which the development media server takes from the optional npm package @ffmpeg-installer/linux-x64 (Linux x64 only); it is not installed on this ${process.platform}-${process.arch} machine`,
+      reason: `recording, streaming and RTMP ingress need ffmpeg, which the development media server takes from the optional npm package @ffmpeg-installer/linux-x64 (Linux x64 only); it is not installed on this ${process.platform}-${process.arch} machine`,
     };
   }
   return located;

@@ -12,7 +12,8 @@ import {
 } from '@livekit/protocol';
 import { newSid } from '../rtc/room-state';
 import type { IngressContext } from './publisher';
-import { createRtmpListener, findFfmpeg, freePort } from './rtmp';
+import { ffmpegPath, ffmpegUnavailable } from '../egress/ffmpeg';
+import { createRtmpListener, freePort } from './rtmp';
 import { createWhipEndpoint } from './whip';
 
 export function createIngressService(
@@ -41,12 +42,11 @@ export function createIngressService(
       });
       if (isWhip) info.url = `${ctx.httpUrl()}/w`;
       else {
-        const ffmpeg = findFfmpeg();
+        const missing = ffmpegUnavailable();
         const port = await freePort();
         info.url = `rtmp://${ctx.host}:${port}/live`;
-        if ('path' in ffmpeg)
-          rtmp.set(info.ingressId, createRtmpListener(ctx, info, { ...ctx, ffmpeg: ffmpeg.path, port }));
-        else info.state = new IngressState({ status: IngressState_Status.ENDPOINT_ERROR, error: ffmpeg.missing });
+        if (!missing) rtmp.set(info.ingressId, createRtmpListener(ctx, info, { ...ctx, ffmpeg: ffmpegPath(), port }));
+        else info.state = new IngressState({ status: IngressState_Status.ENDPOINT_ERROR, error: missing });
       }
       ingresses.set(info.ingressId, info);
       return info;

@@ -8,25 +8,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import dgram from 'node:dgram';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import net from 'node:net';
-import path from 'node:path';
 import { MediaStreamTrack, RtpPacket } from 'werift';
 import type { IngressInfo } from '@livekit/protocol';
 import { type IngressContext, IngressPublisher } from './publisher';
-
-/** ffmpeg's path, or why there is none (another platform than linux-x64, or not installed). */
-export function findFfmpeg(): { path: string } | { missing: string } {
-  try {
-    const dir = path.dirname(createRequire(import.meta.url).resolve('@ffmpeg-installer/linux-x64/package.json'));
-    const file = path.join(dir, 'ffmpeg');
-    if (existsSync(file)) return { path: file };
-  } catch {
-    // not installed: optional, linux-x64 only
-  }
-  return { missing: 'ffmpeg is not available (the optional package @ffmpeg-installer/linux-x64 is linux-x64 only)' };
-}
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {

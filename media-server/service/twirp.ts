@@ -13,7 +13,6 @@ import {
   DeleteIngressRequest,
   DisconnectReason,
   EgressInfo,
-  EgressStatus,
   IngressInfo,
   ListAgentDispatchRequest,
   ListAgentDispatchResponse,
@@ -271,5 +270,3 @@ function withPermission(p: DevParticipant, permission: ParticipantPermission): D
     canUpdateMetadata: permission.canUpdateMetadata,
   };
 }
-
-export { EgressStatus };

@@ -2,10 +2,10 @@
  * Ingress through Convene's API on the development media server: an RTMP push to the ingress
  * the API created makes it ACTIVE (ingress.started), the push's end makes it ENDED (ingress.ended).
  */
+import { ffmpegBin } from '../support/media-probe';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { useSuite, seedTenant } from '../support/suite';
-import { findFfmpeg } from '@/media-server/ingress/rtmp';
 import { db } from '@/lib/db';
 
 const suite = useSuite();
@@ -17,8 +17,6 @@ beforeAll(async () => {
 
 describe('ingress through the API', () => {
   it('an RTMP push makes the ingress ACTIVE with ingress.started; its end makes it ENDED with ingress.ended', async () => {
-    const ffmpeg = findFfmpeg();
-    if (!('path' in ffmpeg)) throw new Error(ffmpeg.missing);
     const room = (await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'u' } })).body;
     const created = await suite.api('POST', '/api/v1/ingress', {
       key: t.key,
@@ -36,7 +34,7 @@ describe('ingress through the API', () => {
     const status = async () => (await suite.api('GET', `/api/v1/ingress/${ingress.id}`, { key: t.key })).body.status;
 
     const push = spawn(
-      ffmpeg.path,
+      ffmpegBin,
       [
         ...['-hide_banner', '-loglevel', 'error', '-re'],
         ...['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=15', '-f', 'lavfi', '-i', 'sine'],

@@ -4,6 +4,7 @@
  * the room (rtc-node) receives the ingress participant's video frames; ingress_started and
  * ingress_ended webhooks go out.
  */
+import { ffmpegBin } from '../support/media-probe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import { spawn } from 'node:child_process';
@@ -11,7 +12,6 @@ import type { Browser } from '@playwright/test';
 import { AccessToken, IngressClient, IngressInput } from 'livekit-server-sdk';
 import { dispose, Room, RoomEvent, TrackKind, VideoStream, type RemoteTrack } from '@livekit/rtc-node';
 import { startDevMediaServer, type DevMediaServer } from '@/media-server';
-import { findFfmpeg } from '@/media-server/ingress/rtmp';
 import { launchChromiumWithFakeDevices, serveLiveKitClientPage } from '../support/livekit-page';
 import { publishOverWhip } from '../support/whip-publish';
 
@@ -110,8 +110,6 @@ describe('WHIP ingress', () => {
 
 describe('RTMP ingress', () => {
   it("ffmpeg pushing a test pattern to the ingress URL is transcoded and received in the room; the push's end ends it", async () => {
-    const ffmpeg = findFfmpeg();
-    if (!('path' in ffmpeg)) throw new Error(ffmpeg.missing); // linux-x64 CI always has it
     const info = await ingress.createIngress(IngressInput.RTMP_INPUT, {
       name: 'rtmp in',
       roomName: 'rtmp-room',
@@ -123,7 +121,7 @@ describe('RTMP ingress', () => {
 
     const pushTo = (key: string, seconds: number) =>
       spawn(
-        ffmpeg.path,
+        ffmpegBin,
         [
           ...['-hide_banner', '-loglevel', 'error', '-re'],
           ...['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=15', '-f', 'lavfi', '-i', 'sine=frequency=440'],

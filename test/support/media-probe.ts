@@ -4,13 +4,10 @@
  * brightness of a grabbed frame at chosen points.
  */
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-import path from 'node:path';
+import { ffmpegPath } from '../../media-server/egress/ffmpeg';
 
-export const ffmpegBin = path.join(
-  path.dirname(createRequire(import.meta.url).resolve('@ffmpeg-installer/linux-x64/package.json')),
-  'ffmpeg',
-);
+/** The media server's own ffmpeg (linux-x64 CI always has it: a missing one fails here, with the reason). */
+export const ffmpegBin = ffmpegPath();
 
 export interface Probe {
   format: string;

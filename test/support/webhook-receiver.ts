@@ -6,10 +6,10 @@ export interface ReceivedWebhook {
   at: number;
 }
 
-/** What the receiver does with the n-th request (0-based): answer a status, hang, or reset. */
+/** What the receiver does with the n-th request (0-based): answer a status (after `delayMs`, if given), hang, or reset. */
 export type Behaviour = (
   n: number,
-) => { status: number; body?: string; headers?: Record<string, string> } | 'hang' | 'reset';
+) => { status: number; body?: string; headers?: Record<string, string>; delayMs?: number } | 'hang' | 'reset';
 
 /** A real HTTP receiver on loopback that records every delivery it gets. */
 export async function startWebhookReceiver(behaviour: Behaviour = () => ({ status: 200, body: 'ok' })) {
@@ -30,7 +30,10 @@ export async function startWebhookReceiver(behaviour: Behaviour = () => ({ statu
       const action = current(n);
       if (action === 'hang') return; // never answers: the sender's timeout must fire
       if (action === 'reset') return req.socket.destroy();
-      res.writeHead(action.status, { 'content-type': 'text/plain', ...action.headers }).end(action.body ?? '');
+      const answer = () =>
+        res.writeHead(action.status, { 'content-type': 'text/plain', ...action.headers }).end(action.body ?? '');
+      if (action.delayMs) setTimeout(answer, action.delayMs);
+      else answer();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -9,8 +9,11 @@ const suite = useSuite();
 let room: { id: string; mediaRoomName: string };
 let people: Record<string, JoinedPerson>;
 
+let key: string;
+
 beforeAll(async () => {
   const t = await seedTenant({ plan: 'growth' });
+  key = t.key;
   room = await createRoom(suite, t.key, { createdByExternalId: 'host' });
   people = await joinPeople(suite, t.key, room.id, [
     ['host', 'HOST'],
@@ -54,5 +57,20 @@ describe('raised hands', () => {
     });
     expect(lowered.body).toEqual({ participantId: people.amy.id, raised: false, raisedAt: null });
     expect(attributes('amy')[HAND_ATTRIBUTE]).toBe('');
+  });
+
+  it('in a breakout, the hand goes up in the breakout’s media room, where the person is', async () => {
+    const created = await suite.api('POST', `/api/v1/rooms/${room.id}/breakouts`, {
+      key,
+      body: { name: 'Side', createdByExternalId: 'host' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const breakout = await db().breakout.findUniqueOrThrow({ where: { id: created.body.id } });
+    await db().participant.update({ where: { id: people.bob.id }, data: { breakoutId: breakout.id } });
+    suite.media.addParticipant(breakout.mediaRoomName, { identity: people.bob.mediaIdentity });
+    const up = await suite.api('POST', '/api/v1/me/hand', { bearer: people.bob.token, body: { raised: true } });
+    expect(up.status, up.text).toBe(200);
+    const inBreakout = suite.media.rooms.get(breakout.mediaRoomName)!.participants.get(people.bob.mediaIdentity)!;
+    expect(inBreakout.attributes[HAND_ATTRIBUTE]).toBe(up.body.raisedAt);
   });
 });

@@ -34,6 +34,8 @@ describe('per-person host actions with a participant token', () => {
       ['POST', `/participants/${people.bob.id}/mute`, { source: 'microphone' }],
       ['POST', `/participants/${people.bob.id}/remove`, undefined],
       ['POST', `/participants/${people.bob.id}/role`, { role: 'MODERATOR' }],
+      ['POST', `/participants/${people.bob.id}/move`, { breakoutId: 'nope' }],
+      ['POST', `/participants/${people.bob.id}/lower-hand`, undefined],
       ['POST', '/end', undefined],
     ] as const) {
       const res = await as('amy', method, path, body);
@@ -105,6 +107,21 @@ describe('per-person host actions with a participant token', () => {
       body: { name: 'Side', createdByExternalId: 'host' },
     });
     expect((await as('host', 'GET', '/participants')).body.breakouts).toEqual([{ id: breakout.body.id, name: 'Side' }]);
+    // Bad input and ids that are not this room's: refused, nothing moved.
+    const badRole = await as('host', 'POST', `/participants/${people.bob.id}/role`, { role: 'OWNER' });
+    expect([badRole.status, badRole.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
+    const noBreakout = await as('host', 'POST', `/participants/${people.bob.id}/move`, { breakoutId: 'nope' });
+    expect([noBreakout.status, noBreakout.body.error.code]).toEqual([404, 'NOT_FOUND']);
+    const noOne = await as('host', 'POST', '/participants/nobody/mute', { source: 'microphone' });
+    expect([noOne.status, noOne.body.error.code]).toEqual([404, 'NOT_FOUND']);
+    const elsewhere = await suite.api('POST', '/api/v1/rooms', { key: t.key, body: { createdByExternalId: 'host' } });
+    const stranger = await suite.api('POST', `/api/v1/rooms/${elsewhere.body.id}/join`, {
+      key: t.key,
+      body: { externalUserId: 'stranger', displayName: 'stranger' },
+    });
+    const notHere = await as('host', 'POST', `/participants/${stranger.body.participant.id}/remove`);
+    expect([notHere.status, notHere.body.error.code]).toEqual([404, 'NOT_FOUND']);
+    expect((await db().participant.findUniqueOrThrow({ where: { id: people.bob.id } })).breakoutId).toBeNull();
     const moved = await as('host', 'POST', `/participants/${people.bob.id}/move`, { breakoutId: breakout.body.id });
     expect([moved.status, moved.body.participant.breakoutId]).toEqual([200, breakout.body.id]);
     // In a breakout: no longer in the main room's roster.

@@ -4,7 +4,9 @@ import { tenantDownload } from '@/lib/console/download';
 
 // The console's download link: the signed-in user's tenant, the API's own download rules.
 export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
-  return tenantDownload('download recordings', async (tenant) =>
-    attachmentResponse(await recordingFile(tenant, (await params).id)),
-  );
+  return tenantDownload({
+    what: 'download recordings',
+    params,
+    respond: async (tenant, { id }) => attachmentResponse(await recordingFile(tenant, id)),
+  });
 }
