@@ -15,6 +15,11 @@ export function newEventId(): string {
  *
  * `data` is typed by the event's schema in the catalogue (EVENT_DATA), which the API reference
  * documents: checked at compile time only, never at run time.
+ *
+ * One twin in SQL: the one-statement join (`convene_join`, migration
+ * 20261124220000_waiting_room_join_one_statement) writes `participant.waiting` and its delivery
+ * itself, with the same filter, so a park costs no second round trip. A change to what an event or
+ * a delivery row holds is a change to both (test/rooms/rooms.test.ts holds them alike).
  */
 export function emitEvent<N extends EventName>(event: {
   tx: Tx;

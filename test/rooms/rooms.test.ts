@@ -819,6 +819,21 @@ describe('join', () => {
     }
   }, 60_000);
 
+  it('a waiting-room park writes its event as emitEvent does: no delivery for a tenant whose webhook filter leaves it out', async () => {
+    // The one-statement join writes participant.waiting itself (the migration's SQL beside
+    // lib/events/outbox.ts): the tenant's event filter must hold there too.
+    const t = await seedTenant({
+      name: 'Filtered',
+      plan: 'enterprise',
+      webhookUrl: 'http://127.0.0.1:9/hooks',
+      webhookEvents: ['room.finished'],
+    });
+    const room = (await createRoom({ enableWaitingRoom: true }, t.key)).body;
+    expect((await join(room.id, { externalUserId: 'parked' }, t.key)).body.waitingForApproval).toBe(true);
+    const events = await db().event.findMany({ where: { tenantId: t.tenant.id }, include: { deliveries: true } });
+    expect(events.map((e) => [e.name, e.deliveries.length])).toEqual([['participant.waiting', 0]]);
+  });
+
   it('200 simultaneous joins into a room for 10 admit exactly 10', async () => {
     const room = (await createRoom({ maxParticipants: 10 })).body;
     const results = await Promise.all(
