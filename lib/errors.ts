@@ -56,6 +56,15 @@ export const forbidden = (message: string) => new ApiError('FORBIDDEN', message)
 export const validationFailed = (field: string, message: string) =>
   new ApiError('VALIDATION_FAILED', `${field}: ${message}`, [{ field, message }]);
 
+/**
+ * RATE_LIMITED from a limiter's wait (retryAfterMs): rounded up to whole seconds, at least 1, so the
+ * message's "Retry after" and the Retry-After header say the same.
+ */
+export function rateLimited({ retryAfterMs, message }: { retryAfterMs: number; message: string }) {
+  const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new ApiError('RATE_LIMITED', `${message} Retry after ${retryAfterSeconds} s.`, undefined, retryAfterSeconds);
+}
+
 /** A zod failure as VALIDATION_FAILED, one detail per issue naming its field (`where` when the issue is the whole input). */
 export function zodToApiError(error: z.ZodError, where: 'body' | 'query' | 'input' = 'body'): ApiError {
   const details: ErrorDetail[] = error.issues.flatMap((issue) =>

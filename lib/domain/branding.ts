@@ -38,6 +38,11 @@ export async function tenantBrandingView(tenant: Pick<Tenant, 'id'>) {
   return brandingViewOf(row, await providerDefault(row.providerId));
 }
 
+/** What the tenant's call UI shows (its own over its provider's default over Convene's), e.g. its feature switches. */
+export async function effectiveBranding(tenant: Pick<Tenant, 'branding' | 'providerId'>) {
+  return resolveBranding(storedBranding(tenant.branding), await providerDefault(tenant.providerId));
+}
+
 /** The tenant's own branding after a PATCH: omitted fields stay, null clears. */
 export async function updateTenantBranding(tenant: Pick<Tenant, 'id'>, input: BrandingInput) {
   const updated = await db().$transaction(async (tx) => {

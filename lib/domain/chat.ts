@@ -4,7 +4,7 @@ import { db } from '@/lib/db';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { config } from '@/lib/config';
 import { limiterFor } from '@/lib/rate-limiter';
-import { ApiError, forbidden, invalidState, notFound, validationFailed } from '@/lib/errors';
+import { ApiError, forbidden, invalidState, notFound, rateLimited, validationFailed } from '@/lib/errors';
 import type { ParticipantCredential } from '@/lib/domain/me';
 import { toCsv } from '@/lib/domain/csv';
 import { isActiveMember } from '@/lib/domain/participants';
@@ -92,15 +92,11 @@ export async function sendChatMessage(
       if (over instanceof RateLimiterRes) return over;
       throw over; // the store failed
     });
-  if (spent.consumedPoints > CHAT_RATE_MESSAGES) {
-    const retryAfter = Math.max(1, Math.ceil(spent.msBeforeNext / 1000));
-    throw new ApiError(
-      'RATE_LIMITED',
-      `Too many messages: at most ${CHAT_RATE_MESSAGES} per ${CHAT_RATE_WINDOW_SECONDS} s. Retry after ${retryAfter} s.`,
-      undefined,
-      retryAfter,
-    );
-  }
+  if (spent.consumedPoints > CHAT_RATE_MESSAGES)
+    throw rateLimited({
+      retryAfterMs: spent.msBeforeNext,
+      message: `Too many messages: at most ${CHAT_RATE_MESSAGES} per ${CHAT_RATE_WINDOW_SECONDS} s.`,
+    });
 
   const session = await db().roomSession.findFirst({
     where: { roomId: room.id, endedAt: null },

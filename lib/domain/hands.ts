@@ -1,5 +1,6 @@
 import type { Participant } from '@/lib/generated/prisma/client';
-import { invalidState } from '@/lib/errors';
+import { ApiError, invalidState } from '@/lib/errors';
+import { effectiveBranding } from '@/lib/domain/branding';
 import { mediaFor } from '@/lib/domain/media';
 import { isMediaNotFound } from '@/lib/media';
 import { findParticipant, isInCall, mediaRoomOf, requireModerator } from '@/lib/domain/participants';
@@ -35,8 +36,15 @@ async function setHand(credential: ParticipantCredential, target: Participant, r
   return { participantId: target.id, raised, raisedAt };
 }
 
-/** The participant raises or lowers their own hand. */
+/**
+ * The participant raises or lowers their own hand. Raising is refused where the tenant switched raise
+ * hand off (raiseHandEnabled): the call UI hides the button there, and a client calling anyway must
+ * not put a hand in the hosts' queue. Lowering stays allowed: a hand raised before the switch can
+ * still come down.
+ */
 export async function setOwnHand(credential: ParticipantCredential, input: { raised: boolean }) {
+  if (input.raised && !(await effectiveBranding(credential.tenant)).raiseHandEnabled)
+    throw new ApiError('FEATURE_DISABLED', 'Raise hand is turned off for this tenant (raiseHandEnabled is false).');
   return setHand(credential, credential.participant, input.raised);
 }
 

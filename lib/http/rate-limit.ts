@@ -1,5 +1,5 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
-import { ApiError } from '@/lib/errors';
+import { ApiError, rateLimited } from '@/lib/errors';
 import { requestContext } from '@/lib/http/context';
 import { limiterFor } from '@/lib/rate-limiter';
 import { clientAddress } from '@/lib/net/client-address';
@@ -29,18 +29,15 @@ export async function consumeRateLimit(credentialKey: string, perSecond: number)
   } catch (err) {
     if (!(err instanceof RateLimiterRes)) throw err; // store failure: surfaces as a 500 we log
     setHeaders(perSecond, err);
-    const retryAfter = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-    const ctx = requestContext();
-    if (ctx) ctx.responseHeaders['retry-after'] = String(retryAfter);
     const who = credentialKey.startsWith('participant:')
       ? 'this participant token'
       : credentialKey.startsWith('address:')
         ? 'this address'
         : 'this key';
-    throw new ApiError(
-      'RATE_LIMITED',
-      `Too many requests: ${who} allows ${perSecond} per second. Retry after ${retryAfter} s.`,
-    );
+    throw rateLimited({
+      retryAfterMs: err.msBeforeNext,
+      message: `Too many requests: ${who} allows ${perSecond} per second.`,
+    });
   }
 }
 
@@ -83,11 +80,8 @@ export async function limitFailedCredentials<T>(
 }
 
 function tooManyFailures(res: RateLimiterRes) {
-  const retryAfter = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-  return new ApiError(
-    'RATE_LIMITED',
-    `Too many failed credentials from this address: at most ${FAILED_CREDENTIALS_PER_ADDRESS} per ${FAILED_CREDENTIALS_WINDOW_SECONDS} s. Retry after ${retryAfter} s.`,
-    undefined,
-    retryAfter,
-  );
+  return rateLimited({
+    retryAfterMs: res.msBeforeNext,
+    message: `Too many failed credentials from this address: at most ${FAILED_CREDENTIALS_PER_ADDRESS} per ${FAILED_CREDENTIALS_WINDOW_SECONDS} s.`,
+  });
 }

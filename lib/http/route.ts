@@ -45,7 +45,10 @@ export const auth = {
   tenant: <P extends Permission>(permission: P) => ({ kind: 'tenant', permission }) as const,
   provider: { kind: 'provider' } as const,
   participant: { kind: 'participant' } as const,
-  /** The participant's own read (GET /me): answers a removed or refused participant too, so the call UI can say which. */
+  /**
+   * GET /me only: lets a removed or refused participant past the guard, so that GET /me's own 403
+   * names which (detail `entry`: removed | denied) and the call UI can tell the person why.
+   */
   participantEvenIfRefused: { kind: 'participant', evenIfRefused: true } as const,
 };
 

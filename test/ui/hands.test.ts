@@ -59,6 +59,23 @@ describe('raised hands', () => {
     expect(attributes('amy')[HAND_ATTRIBUTE]).toBe('');
   });
 
+  it('where the tenant turned raise hand off, raising is refused and lowering still works', async () => {
+    const up = await suite.api('POST', '/api/v1/me/hand', { bearer: people.amy.token, body: { raised: true } });
+    expect(up.status, up.text).toBe(200);
+    const off = await suite.api('PATCH', '/api/v1/tenant/branding', { key, body: { raiseHandEnabled: false } });
+    expect(off.status, off.text).toBe(200);
+    try {
+      const refused = await suite.api('POST', '/api/v1/me/hand', { bearer: people.bob.token, body: { raised: true } });
+      expect([refused.status, refused.body.error.code]).toEqual([403, 'FEATURE_DISABLED']);
+      expect(attributes('bob')[HAND_ATTRIBUTE] ?? '').toBe('');
+      // A hand raised before the switch can still come down.
+      const down = await suite.api('POST', '/api/v1/me/hand', { bearer: people.amy.token, body: { raised: false } });
+      expect(down.body).toEqual({ participantId: people.amy.id, raised: false, raisedAt: null });
+    } finally {
+      await suite.api('PATCH', '/api/v1/tenant/branding', { key, body: { raiseHandEnabled: null } });
+    }
+  });
+
   it('in a breakout, the hand goes up in the breakout’s media room, where the person is', async () => {
     const created = await suite.api('POST', `/api/v1/rooms/${room.id}/breakouts`, {
       key,

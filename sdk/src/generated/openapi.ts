@@ -5094,6 +5094,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description true raises the hand (403 FEATURE_DISABLED where the tenant turned raise hand off: raiseHandEnabled); false lowers it. */
                     raised: boolean;
                 };
             };
