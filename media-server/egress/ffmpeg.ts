@@ -43,9 +43,15 @@ export function ffmpegPath(): string {
   return found.path;
 }
 
-/** A quiet ffmpeg child (errors only on stderr; its last lines are the reason when it fails). */
-export function spawnFfmpeg(args: string[], options: SpawnOptions = {}): FfmpegProcess {
-  const child = spawn(ffmpegPath(), ['-hide_banner', '-nostats', '-loglevel', 'error', ...args], {
+/**
+ * An ffmpeg child writing only errors on stderr unless `loglevel` asks for more (its last line is
+ * the reason when it fails); killed if this process exits first.
+ */
+export function spawnFfmpeg(
+  args: string[],
+  { loglevel = 'error', ...options }: SpawnOptions & { loglevel?: 'error' | 'info' } = {},
+): FfmpegProcess {
+  const child = spawn(ffmpegPath(), ['-hide_banner', '-nostats', '-loglevel', loglevel, ...args], {
     stdio: ['pipe', 'pipe', 'pipe'],
     ...options,
   });

@@ -12,7 +12,7 @@ import {
 } from '@livekit/protocol';
 import { newSid } from '../rtc/room-state';
 import type { IngressContext } from './publisher';
-import { ffmpegPath, ffmpegUnavailable } from '../egress/ffmpeg';
+import { ffmpegUnavailable } from '../egress/ffmpeg';
 import { createRtmpListener, freePort } from './rtmp';
 import { createWhipEndpoint } from './whip';
 
@@ -45,7 +45,7 @@ export function createIngressService(
         const missing = ffmpegUnavailable();
         const port = await freePort();
         info.url = `rtmp://${ctx.host}:${port}/live`;
-        if (!missing) rtmp.set(info.ingressId, createRtmpListener(ctx, info, { ...ctx, ffmpeg: ffmpegPath(), port }));
+        if (!missing) rtmp.set(info.ingressId, createRtmpListener(ctx, info, { ...ctx, port }));
         else info.state = new IngressState({ status: IngressState_Status.ENDPOINT_ERROR, error: missing });
       }
       ingresses.set(info.ingressId, info);

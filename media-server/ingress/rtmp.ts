@@ -6,11 +6,11 @@
  * the publisher stops, ffmpeg exits, the participant leaves and a new listener waits for the next
  * push (an ingress may start again).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import dgram from 'node:dgram';
 import net from 'node:net';
 import { MediaStreamTrack, RtpPacket } from 'werift';
 import type { IngressInfo } from '@livekit/protocol';
+import { type FfmpegProcess, spawnFfmpeg } from '../egress/ffmpeg';
 import { type IngressContext, IngressPublisher } from './publisher';
 
 const freePort = () =>
@@ -37,12 +37,8 @@ async function udpTrack(kind: 'audio' | 'video') {
   return { socket, track, port: (socket.address() as net.AddressInfo).port };
 }
 
-export function createRtmpListener(
-  ctx: IngressContext,
-  info: IngressInfo,
-  opts: { host: string; ffmpeg: string; port: number },
-) {
-  let ffmpeg: ChildProcess | undefined;
+export function createRtmpListener(ctx: IngressContext, info: IngressInfo, opts: { host: string; port: number }) {
+  let ffmpeg: FfmpegProcess | undefined;
   let closed = false;
 
   async function listen() {
@@ -52,37 +48,35 @@ export function createRtmpListener(
     const publisher = new IngressPublisher(info, ctx);
     // A key frame a second: there is no way to ask ffmpeg for one when a subscriber joins.
     const args = [
-      ...['-hide_banner', '-loglevel', 'info', '-listen', '1'],
-      ...['-i', `rtmp://${opts.host}:${opts.port}/live/${info.streamKey}`],
+      ...['-listen', '1', '-i', `rtmp://${opts.host}:${opts.port}/live/${info.streamKey}`],
       ...['-map', '0:v:0', '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '1500k'],
       ...['-g', '30', '-keyint_min', '30', '-auto-alt-ref', '0', '-error-resilient', '1'],
       ...['-payload_type', '96', '-f', 'rtp', '-pkt_size', '1200', `rtp://127.0.0.1:${video.port}`],
       ...['-map', '0:a:0', '-c:a', 'libopus', '-ar', '48000', '-ac', '2', '-b:a', '64k'],
       ...['-payload_type', '111', '-f', 'rtp', '-pkt_size', '1200', `rtp://127.0.0.1:${audio.port}`],
     ];
-    const child = spawn(opts.ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    ffmpeg = child;
+    // At info level: its "Output #1" line says a push arrived and the outputs are open.
+    const transcoder = spawnFfmpeg(args, { loglevel: 'info', stdio: ['ignore', 'ignore', 'pipe'] });
+    ffmpeg = transcoder;
     let log = '';
     let joined = false;
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (chunk: string) => {
-      log = (log + chunk).slice(-4000);
+    transcoder.child.stderr!.on('data', (chunk: Buffer) => {
+      log = (log + chunk.toString()).slice(-4000);
       // ffmpeg's listener accepts any stream name and only warns: refuse a wrong key ourselves.
       if (log.includes('Unexpected stream')) {
         ctx.log(`rtmp ingress ${info.ingressId}: a push with a wrong stream key was refused`);
-        child.kill('SIGKILL');
+        transcoder.child.kill('SIGKILL');
       } else if (!joined && /Output #1/.test(log)) {
         joined = true;
         publisher.addTrack(video.track);
         publisher.addTrack(audio.track);
       }
     });
-    child.on('exit', (code) => {
+    void transcoder.exited.then(({ code }) => {
       video.socket.close();
       audio.socket.close();
-      const reason = code && joined && !closed ? (log.trim().split('\n').at(-1) ?? `ffmpeg exited ${code}`) : '';
-      publisher.end(reason);
-      if (ffmpeg === child) ffmpeg = undefined;
+      publisher.end(code && joined && !closed ? transcoder.reason() || `ffmpeg exited ${code}` : '');
+      if (ffmpeg === transcoder) ffmpeg = undefined;
       if (!closed) setTimeout(() => void listen(), 200);
     });
   }
@@ -91,7 +85,7 @@ export function createRtmpListener(
   return {
     close() {
       closed = true;
-      ffmpeg?.kill('SIGKILL');
+      ffmpeg?.child.kill('SIGKILL');
     },
   };
 }

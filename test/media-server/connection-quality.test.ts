@@ -6,11 +6,11 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { AudioFrame, AudioSource, LocalAudioTrack, Room, TrackPublishOptions, TrackSource } from '@livekit/rtc-node';
-import { AccessToken } from 'livekit-server-sdk';
 import { ConnectionQuality } from '@livekit/protocol';
 import { startDevMediaServer, type DevMediaServer } from '@/media-server';
 import { ArrivalMeter, rateConnection } from '@/media-server/sfu/quality';
 import { launchChromiumWithFakeDevices, serveLiveKitClientPage } from '../support/livekit-page';
+import { mediaToken } from '../support/rtc-node-media';
 import { cleanUpWithin, until } from '../support/until';
 
 describe('rating', () => {
@@ -58,11 +58,7 @@ describe('in a call', () => {
   }, async () => {
     media = await startDevMediaServer({ departureTimeoutMs: 1000 });
     const server = media;
-    const token = async (identity: string) => {
-      const at = new AccessToken(server.apiKey, server.apiSecret, { identity });
-      at.addGrant({ roomJoin: true, room: 'quality' });
-      return at.toJwt();
-    };
+    const token = (identity: string) => mediaToken(server, 'quality', identity);
     // One remote publishes a microphone, one only listens.
     const singer = new Room();
     await singer.connect(media.url, await token('singer'), { autoSubscribe: false, dynacast: false });

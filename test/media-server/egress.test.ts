@@ -7,7 +7,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,49 +20,29 @@ import {
   S3Upload,
   StreamOutput,
   StreamProtocol,
-  WebhookReceiver,
   type EgressInfo,
 } from 'livekit-server-sdk';
 import { StreamInfo_Status } from '@livekit/protocol';
 import { startDevMediaServer, type DevMediaServer } from '@/media-server';
 import { launchChromiumWithFakeDevices, publishingPage, serveLiveKitClientPage } from '../support/livekit-page';
 import { colourAt, ffmpegBin, maxVolume, probe } from '../support/media-probe';
+import { holds, until } from '../support/until';
+import { livekitEvents, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { freePort } from '../../e2e/support/app';
-
-async function waitFor<T>(fn: () => Promise<T | undefined> | T | undefined, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${fn.toString()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 let media: DevMediaServer;
 let egress: EgressClient;
 let page: Awaited<ReturnType<typeof serveLiveKitClientPage>>;
 let browser: Browser;
-let hookServer: http.Server;
+let receiver: WebhookReceiver;
+/** The webhooks so far, each verified as Convene verifies them. */
+let hooks: ReturnType<typeof livekitEvents>;
 let dir: string;
-const hooks: { event: string; info: EgressInfo }[] = [];
 
 beforeAll(async () => {
-  let receiver: WebhookReceiver;
-  hookServer = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', async () => {
-      const event = await receiver.receive(body, req.headers.authorization).catch(() => undefined);
-      if (event?.egressInfo) hooks.push({ event: event.event, info: event.egressInfo });
-      res.writeHead(event ? 200 : 401).end();
-    });
-  });
-  await new Promise<void>((r) => hookServer.listen(0, '127.0.0.1', r));
-  media = await startDevMediaServer({
-    webhookUrls: [`http://127.0.0.1:${(hookServer.address() as { port: number }).port}/`],
-  });
-  receiver = new WebhookReceiver(media.apiKey, media.apiSecret);
+  receiver = await startWebhookReceiver();
+  media = await startDevMediaServer({ webhookUrls: [receiver.url] });
+  hooks = livekitEvents(receiver.received, media);
   egress = new EgressClient(media.httpUrl, media.apiKey, media.apiSecret);
   page = await serveLiveKitClientPage();
   browser = await launchChromiumWithFakeDevices();
@@ -74,7 +53,7 @@ afterAll(async () => {
   await browser?.close();
   await media?.close();
   await page?.close();
-  hookServer?.close();
+  await receiver?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -82,20 +61,30 @@ afterAll(async () => {
 async function publisher(room: string, identity: string): Promise<Page> {
   const p = await publishingPage({ browser, pageUrl: page.url, media, room, identity });
   // Published means the server receives its media.
-  await waitFor(() => {
-    const tracks = [...(media.rooms.get(room)?.participants.get(identity)?.tracks.values() ?? [])];
-    return tracks.length === 2 && tracks.every((t) => t.media);
-  }, 20_000);
+  await holds(
+    `${identity}'s media at the server`,
+    () => {
+      const tracks = [...(media.rooms.get(room)?.participants.get(identity)?.tracks.values() ?? [])];
+      return tracks.length === 2 && tracks.every((t) => t.media);
+    },
+    20_000,
+  );
   return p;
 }
 
-const hook = (egressId: string, event: string, status?: EgressStatus) =>
-  waitFor(
-    () =>
-      hooks.find(
-        (h) => h.info.egressId === egressId && h.event === event && (status === undefined || h.info.status === status),
-      )?.info,
+/** The egress in the first webhook about `egressId` that `matches`, once one has come. */
+const egressHook = (what: string, egressId: string, matches: (event: string, info: EgressInfo) => boolean) =>
+  until(
+    async () =>
+      (await hooks()).find((h) => h.egressInfo?.egressId === egressId && matches(h.event, h.egressInfo))?.egressInfo,
+    what,
     20_000,
+  );
+const hook = (egressId: string, event: string, status?: EgressStatus) =>
+  egressHook(
+    `${event}${status === undefined ? '' : ` ${EgressStatus[status]}`} for ${egressId}`,
+    egressId,
+    (e, info) => e === event && (status === undefined || info.status === status),
   );
 
 describe('development media server egress', { timeout: 120_000 }, () => {
@@ -188,7 +177,8 @@ describe('development media server egress', { timeout: 120_000 }, () => {
     );
     try {
       // Listening: a TCP connection to its RTMP port is accepted.
-      await waitFor(
+      await holds(
+        'the RTMP server listening',
         () =>
           new Promise<boolean>((resolve) =>
             net
@@ -213,15 +203,11 @@ describe('development media server egress', { timeout: 120_000 }, () => {
         { encodingOptions: new EncodingOptions({ width: 640, height: 360, framerate: 15 }) },
       );
       // The refusing destination is reported failed while the other stays live.
-      const updated = await waitFor(
-        () =>
-          hooks.find(
-            (h) =>
-              h.info.egressId === started.egressId &&
-              h.event === 'egress_updated' &&
-              h.info.streamResults.some((s) => s.status === StreamInfo_Status.FAILED),
-          )?.info,
-        20_000,
+      const updated = await egressHook(
+        'egress_updated with a failed stream',
+        started.egressId,
+        (event, info) =>
+          event === 'egress_updated' && info.streamResults.some((s) => s.status === StreamInfo_Status.FAILED),
       );
       expect(updated.status).toBe(EgressStatus.EGRESS_ACTIVE);
       const [live, refused] = updated.streamResults;
@@ -232,23 +218,27 @@ describe('development media server egress', { timeout: 120_000 }, () => {
 
       // The RTMP server has a live H.264 + AAC stream: pull two seconds of it and decode them.
       const pulled = path.join(dir, 'pulled.flv');
-      await waitFor(async () => {
-        const pull = spawn(
-          ffmpegBin,
-          ['-loglevel', 'error', '-i', `rtmp://127.0.0.1:${rtmpPort}/live/secret-key`].concat([
-            '-t',
-            '2',
-            '-c',
-            'copy',
-            '-y',
-            pulled,
-          ]),
-        );
-        const timer = setTimeout(() => pull.kill('SIGKILL'), 15_000);
-        const code = await new Promise((resolve) => pull.once('exit', resolve));
-        clearTimeout(timer);
-        return code === 0 && statSync(pulled).size > 0;
-      }, 30_000);
+      await holds(
+        'two seconds pulled from the RTMP server',
+        async () => {
+          const pull = spawn(
+            ffmpegBin,
+            ['-loglevel', 'error', '-i', `rtmp://127.0.0.1:${rtmpPort}/live/secret-key`].concat([
+              '-t',
+              '2',
+              '-c',
+              'copy',
+              '-y',
+              pulled,
+            ]),
+          );
+          const timer = setTimeout(() => pull.kill('SIGKILL'), 15_000);
+          const code = await new Promise((resolve) => pull.once('exit', resolve));
+          clearTimeout(timer);
+          return code === 0 && statSync(pulled).size > 0;
+        },
+        30_000,
+      );
       expect(probe(pulled)).toMatchObject({
         decodes: true,
         video: { codec: 'h264', width: 640, height: 360 },

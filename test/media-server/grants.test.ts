@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 const token = (room: string, identity: string, grant: Partial<VideoGrant> = {}) =>
-  mediaToken(media, room, identity, grant);
+  mediaToken(media, room, identity, { grant });
 
 /** Calls fn with each value the stream yields, until it ends. */
 async function each<T>(stream: ReadableStream<T>, fn: (value: T) => void) {

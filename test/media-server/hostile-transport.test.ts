@@ -5,52 +5,25 @@
  * bystander — a participant connected over signaling in another room — is still connected and
  * that the Twirp server API still answers.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
-import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { AccessToken, RoomServiceClient } from 'livekit-server-sdk';
+import { RoomServiceClient } from 'livekit-server-sdk';
 import { WebSocket } from 'ws';
 import { SignalResponse } from '@livekit/protocol';
+import { type MediaServerProcess, spawnMediaServer } from '../support/media-server-process';
+import { mediaToken } from '../support/rtc-node-media';
 import { until } from '../support/until';
 
-const apiKey = 'hostile_key';
-const apiSecret = 'hostile-transport-test-secret-0123456789';
-
-let media: ChildProcess;
-let exited: string | undefined;
-let port: number;
+let media: MediaServerProcess;
 let bystander: WebSocket;
-let output = '';
 
-async function token(room: string, identity: string) {
-  const at = new AccessToken(apiKey, apiSecret, { identity, ttl: 600 });
-  at.addGrant({ roomJoin: true, room, canPublish: true, canSubscribe: true, canPublishData: true });
-  return at.toJwt();
-}
+const token = (room: string, identity: string) => mediaToken(media, room, identity);
 
 beforeEach(async () => {
-  exited = undefined;
-  output = '';
-  media = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.resolve(import.meta.dirname, '../../media-server/main.ts')],
-    {
-      env: { ...process.env, LIVEKIT_API_KEY: apiKey, LIVEKIT_API_SECRET: apiSecret, DEV_MEDIA_PORT: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  media.stdout!.on('data', (c) => (output += c));
-  media.stderr!.on('data', (c) => (output += c));
-  media.on('exit', (code, signal) => (exited = `exited with ${code ?? signal}`));
-  port = await until(() => {
-    if (exited) throw new Error(`media server ${exited}: ${output}`);
-    const m = / on ws:\/\/127\.0\.0\.1:(\d+)/.exec(output);
-    return m ? Number(m[1]) : undefined;
-  }, 'the media server to listen');
+  media = await spawnMediaServer({ apiKey: 'hostile_key', apiSecret: 'hostile-transport-test-secret-0123456789' });
 
-  bystander = new WebSocket(`ws://127.0.0.1:${port}/rtc?access_token=${await token('bystanders', 'ada')}`);
+  bystander = new WebSocket(`${media.url}/rtc?access_token=${await token('bystanders', 'ada')}`);
   bystander.on('error', () => undefined);
   await new Promise<void>((resolve, reject) => {
     bystander.once('message', (data) => {
@@ -64,26 +37,23 @@ beforeEach(async () => {
 
 afterEach(async () => {
   bystander.close();
-  if (!exited) {
-    media.kill('SIGTERM');
-    await until(() => exited, 'the media server to stop', 5000).catch(() => media.kill('SIGKILL'));
-  }
+  await media.stop();
 });
 
 /** The server survived: still running, the bystander still in their room, the API answering. */
 async function expectBystanderUnharmed() {
   // Give a crash (an unhandled error event fires on the next tick) time to happen.
   await new Promise((r) => setTimeout(r, 300));
-  expect(exited, `media server: ${output}`).toBeUndefined();
+  expect(media.exited, `media server: ${media.output}`).toBeUndefined();
   expect(bystander.readyState).toBe(WebSocket.OPEN);
-  const api = new RoomServiceClient(`http://127.0.0.1:${port}`, apiKey, apiSecret);
+  const api = new RoomServiceClient(`http://127.0.0.1:${media.port}`, media.apiKey, media.apiSecret);
   const participants = await api.listParticipants('bystanders');
   expect(participants.map((p) => p.identity)).toEqual(['ada']);
 }
 
 /** A raw socket that completed the WebSocket handshake for /rtc with a valid token. */
 async function upgradedSocket(room: string, identity: string) {
-  const socket = net.connect(port, '127.0.0.1');
+  const socket = net.connect(media.port, '127.0.0.1');
   socket.on('error', () => undefined);
   await new Promise((r) => socket.once('connect', r));
   socket.write(
@@ -114,8 +84,8 @@ it('a WebSocket frame with RSV1 set (no extension negotiated) closes that connec
 it('a client that never answers the close handshake does not hold up shutdown', async () => {
   await upgradedSocket('attack', 'mallory'); // reads nothing more and sends no close frame
   const asked = Date.now();
-  media.kill('SIGTERM');
-  await until(() => exited, 'the media server to stop', 5000);
+  media.child.kill('SIGTERM');
+  await until(() => media.exited, 'the media server to stop', 5000);
   expect(Date.now() - asked).toBeLessThan(3000);
 });
 
@@ -129,7 +99,7 @@ it('a WebSocket message over the size limit closes that connection only', async 
 });
 
 it('a signaling message of 2 MiB is refused (maxPayload), not buffered', async () => {
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/rtc?access_token=${await token('attack', 'mallory')}`);
+  const ws = new WebSocket(`${media.url}/rtc?access_token=${await token('attack', 'mallory')}`);
   const closeCode = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
   ws.on('error', () => undefined);
   await new Promise((r) => ws.once('open', r));
@@ -140,7 +110,7 @@ it('a signaling message of 2 MiB is refused (maxPayload), not buffered', async (
 
 it('an unauthenticated upgrade followed by a TCP reset', async () => {
   for (let i = 0; i < 5; i++) {
-    const socket = net.connect(port, '127.0.0.1');
+    const socket = net.connect(media.port, '127.0.0.1');
     socket.on('error', () => undefined);
     await new Promise((r) => socket.once('connect', r));
     socket.write(
@@ -156,7 +126,7 @@ it('a Twirp body over 1 MiB is answered 413 with a reason before it is read', as
   const answer = (headers: http.OutgoingHttpHeaders, send: (req: http.ClientRequest) => void) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.request(
-        { host: '127.0.0.1', port, method: 'POST', path: '/twirp/livekit.RoomService/ListRooms', headers },
+        { host: '127.0.0.1', port: media.port, method: 'POST', path: '/twirp/livekit.RoomService/ListRooms', headers },
         (res) => {
           let body = '';
           res.on('data', (c) => (body += c));

@@ -6,35 +6,26 @@
  */
 import { ffmpegBin } from '../support/media-probe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import http from 'node:http';
 import { spawn } from 'node:child_process';
 import type { Browser } from '@playwright/test';
-import { AccessToken, IngressClient, IngressInput } from 'livekit-server-sdk';
+import { IngressClient, IngressInput } from 'livekit-server-sdk';
 import { dispose, Room, RoomEvent, TrackKind, VideoStream, type RemoteTrack } from '@livekit/rtc-node';
 import { startDevMediaServer, type DevMediaServer } from '@/media-server';
 import { launchChromiumWithFakeDevices, serveLiveKitClientPage } from '../support/livekit-page';
+import { mediaToken } from '../support/rtc-node-media';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { publishOverWhip } from '../support/whip-publish';
 
 let media: DevMediaServer;
 let ingress: IngressClient;
 let browser: Browser;
 let pages: Awaited<ReturnType<typeof serveLiveKitClientPage>>;
-const webhooks: { event: string; ingressInfo?: { ingressId: string; state?: { status?: string } } }[] = [];
-const receiver = http.createServer((req, res) => {
-  let body = '';
-  req.on('data', (c) => (body += c));
-  req.on('end', () => {
-    webhooks.push(JSON.parse(body));
-    res.end();
-  });
-});
+let receiver: WebhookReceiver;
 const viewers: Room[] = [];
 
 beforeAll(async () => {
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  media = await startDevMediaServer({
-    webhookUrls: [`http://127.0.0.1:${(receiver.address() as { port: number }).port}/`],
-  });
+  receiver = await startWebhookReceiver();
+  media = await startDevMediaServer({ webhookUrls: [receiver.url] });
   ingress = new IngressClient(media.httpUrl, media.apiKey, media.apiSecret);
   pages = await serveLiveKitClientPage();
   browser = await launchChromiumWithFakeDevices();
@@ -45,14 +36,12 @@ afterAll(async () => {
   await browser?.close();
   await pages?.close();
   await media?.close();
-  await new Promise<void>((r) => receiver.close(() => r()));
+  await receiver?.close();
   await dispose();
 });
 
 /** A LiveKit client in the room counting the video frames it decodes from `identity`. */
 async function viewer(roomName: string, identity: string) {
-  const at = new AccessToken(media.apiKey, media.apiSecret, { identity: `viewer-${identity}` });
-  at.addGrant({ roomJoin: true, room: roomName, canSubscribe: true });
   const room = new Room();
   viewers.push(room);
   const seen = { frames: 0, width: 0, height: 0 };
@@ -67,12 +56,18 @@ async function viewer(roomName: string, identity: string) {
       }
     })();
   });
-  await room.connect(media.url, await at.toJwt(), { autoSubscribe: true, dynacast: false });
+  await room.connect(media.url, await mediaToken(media, roomName, `viewer-${identity}`), {
+    autoSubscribe: true,
+    dynacast: false,
+  });
   return { room, seen };
 }
 
 const eventsOf = (ingressId: string) =>
-  webhooks.filter((w) => w.ingressInfo?.ingressId === ingressId).map((w) => w.event);
+  receiver.received
+    .map((delivery): { event: string; ingressInfo?: { ingressId: string } } => JSON.parse(delivery.body))
+    .filter((w) => w.ingressInfo?.ingressId === ingressId)
+    .map((w) => w.event);
 
 describe('WHIP ingress', () => {
   it('a browser publishing over WHIP appears as the ingress participant; the room receives its video; DELETE ends it', async () => {

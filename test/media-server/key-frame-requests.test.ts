@@ -7,7 +7,6 @@
  */
 import { afterAll, beforeAll, it } from 'vitest';
 import { AddTrackRequest, TrackSource, TrackType } from '@livekit/protocol';
-import { AccessToken } from 'livekit-server-sdk';
 import {
   MediaStream,
   MediaStreamTrack,
@@ -16,6 +15,7 @@ import {
   RTCPeerConnection,
 } from 'werift';
 import { startDevMediaServer, type DevMediaServer } from '@/media-server';
+import { mediaToken } from '../support/rtc-node-media';
 import { holds, until } from '../support/until';
 import { v0Publisher } from '../support/v0-publisher';
 import { v1Client } from '../support/v1-client';
@@ -31,11 +31,8 @@ afterAll(async () => {
   await media?.close();
 });
 
-async function token(identity: string, canSubscribe: boolean) {
-  const at = new AccessToken(media.apiKey, media.apiSecret, { identity });
-  at.addGrant({ roomJoin: true, room: ROOM, canSubscribe });
-  return at.toJwt();
-}
+const token = (identity: string, canSubscribe: boolean) =>
+  mediaToken(media, ROOM, identity, { grant: { canSubscribe } });
 
 it('passes on a PLI signed with the SSRC of a stream the subscriber publishes', async () => {
   const camera = await v0Publisher({

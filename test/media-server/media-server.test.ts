@@ -3,75 +3,31 @@
  * Chromium pages running livekit-client (its UMD build) over real WebRTC, and livekit-server-sdk
  * for the server API and webhook verification.
  */
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from '@playwright/test';
-import {
-  AccessToken,
-  EgressStatus,
-  RoomServiceClient,
-  TrackSource,
-  WebhookReceiver,
-  type VideoGrant,
-} from 'livekit-server-sdk';
+import { AccessToken, RoomServiceClient, TrackSource, type VideoGrant, type WebhookEvent } from 'livekit-server-sdk';
 import { WebSocket } from 'ws';
 import { AddTrackRequest, SignalRequest, SignalResponse, TrackType } from '@livekit/protocol';
 import { startDevMediaServer, type DevMediaServer } from '@/media-server';
 import { launchChromiumWithFakeDevices, serveLiveKitClientPage } from '../support/livekit-page';
-
-/** Polls until fn is true; fails with its source so the failing condition is named. */
-async function waitFor(fn: () => Promise<boolean> | boolean, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await fn())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${fn.toString()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { mediaToken } from '../support/rtc-node-media';
+import { holds } from '../support/until';
+import { livekitEvents, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
 let media: DevMediaServer;
 let page: Awaited<ReturnType<typeof serveLiveKitClientPage>>;
 let pageUrl: string;
 let browser: Browser;
 let roomService: RoomServiceClient;
-const hooks: {
-  event: string;
-  room?: string;
-  identity?: string;
-  egressId?: string;
-  egressStatus?: EgressStatus;
-  error?: string;
-}[] = [];
-let hookServer: http.Server;
+let receiver: WebhookReceiver;
+/** The webhooks so far, each verified as Convene verifies them. */
+let hooks: ReturnType<typeof livekitEvents>;
+const anyHook = async (matches: (event: WebhookEvent) => boolean) => (await hooks()).some(matches);
 
 beforeAll(async () => {
-  // A receiver that verifies every webhook exactly as Convene does (the SDK's WebhookReceiver).
-  let receiver: WebhookReceiver;
-  hookServer = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', async () => {
-      try {
-        const event = await receiver.receive(body, req.headers.authorization);
-        hooks.push({
-          event: event.event,
-          room: event.room?.name,
-          identity: event.participant?.identity,
-          egressId: event.egressInfo?.egressId,
-          egressStatus: event.egressInfo?.status,
-          error: event.egressInfo?.error,
-        });
-        res.writeHead(200).end();
-      } catch {
-        res.writeHead(401).end();
-      }
-    });
-  });
-  await new Promise<void>((r) => hookServer.listen(0, '127.0.0.1', r));
-  media = await startDevMediaServer({
-    webhookUrls: [`http://127.0.0.1:${(hookServer.address() as { port: number }).port}/`],
-    departureTimeoutMs: 1000,
-  });
-  receiver = new WebhookReceiver(media.apiKey, media.apiSecret);
+  receiver = await startWebhookReceiver();
+  media = await startDevMediaServer({ webhookUrls: [receiver.url], departureTimeoutMs: 1000 });
+  hooks = livekitEvents(receiver.received, media);
   roomService = new RoomServiceClient(media.httpUrl, media.apiKey, media.apiSecret);
 
   page = await serveLiveKitClientPage();
@@ -83,18 +39,15 @@ afterAll(async () => {
   await browser?.close();
   await media?.close();
   await page?.close();
-  hookServer?.close();
+  await receiver?.close();
 });
 
-async function token(room: string, identity: string, grant: Partial<VideoGrant> = {}, secret = media.apiSecret) {
-  const at = new AccessToken(media.apiKey, secret, {
-    identity,
+const token = (room: string, identity: string, grant: Partial<VideoGrant> = {}, secret = media.apiSecret) =>
+  mediaToken({ apiKey: media.apiKey, apiSecret: secret }, room, identity, {
+    grant,
     name: identity.toUpperCase(),
     metadata: `{"who":"${identity}"}`,
   });
-  at.addGrant({ roomJoin: true, room, ...grant });
-  return at.toJwt();
-}
 
 /** A page connected to the room with livekit-client; remote tracks are attached, data and disconnects recorded. */
 async function connect(
@@ -155,29 +108,42 @@ describe('development media server', { timeout: 90_000 }, () => {
   it('forwards video, audio and data between two real browsers, and tells Convene by signed webhooks', async () => {
     const ada = await connect('r-call', 'ada');
     const bob = await connect('r-call', 'bob');
-    await waitFor(
+    await holds(
+      "ada and bob subscribed to each other's audio and video",
       async () =>
         (await remotes(ada)).join() === 'bob:audio,video' && (await remotes(bob)).join() === 'ada:audio,video',
       20_000,
     );
-    await waitFor(async () => (await videoFrames(ada)) > 10 && (await videoFrames(bob)) > 10, 20_000);
+    await holds(
+      'ada and bob decoding frames',
+      async () => (await videoFrames(ada)) > 10 && (await videoFrames(bob)) > 10,
+      20_000,
+    );
     const before = await videoFrames(bob);
     await bob.waitForTimeout(1000);
     expect(await videoFrames(bob)).toBeGreaterThan(before + 5); // frames keep arriving, not a frozen first one
 
     // The fake microphone beeps: Bob is told Ada is speaking (speaker updates from the audio level extension).
-    await waitFor(() => bob.evaluate(() => (window as any).speakers.includes('ada')), 15_000);
+    await holds('ada speaking, at bob', () => bob.evaluate(() => (window as any).speakers.includes('ada')), 15_000);
 
     // A screen share is a second video track: Bob decodes both.
     await ada.evaluate(() => (window as any).room.localParticipant.setScreenShareEnabled(true));
-    await waitFor(async () => (await remotes(bob)).join() === 'ada:audio,video,video', 20_000);
+    await holds(
+      "ada's screen share subscribed at bob",
+      async () => (await remotes(bob)).join() === 'ada:audio,video,video',
+      20_000,
+    );
     const perVideo = () =>
       bob.evaluate(() =>
         [...document.querySelectorAll<HTMLVideoElement>('video[data-kind="video"]')].map(
           (v) => v.getVideoPlaybackQuality().totalVideoFrames,
         ),
       );
-    await waitFor(async () => (await perVideo()).length === 2 && (await perVideo()).every((n) => n > 5), 20_000);
+    await holds(
+      "both of ada's videos decoded at bob",
+      async () => (await perVideo()).length === 2 && (await perVideo()).every((n) => n > 5),
+      20_000,
+    );
 
     await ada.evaluate(() =>
       (window as any).room.localParticipant.publishData(new TextEncoder().encode('hi bob'), {
@@ -185,7 +151,7 @@ describe('development media server', { timeout: 90_000 }, () => {
         topic: 'chat',
       }),
     );
-    await waitFor(async () => (await bob.evaluate(() => (window as any).received)).length > 0, 10_000);
+    await holds('the data at bob', async () => (await bob.evaluate(() => (window as any).received)).length > 0, 10_000);
     expect(await bob.evaluate(() => (window as any).received)).toEqual([
       { text: 'hi bob', from: 'ada', topic: 'chat' },
     ]);
@@ -196,24 +162,37 @@ describe('development media server', { timeout: 90_000 }, () => {
       ['ada', 'ADA', '{"who":"ada"}', 3],
       ['bob', 'BOB', '{"who":"bob"}', 2],
     ]);
-    await waitFor(
-      () =>
-        ['room_started', 'participant_joined', 'track_published'].every((e) =>
-          hooks.some((h) => h.event === e && h.room === 'r-call'),
-        ),
+    await holds(
+      'room_started, participant_joined and track_published for r-call',
+      async () => {
+        const events = await hooks();
+        return ['room_started', 'participant_joined', 'track_published'].every((e) =>
+          events.some((h) => h.event === e && h.room?.name === 'r-call'),
+        );
+      },
       10_000,
     );
     await ada.close();
     await bob.close();
-    await waitFor(() => hooks.some((h) => h.event === 'participant_left' && h.identity === 'ada'), 10_000);
-    await waitFor(() => hooks.some((h) => h.event === 'room_finished' && h.room === 'r-call'), 10_000); // after the departure timeout
+    await holds(
+      'participant_left for ada',
+      () => anyHook((h) => h.event === 'participant_left' && h.participant?.identity === 'ada'),
+      10_000,
+    );
+    // The room ends once the departure timeout has passed.
+    await holds(
+      'room_finished for r-call',
+      () => anyHook((h) => h.event === 'room_finished' && h.room?.name === 'r-call'),
+      10_000,
+    );
   });
 
   it('server API acts on connected browsers: data to one identity, mute, permissions, removal, room deletion', async () => {
     const ada = await connect('r-api', 'ada');
     const bob = await connect('r-api', 'bob', { publish: false });
     const eve = await connect('r-api', 'eve', { publish: false });
-    await waitFor(
+    await holds(
+      "ada's microphone and camera on the server",
       async () => (await roomService.listParticipants('r-api')).find((p) => p.identity === 'ada')?.tracks.length === 2,
       20_000,
     );
@@ -222,7 +201,7 @@ describe('development media server', { timeout: 90_000 }, () => {
       destinationIdentities: ['bob'],
       topic: 'convene.test',
     });
-    await waitFor(async () => (await bob.evaluate(() => (window as any).received)).length > 0, 10_000);
+    await holds('the data at bob', async () => (await bob.evaluate(() => (window as any).received)).length > 0, 10_000);
     expect(await bob.evaluate(() => (window as any).received)).toEqual([
       { text: 'for bob only', from: null, topic: 'convene.test' },
     ]);
@@ -232,11 +211,13 @@ describe('development media server', { timeout: 90_000 }, () => {
       (t) => t.source === TrackSource.MICROPHONE,
     )!;
     await roomService.mutePublishedTrack('r-api', 'ada', audio.sid, true);
-    await waitFor(
+    await holds(
+      'the mute at ada',
       () => ada.evaluate(() => (window as any).room.localParticipant.isMicrophoneEnabled === false),
       10_000,
     );
-    await waitFor(
+    await holds(
+      'the mute at bob',
       () =>
         bob.evaluate(
           () =>
@@ -246,20 +227,22 @@ describe('development media server', { timeout: 90_000 }, () => {
     );
 
     await roomService.updateParticipant('r-api', 'bob', { metadata: '{"role":"HOST"}' });
-    await waitFor(
+    await holds(
+      "bob's metadata at eve",
       () => eve.evaluate(() => (window as any).room.remoteParticipants.get('bob')?.metadata === '{"role":"HOST"}'),
       10_000,
     );
-    await waitFor(
+    await holds(
+      "bob's metadata at bob",
       () => bob.evaluate(() => (window as any).room.localParticipant.metadata === '{"role":"HOST"}'),
       10_000,
     );
 
     await roomService.removeParticipant('r-api', 'eve');
-    await waitFor(() => eve.evaluate(() => (window as any).disconnectReason !== null), 10_000);
+    await holds('eve disconnected', () => eve.evaluate(() => (window as any).disconnectReason !== null), 10_000);
     expect(await eve.evaluate(() => (window as any).disconnectReason)).toBe(4); // PARTICIPANT_REMOVED
     await roomService.deleteRoom('r-api');
-    await waitFor(() => bob.evaluate(() => (window as any).disconnectReason !== null), 10_000);
+    await holds('bob disconnected', () => bob.evaluate(() => (window as any).disconnectReason !== null), 10_000);
     expect(await bob.evaluate(() => (window as any).disconnectReason)).toBe(5); // ROOM_DELETED
     expect(await roomService.listRooms(['r-api'])).toEqual([]);
     for (const p of [ada, bob, eve]) await p.close();
@@ -268,10 +251,10 @@ describe('development media server', { timeout: 90_000 }, () => {
   it('moves a connected participant to another room, where it sees that room', async () => {
     const ada = await connect('r-main', 'ada');
     const bob = await connect('r-breakout', 'bob');
-    await waitFor(async () => (await roomService.listParticipants('r-main')).length === 1, 10_000);
+    await holds('ada alone in r-main', async () => (await roomService.listParticipants('r-main')).length === 1, 10_000);
     await roomService.moveParticipant('r-main', 'ada', 'r-breakout');
-    await waitFor(async () => (await remotes(ada)).join() === 'bob:audio,video', 20_000);
-    await waitFor(async () => (await remotes(bob)).join() === 'ada:audio,video', 20_000);
+    await holds('bob at ada in r-breakout', async () => (await remotes(ada)).join() === 'bob:audio,video', 20_000);
+    await holds('ada at bob in r-breakout', async () => (await remotes(bob)).join() === 'ada:audio,video', 20_000);
     expect((await roomService.listParticipants('r-breakout')).map((p) => p.identity).sort()).toEqual(['ada', 'bob']);
     await ada.close();
     await bob.close();
@@ -327,7 +310,7 @@ describe('development media server', { timeout: 90_000 }, () => {
       responses.push(SignalResponse.fromBinary(new Uint8Array(data as Buffer)).message.case ?? ''),
     );
     await new Promise((r) => ws.once('open', r));
-    await waitFor(() => responses.includes('join'), 5000);
+    await holds('the join response', () => responses.includes('join'), 5000);
     ws.send(
       new SignalRequest({
         message: {

@@ -7,7 +7,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AudioFrame,
   AudioSource,
   AudioStream,
   DisconnectReason,
@@ -17,16 +16,15 @@ import {
   TrackKind,
   TrackPublishOptions,
   TrackSource,
-  VideoBufferType,
-  VideoFrame,
   VideoSource,
   VideoStream,
   type RemoteParticipant,
   type RemoteTrack,
 } from '@livekit/rtc-node';
-import { AccessToken, RoomServiceClient } from 'livekit-server-sdk';
+import { RoomServiceClient } from 'livekit-server-sdk';
 import { startDevMediaServer, type DevMediaServer } from '@/media-server';
-import { cleanUpWithin, holds, until } from '../support/until';
+import { cleanUpWithin, holds } from '../support/until';
+import { feedSine, mediaToken } from '../support/rtc-node-media';
 import { launchChromiumWithFakeDevices, serveLiveKitClientPage } from '../support/livekit-page';
 
 const ROOM = 'rtc-node';
@@ -35,11 +33,8 @@ const HEIGHT = 240;
 
 let media: DevMediaServer;
 
-async function token(identity: string, room = ROOM) {
-  const at = new AccessToken(media.apiKey, media.apiSecret, { identity, name: identity });
-  at.addGrant({ roomJoin: true, room, canUpdateOwnMetadata: true });
-  return at.toJwt();
-}
+const token = (identity: string, room = ROOM) =>
+  mediaToken(media, room, identity, { name: identity, grant: { canUpdateOwnMetadata: true } });
 
 /** Calls fn with each value the stream yields, until it ends. */
 async function each<T>(stream: ReadableStream<T>, fn: (value: T) => void) {
@@ -72,21 +67,8 @@ async function participant(identity: string, roomName = ROOM) {
   const camera = new TrackPublishOptions({ source: TrackSource.SOURCE_CAMERA });
   await room.localParticipant!.publishTrack(LocalAudioTrack.createAudioTrack('sine', audio), microphone);
 
-  let running = true;
   let cameraOn = false;
-  void (async () => {
-    let phase = 0;
-    const picture = new Uint8Array(WIDTH * HEIGHT * 4).fill(128);
-    for (let tick = 0; running; tick++) {
-      const samples = new Int16Array(480);
-      for (let i = 0; i < samples.length; i++) {
-        phase += (2 * Math.PI * 440) / 48000;
-        samples[i] = Math.round(8000 * Math.sin(phase));
-      }
-      await audio.captureFrame(new AudioFrame(samples, 48000, 1, samples.length)); // paced by the source: 10 ms
-      if (cameraOn && tick % 4 === 0) video.captureFrame(new VideoFrame(picture, WIDTH, HEIGHT, VideoBufferType.RGBA));
-    }
-  })();
+  const stopFeeding = feedSine(audio, { source: video, width: WIDTH, height: HEIGHT, on: () => cameraOn });
   return {
     room,
     received,
@@ -95,7 +77,7 @@ async function participant(identity: string, roomName = ROOM) {
       cameraOn = true;
     },
     stop: async () => {
-      running = false;
+      await stopFeeding();
       await room.disconnect();
     },
   };
@@ -195,20 +177,11 @@ describe('@livekit/rtc-node against the development media server', () => {
         },
         { url: media.url, jwt: await token('browser', 'rtc-node-browser') },
       );
-      await until(
-        async () => ((await page.evaluate(() => (window as any).peak)) > 0.01 ? true : undefined),
-        'the browser hears the sine',
-        20_000,
-      );
-      await until(
-        async () =>
-          (await page.evaluate(() =>
-            [...document.querySelectorAll('video')].some((v) => v.getVideoPlaybackQuality().totalVideoFrames > 5),
-          ))
-            ? true
-            : undefined,
-        'the browser decodes the grey picture',
-        20_000,
+      await holds('the browser hears the sine', async () => (await page.evaluate(() => (window as any).peak)) > 0.01);
+      await holds('the browser decodes the grey picture', () =>
+        page.evaluate(() =>
+          [...document.querySelectorAll('video')].some((v) => v.getVideoPlaybackQuality().totalVideoFrames > 5),
+        ),
       );
       await holds(
         'cara hears and sees the browser',

@@ -41,7 +41,7 @@ const token = (identity: string) => mediaToken(media, ROOM, identity);
 async function silentChurner(identity: string) {
   return v0Publisher({
     url: media.url,
-    token: await mediaToken(media, ROOM, identity, { canSubscribe: false }),
+    token: await mediaToken(media, ROOM, identity, { grant: { canSubscribe: false } }),
     identity,
     sections: [
       { cid: `${identity}-mic`, kind: 'audio', announced: true },

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { AccessToken, type VideoGrant } from 'livekit-server-sdk';
+import type { VideoGrant } from 'livekit-server-sdk';
 import {
   AddTrackRequest,
   Ping,
@@ -22,17 +22,15 @@ import {
 import { AudioSource, LocalAudioTrack, Room, TrackPublishOptions, TrackSource as RtcSource } from '@livekit/rtc-node';
 import { startDevMediaServer, type DevMediaServer } from '@/media-server';
 import { SESSION_LIMITS, type SignalSession } from '@/media-server/rtc/session';
+import { mediaToken } from '../support/rtc-node-media';
 import { until } from '../support/until';
 
 let media: DevMediaServer;
 let bystander: Client;
 const serverLog: string[] = [];
 
-async function token(room: string, identity: string, grant: Partial<VideoGrant> = {}) {
-  const at = new AccessToken(media.apiKey, media.apiSecret, { identity });
-  at.addGrant({ roomJoin: true, room, ...grant });
-  return at.toJwt();
-}
+const token = (room: string, identity: string, grant: Partial<VideoGrant> = {}) =>
+  mediaToken(media, room, identity, { grant });
 
 interface Client {
   ws: WebSocket;

@@ -7,10 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from '@playwright/test';
-import { AccessToken } from 'livekit-server-sdk';
 import { startDevMediaServer, type DevMediaServer } from '@/media-server';
 import { launchChromiumWithFakeDevices, serveLiveKitClientPage } from '../support/livekit-page';
-import { until } from '../support/until';
+import { mediaToken } from '../support/rtc-node-media';
+import { holds } from '../support/until';
 
 let media: DevMediaServer;
 let page: Awaited<ReturnType<typeof serveLiveKitClientPage>>;
@@ -28,9 +28,6 @@ afterAll(async () => {
   await media?.close();
 });
 
-const holds = (what: string, check: () => Promise<boolean>, timeoutMs = 20_000) =>
-  until(async () => (await check()) || undefined, what, timeoutMs);
-
 interface Person {
   page: Page;
   /** Console errors and uncaught exceptions, as the page logged them. */
@@ -40,8 +37,6 @@ interface Person {
 }
 
 async function join(room: string, identity: string, singlePeerConnection: boolean): Promise<Person> {
-  const at = new AccessToken(media.apiKey, media.apiSecret, { identity });
-  at.addGrant({ roomJoin: true, room });
   const person: Person = { page: await browser.newPage(), errors: [], sockets: [] };
   person.page.on('console', (m) => m.type() === 'error' && person.errors.push(m.text()));
   person.page.on('pageerror', (err) => person.errors.push(err.message));
@@ -63,7 +58,7 @@ async function join(room: string, identity: string, singlePeerConnection: boolea
       await room.connect(url, jwt);
       await room.localParticipant.enableCameraAndMicrophone();
     },
-    { url: media.url, jwt: await at.toJwt(), singlePeerConnection },
+    { url: media.url, jwt: await mediaToken(media, room, identity), singlePeerConnection },
   );
   return person;
 }

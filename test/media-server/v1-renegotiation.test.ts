@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { AddTrackRequest, TrackSource, TrackType } from '@livekit/protocol';
-import { AccessToken } from 'livekit-server-sdk';
 import { MediaStream, MediaStreamTrack, RTCPeerConnection } from 'werift';
 import { startDevMediaServer, type DevMediaServer } from '@/media-server';
+import { mediaToken } from '../support/rtc-node-media';
 import { until } from '../support/until';
 import { v1Client } from '../support/v1-client';
 
@@ -24,11 +24,9 @@ afterAll(async () => {
 });
 
 it('asks a v1 client once more for a track its offer left out, and only once', async () => {
-  const at = new AccessToken(media.apiKey, media.apiSecret, { identity: 'rusty' });
-  at.addGrant({ roomJoin: true, room: 'v1-renegotiation' });
   const pc = new RTCPeerConnection({ iceUseIpv6: false });
   pc.createDataChannel('_reliable');
-  const client = await v1Client({ url: media.url, token: await at.toJwt(), pc });
+  const client = await v1Client({ url: media.url, token: await mediaToken(media, 'v1-renegotiation', 'rusty'), pc });
   const asked = () => client.count('mediaSectionsRequirement');
   try {
     client.send({

@@ -5,13 +5,14 @@
 import { AudioFrame, type AudioSource, VideoBufferType, VideoFrame, type VideoSource } from '@livekit/rtc-node';
 import { AccessToken, type VideoGrant } from 'livekit-server-sdk';
 
+/** A token to join `room` as `identity`, signed with `keys`; `grant` adds to or overrides the join grant. */
 export async function mediaToken(
   keys: { apiKey: string; apiSecret: string },
   room: string,
   identity: string,
-  grant: Partial<VideoGrant> = {},
+  { grant = {}, name, metadata }: { grant?: Partial<VideoGrant>; name?: string; metadata?: string } = {},
 ) {
-  const at = new AccessToken(keys.apiKey, keys.apiSecret, { identity });
+  const at = new AccessToken(keys.apiKey, keys.apiSecret, { identity, name, metadata });
   at.addGrant({ roomJoin: true, room, ...grant });
   return at.toJwt();
 }

@@ -13,9 +13,9 @@ export async function until<T>(
   }
 }
 
-/** Polls a condition until it holds (20 s by default), or fails naming it. */
-export const holds = (what: string, check: () => boolean, timeoutMs = 20_000) =>
-  until(() => check() || undefined, what, timeoutMs);
+/** Polls a condition (async where a page or a server answers it) until it holds (20 s by default), or fails naming it. */
+export const holds = (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000) =>
+  until(async () => (await check()) || undefined, what, timeoutMs);
 
 /**
  * Waits for a cleanup at most `timeoutMs`. @livekit/rtc-node's `disconnect()` can hang under load

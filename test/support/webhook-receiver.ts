@@ -1,9 +1,12 @@
 import http from 'node:http';
+import { type WebhookEvent, WebhookReceiver as LiveKitWebhookReceiver } from 'livekit-server-sdk';
 
 export interface ReceivedWebhook {
   headers: http.IncomingHttpHeaders;
   body: string;
   at: number;
+  /** When the receiver answered it: a sender that waits for answers sends nothing before. */
+  answeredAt?: number;
 }
 
 /** What the receiver does with the n-th request (0-based): answer a status (after `delayMs`, if given), hang, or reset. */
@@ -26,12 +29,15 @@ export async function startWebhookReceiver(behaviour: Behaviour = () => ({ statu
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       const n = received.length;
-      received.push({ headers: req.headers, body, at: Date.now() });
+      const delivery: ReceivedWebhook = { headers: req.headers, body, at: Date.now() };
+      received.push(delivery);
       const action = current(n);
       if (action === 'hang') return; // never answers: the sender's timeout must fire
       if (action === 'reset') return req.socket.destroy();
-      const answer = () =>
+      const answer = () => {
+        delivery.answeredAt = Date.now();
         res.writeHead(action.status, { 'content-type': 'text/plain', ...action.headers }).end(action.body ?? '');
+      };
       if (action.delayMs) setTimeout(answer, action.delayMs);
       else answer();
     });
@@ -63,3 +69,21 @@ export async function startWebhookReceiver(behaviour: Behaviour = () => ({ statu
   };
 }
 export type WebhookReceiver = Awaited<ReturnType<typeof startWebhookReceiver>>;
+
+/**
+ * The deliveries in `received` so far as LiveKit webhook events, read as Convene reads them (with
+ * livekit-server-sdk's WebhookReceiver): a wrong signature or body hash rejects. Each is read once,
+ * when first asked for: its token expires (in 5 minutes) before a long suite ends.
+ */
+export function livekitEvents(received: ReceivedWebhook[], keys: { apiKey: string; apiSecret: string }) {
+  const verifier = new LiveKitWebhookReceiver(keys.apiKey, keys.apiSecret);
+  const read = new WeakMap<ReceivedWebhook, Promise<WebhookEvent>>();
+  return () =>
+    Promise.all(
+      received.map((delivery) => {
+        let event = read.get(delivery);
+        if (!event) read.set(delivery, (event = verifier.receive(delivery.body, delivery.headers.authorization)));
+        return event;
+      }),
+    );
+}
