@@ -10,6 +10,7 @@ import { RTCPeerConnection } from 'werift';
 import type { IngressInfo } from '@livekit/protocol';
 import { type IngressContext, IngressPublisher } from './publisher';
 import { answerAsDtlsServer } from '../rtc/answer';
+import { iceOptions } from '../rtc/ice';
 import { CODECS } from '../sfu/codecs';
 
 interface WhipSession {
@@ -32,7 +33,7 @@ export function createWhipEndpoint(ctx: IngressContext, findByStreamKey: (key: s
   async function start(info: IngressInfo, offer: string) {
     // One publisher per ingress at a time: a new session replaces the previous one.
     for (const [id, s] of sessions) if (s.ingressId === info.ingressId) end(id);
-    const pc = new RTCPeerConnection({ codecs: CODECS, iceAdditionalHostAddresses: ['127.0.0.1'], iceUseIpv6: false });
+    const pc = new RTCPeerConnection({ codecs: CODECS, ...iceOptions() });
     const publisher = new IngressPublisher(info, ctx);
     const resourceId = randomBytes(8).toString('hex');
     sessions.set(resourceId, { pc, publisher, ingressId: info.ingressId });

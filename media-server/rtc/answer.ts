@@ -1,4 +1,4 @@
-import type { RTCPeerConnection } from 'werift';
+import type { RTCDtlsTransport, RTCPeerConnection } from 'werift';
 
 /**
  * Answers the remote offer as the DTLS server (a=setup:passive, which RFC 5763 allows an answerer).
@@ -8,6 +8,39 @@ import type { RTCPeerConnection } from 'werift';
  */
 export async function answerAsDtlsServer(pc: RTCPeerConnection) {
   for (const transport of pc.dtlsTransports)
-    if (transport.role === 'auto' && transport.state === 'new') transport.role = 'server';
+    if (transport.role === 'auto' && transport.state === 'new') {
+      transport.role = 'server';
+      handOverEarlyHandshake(transport);
+    }
   await pc.setLocalDescription(await pc.createAnswer());
+}
+
+/** A client's handshake is one flight of a few records; more before the server starts is not a handshake. */
+const EARLY_RECORDS_KEPT = 8;
+
+/**
+ * A browser sends its ClientHello the moment its first ICE check is answered; werift starts its DTLS
+ * server only once ICE has concluded (a few ms later, more on a busy event loop) and drops what came
+ * before, so the handshake waited for the browser's retransmission, 50–100 ms. What arrives before
+ * the server starts is kept and handed to it as it starts, in the order it came: nothing newer can
+ * reach the server before it (the hand-over runs before the next packet is read).
+ */
+function handOverEarlyHandshake(transport: RTCDtlsTransport) {
+  const kept: Buffer[] = [];
+  const isDtlsRecord = (data: Buffer) => data[0] > 19 && data[0] < 64; // RFC 7983's demultiplexing
+  const keeping = transport.iceTransport.connection.onData.subscribe((data) => {
+    if (!transport.dtls && isDtlsRecord(data) && kept.length < EARLY_RECORDS_KEPT) kept.push(data);
+  });
+  const starting = transport.onStateChange.subscribe((state) => {
+    if (state === 'new') return;
+    keeping.unSubscribe();
+    starting.unSubscribe();
+    // "connecting" is announced just before werift makes its DTLS server, in the same turn.
+    if (state === 'connecting')
+      queueMicrotask(() => {
+        // The records came over the pair ICE concluded on; werift's server reads only their bytes.
+        const from = transport.iceTransport.connection.nominated?.remoteAddr;
+        if (from) for (const record of kept.splice(0)) transport.dtls?.transport.socket.onData(record, from);
+      });
+  });
 }

@@ -67,7 +67,8 @@ import {
 } from './room-state';
 import type { Registry } from './registry';
 import { answerAsDtlsServer } from './answer';
-import { forwardTrack } from '../sfu/down-track';
+import { iceOptions } from './ice';
+import { continueOnNewTrack, forwardTrack } from '../sfu/down-track';
 import { CODECS } from '../sfu/codecs';
 import { ArrivalMeter } from '../sfu/quality';
 
@@ -222,6 +223,8 @@ export class SignalSession implements ParticipantLink {
   /** v1: receive sections asked of the client since its last offer was answered, per kind. */
   private sectionsAsked = { audio: 0, video: 0 };
   private sectionsRequestQueued = false;
+  /** v1: the join request's offer is still to be read (its answer asks for receive sections). */
+  private joinOfferComing = false;
   /**
    * v1: receive sections whose track went away, not yet answered as inactive. A section is given
    * another track only once an answer has turned it inactive: the browser fires `track` again
@@ -249,9 +252,7 @@ export class SignalSession implements ParticipantLink {
     const config = {
       codecs: CODECS,
       headerExtensions: HEADER_EXTENSIONS,
-      iceAdditionalHostAddresses: ['127.0.0.1'],
-      iceServers: [],
-      iceUseIpv6: false,
+      ...iceOptions(),
     };
     this.publisher = new RTCPeerConnection(config);
     this.subscriber = this.single ? this.publisher : new RTCPeerConnection(config);
@@ -316,10 +317,13 @@ export class SignalSession implements ParticipantLink {
       }),
     });
     this.ctx.registry.join(this.room, this.participant);
-    // Subscriptions first: on v1 their transceivers then take the receive sections of the first offer.
+    const offer = this.joinRequest?.publisherOffer;
+    // Subscriptions first: on v1 their transceivers then take the receive sections of the join's
+    // offer, whose answer asks for any more it needs — no request goes out before it (one asked
+    // for here cost the joining client a renegotiation of its own while it connects).
+    this.joinOfferComing = offer !== undefined;
     this.ctx.registry.subscribeAll(this.room, this.participant);
     for (const request of this.joinRequest?.addTrackRequests ?? []) this.onAddTrack(request);
-    const offer = this.joinRequest?.publisherOffer;
     if (offer)
       this.onPublisherOffer(offer).catch((err) =>
         this.ctx.log(`join offer of ${this.participant.identity}: ${(err as Error).message}`),
@@ -400,6 +404,7 @@ export class SignalSession implements ParticipantLink {
   }
 
   private onPublisherOffer(sd: SessionDescription) {
+    this.joinOfferComing = false;
     const sections = sd.sdp.split('\nm=').length - 1;
     if (sections > SESSION_LIMITS.mediaSectionsPerOffer) {
       this.refuse(`an offer of ${sections} media sections (at most ${SESSION_LIMITS.mediaSectionsPerOffer})`);
@@ -742,8 +747,7 @@ export class SignalSession implements ParticipantLink {
       transceiver.sender.setStreams([new MediaStream({ id: `${found.publisher.sid}|${sid}` })]);
       (transceiver.sender as { trackId: string }).trackId = sid;
       transceiver.setDirection('sendonly');
-      // A recycled section's sender continues its own sequence numbers and timestamps.
-      transceiver.sender.replaceRTP({ sequenceNumber: 0, timestamp: 0 });
+      continueOnNewTrack(transceiver);
       this.attach(found.track, transceiver);
     }
   }
@@ -828,7 +832,7 @@ export class SignalSession implements ParticipantLink {
     if (this.closed) return;
     if (this.single) {
       // Once per burst of changes, after any offer being answered (whose answer may take them in).
-      if (this.sectionsRequestQueued) return;
+      if (this.sectionsRequestQueued || this.joinOfferComing) return;
       this.sectionsRequestQueued = true;
       this.offerChain = this.offerChain.then(() => {
         this.sectionsRequestQueued = false;

@@ -34,10 +34,14 @@ export interface ForwardingStats {
   forwardMs: number;
 }
 
+/** When each transceiver last sent a forwarded packet: a section that takes another track continues from it. */
+const lastSentAt = new WeakMap<RTCRtpTransceiver, number>();
+
 /** Forwards source's RTP to the subscriber's transceiver until the returned stop is called. */
 export function forwardTrack(source: MediaStreamTrack, subscriber: RTCRtpTransceiver, stats: ForwardingStats) {
   const subscription = source.onReceiveRtp.subscribe((rtp, received) => {
     const started = performance.now();
+    lastSentAt.set(subscriber, started);
     const extensions = subscriberExtensions(subscriber, received);
     const header = new RtpHeader({
       ...rtp.header,
@@ -51,4 +55,19 @@ export function forwardTrack(source: MediaStreamTrack, subscriber: RTCRtpTransce
     stats.rtpOut++;
   });
   return () => subscription.unSubscribe();
+}
+
+/**
+ * Before a section that carried another track sends a new one (v1 reuses receive sections): its
+ * sequence numbers go on from the last track's, and its timestamps by the time passed since that
+ * track's last packet, as LiveKit's forwarder does on a source switch. werift's own continuity
+ * moves timestamps on by one tick, so a receiver read the first frames of a track sent seconds
+ * later as due seconds earlier, and its jitter buffer held them back: the person already in saw
+ * someone who joined on a reused section up to 2 s late.
+ */
+export function continueOnNewTrack(transceiver: RTCRtpTransceiver) {
+  const sentAt = lastSentAt.get(transceiver);
+  const clockRate = transceiver.sender.codec?.clockRate ?? (transceiver.kind === 'audio' ? 48000 : 90000);
+  const elapsed = sentAt === undefined ? 0 : ((performance.now() - sentAt) / 1000) * clockRate;
+  transceiver.sender.replaceRTP({ sequenceNumber: 0, timestamp: 0 }, false, Math.max(1, Math.round(elapsed)));
 }
