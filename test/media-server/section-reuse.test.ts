@@ -10,20 +10,11 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from '@playwright/test';
-import {
-  AudioSource,
-  LocalAudioTrack,
-  LocalVideoTrack,
-  Room,
-  TrackPublishOptions,
-  TrackSource,
-  VideoSource,
-} from '@livekit/rtc-node';
 import { startDevMediaServer, type DevMediaServer } from '@/media-server';
 import { SESSION_LIMITS } from '@/media-server/rtc/session';
 import { launchChromiumWithFakeDevices, serveLiveKitClientPage } from '../support/livekit-page';
 import { until } from '../support/until';
-import { feedSine, mediaToken } from '../support/rtc-node-media';
+import { mediaToken, micAndCameraPublisher } from '../support/rtc-node-media';
 import { v0Publisher } from '../support/v0-publisher';
 
 const ROOM = 'section-reuse';
@@ -51,27 +42,8 @@ async function silentChurner(identity: string) {
 }
 
 /** An rtc-node participant publishing a microphone and a camera, sending a sine and grey frames until it leaves. */
-async function feedingChurner(identity: string) {
-  const room = new Room();
-  await room.connect(media.url, await token(identity), { autoSubscribe: false, dynacast: false });
-  const audio = new AudioSource(48000, 1);
-  const video = new VideoSource(64, 48);
-  await room.localParticipant!.publishTrack(
-    LocalAudioTrack.createAudioTrack('microphone', audio),
-    new TrackPublishOptions({ source: TrackSource.SOURCE_MICROPHONE }),
-  );
-  await room.localParticipant!.publishTrack(
-    LocalVideoTrack.createVideoTrack('camera', video),
-    new TrackPublishOptions({ source: TrackSource.SOURCE_CAMERA }),
-  );
-  const stopFeeding = feedSine(audio, { source: video, width: 64, height: 48 });
-  return {
-    async leave() {
-      await stopFeeding();
-      await room.disconnect();
-    },
-  };
-}
+const feedingChurner = async (identity: string) =>
+  micAndCameraPublisher({ url: media.url, token: await token(identity) });
 
 /** step, or a failure naming it after `ms` (an SDK call that hangs would otherwise show only as the test's timeout). */
 function within<T>(what: string, step: Promise<T>, ms = 30_000) {

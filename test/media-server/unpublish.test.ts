@@ -11,13 +11,11 @@ import {
   AudioSource,
   AudioStream,
   LocalAudioTrack,
-  LocalVideoTrack,
   Room,
   RoomEvent,
   TrackKind,
   TrackPublishOptions,
   TrackSource,
-  VideoSource,
   type RemoteParticipant,
   type RemoteTrack,
   type RemoteTrackPublication,
@@ -27,7 +25,7 @@ import { TrackSource as ProtoSource } from '@livekit/protocol';
 import { startDevMediaServer, type DevMediaServer } from '@/media-server';
 import { launchChromiumWithFakeDevices, serveLiveKitClientPage } from '../support/livekit-page';
 import { cleanUpWithin, holds, until } from '../support/until';
-import { feedSine, mediaToken } from '../support/rtc-node-media';
+import { mediaToken, micAndCameraPublisher } from '../support/rtc-node-media';
 
 let media: DevMediaServer;
 let api: RoomServiceClient;
@@ -72,27 +70,11 @@ async function listener(room: string, identity: string) {
   };
 }
 
-/** An rtc-node participant publishing a microphone (a sine) and a camera (grey frames). */
+/** An rtc-node participant publishing a microphone (a sine) and a camera (grey frames), left at the end. */
 async function publisher(room: string, identity: string) {
-  const lk = new Room();
-  await lk.connect(media.url, await token(room, identity), { autoSubscribe: false, dynacast: false });
-  const audio = new AudioSource(48000, 1);
-  const video = new VideoSource(64, 48);
-  const mic = await lk.localParticipant!.publishTrack(
-    LocalAudioTrack.createAudioTrack('microphone', audio),
-    new TrackPublishOptions({ source: TrackSource.SOURCE_MICROPHONE }),
-  );
-  const camera = await lk.localParticipant!.publishTrack(
-    LocalVideoTrack.createVideoTrack('camera', video),
-    new TrackPublishOptions({ source: TrackSource.SOURCE_CAMERA }),
-  );
-  const stopFeeding = feedSine(audio, { source: video, width: 64, height: 48 });
-  const stop = async () => {
-    await stopFeeding();
-    await lk.disconnect();
-  };
-  stopAll.push(stop);
-  return { room: lk, mic, camera, stop };
+  const published = await micAndCameraPublisher({ url: media.url, token: await token(room, identity) });
+  stopAll.push(published.leave);
+  return { ...published, stop: published.leave };
 }
 
 const publishedOnServer = async (room: string, identity: string) =>

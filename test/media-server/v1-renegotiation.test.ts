@@ -12,17 +12,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { AddTrackRequest, TrackSource, TrackType } from '@livekit/protocol';
 import { MediaStream, MediaStreamTrack, RTCPeerConnection } from 'werift';
-import {
-  AudioSource,
-  LocalAudioTrack,
-  LocalVideoTrack,
-  Room,
-  TrackPublishOptions,
-  TrackSource as RtcNodeTrackSource,
-  VideoSource,
-} from '@livekit/rtc-node';
 import { startDevMediaServer, type DevMediaServer } from '@/media-server';
-import { feedSine, mediaToken } from '../support/rtc-node-media';
+import { mediaToken, micAndCameraPublisher } from '../support/rtc-node-media';
 import { until } from '../support/until';
 import { v1Client } from '../support/v1-client';
 import { livekitEvents, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
@@ -44,22 +35,7 @@ afterAll(async () => {
 
 it("answers a joining v1 client's offer with the room's tracks in its receive sections, asking for no more", async () => {
   const room = 'v1-join-sections';
-  const publisher = new Room();
-  await publisher.connect(media.url, await mediaToken(media, room, 'already-in'), {
-    autoSubscribe: false,
-    dynacast: false,
-  });
-  const audio = new AudioSource(48000, 1);
-  const video = new VideoSource(64, 48);
-  await publisher.localParticipant!.publishTrack(
-    LocalAudioTrack.createAudioTrack('microphone', audio),
-    new TrackPublishOptions({ source: RtcNodeTrackSource.SOURCE_MICROPHONE }),
-  );
-  await publisher.localParticipant!.publishTrack(
-    LocalVideoTrack.createVideoTrack('camera', video),
-    new TrackPublishOptions({ source: RtcNodeTrackSource.SOURCE_CAMERA }),
-  );
-  const stopFeeding = feedSine(audio, { source: video, width: 64, height: 48 });
+  const publisher = await micAndCameraPublisher({ url: media.url, token: await mediaToken(media, room, 'already-in') });
   // Subscribed to once its media arrives, which track_published says.
   await until(
     async () =>
@@ -82,8 +58,7 @@ it("answers a joining v1 client's offer with the room's tracks in its receive se
     expect(joiner.count('mediaSectionsRequirement')).toBe(0);
   } finally {
     await joiner.close();
-    await stopFeeding();
-    await publisher.disconnect();
+    await publisher.leave();
   }
 });
 

@@ -2,7 +2,18 @@
  * What the media server's tests send and sign with LiveKit's own SDKs: tokens for the server's
  * key pair, and a sine (with grey frames) fed into @livekit/rtc-node sources.
  */
-import { AudioFrame, type AudioSource, VideoBufferType, VideoFrame, type VideoSource } from '@livekit/rtc-node';
+import {
+  AudioFrame,
+  AudioSource,
+  LocalAudioTrack,
+  LocalVideoTrack,
+  Room,
+  TrackPublishOptions,
+  TrackSource,
+  VideoBufferType,
+  VideoFrame,
+  VideoSource,
+} from '@livekit/rtc-node';
 import { AccessToken, type VideoGrant } from 'livekit-server-sdk';
 
 /** A token to join `room` as `identity`, signed with `keys`; `grant` adds to or overrides the join grant. */
@@ -43,5 +54,36 @@ export function feedSine(
   return async () => {
     running = false;
     await fed;
+  };
+}
+
+/**
+ * An rtc-node participant publishing a microphone (a sine) and a camera (grey 64×48 frames), fed
+ * until it leaves (once, however often `leave` is called).
+ */
+export async function micAndCameraPublisher({ url, token }: { url: string; token: string }) {
+  const room = new Room();
+  await room.connect(url, token, { autoSubscribe: false, dynacast: false });
+  const audio = new AudioSource(48000, 1);
+  const video = new VideoSource(64, 48);
+  const mic = await room.localParticipant!.publishTrack(
+    LocalAudioTrack.createAudioTrack('microphone', audio),
+    new TrackPublishOptions({ source: TrackSource.SOURCE_MICROPHONE }),
+  );
+  const camera = await room.localParticipant!.publishTrack(
+    LocalVideoTrack.createVideoTrack('camera', video),
+    new TrackPublishOptions({ source: TrackSource.SOURCE_CAMERA }),
+  );
+  const stopFeeding = feedSine(audio, { source: video, width: 64, height: 48 });
+  let left: Promise<void> | undefined;
+  return {
+    room,
+    mic,
+    camera,
+    leave: () =>
+      (left ??= (async () => {
+        await stopFeeding();
+        await room.disconnect();
+      })()),
   };
 }
