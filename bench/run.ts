@@ -19,6 +19,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { startWebhookReceiver } from '../test/support/webhook-receiver';
+import { freePort } from '../e2e/support/app';
 import { webhookBench } from './webhooks';
 import { barChartSvg } from './chart';
 import { SERVER_NODE_FLAGS } from '../scripts/server-flags';
@@ -327,7 +328,8 @@ async function main() {
     const { seedTenantForBench } = await import('./seed');
     const seed = await seedTenantForBench(receiver.url);
 
-    const port = 3300 + Math.floor(Math.random() * 500);
+    // A port the kernel had free (a random one from a range could be taken, or one Next refuses).
+    const port = await freePort();
     const serverEnv: Record<string, string> = {
       ...env,
       TRUSTED_PROXIES: '127.0.0.1,::1',
@@ -417,7 +419,7 @@ async function main() {
       );
       await load('warm-up', base, 16, () => ({ method: 'GET', path: '/api/v1/health' }), {});
 
-      const baselinePort = port + 1;
+      const baselinePort = await freePort();
       children.push(
         await startProcess('npx', ['tsx', 'bench/baseline.ts'], { ...env, PORT: String(baselinePort) }, /LISTENING/),
       );
