@@ -12,12 +12,11 @@
  * media server runs in a process of its own, as under `npm start`. The hosted UI takes LiveKit's
  * v1 signaling path; bench/media.ts measures both paths from `room.connect()`.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { freePort } from '../e2e/support/app';
 import { launchChromiumWithFakeDevices } from '../test/support/livekit-page';
+import { spawnMediaServer } from '../test/support/media-server-process';
 
 interface Inbound {
   kind: string;
@@ -206,35 +205,6 @@ async function openCall(browser: Browser, joinUrl: string) {
   return { page, join };
 }
 
-/**
- * The development media server in a process of its own, as `npm start` runs it beside the app: in
- * the runner's process its event loop would share time with the runner's polling of both pages.
- */
-async function spawnMediaServer(env: Record<string, string>) {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.resolve(import.meta.dirname, '../media-server/main.ts')],
-    {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-      if (/ on ws:\/\//.test(output)) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`media server exited with ${code}: ${output}`)));
-  });
-  return {
-    async stop() {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-    },
-  };
-}
-
 const marksOf = (page: Page) => page.evaluate(() => (window as any).benchMarks as Marks);
 
 export interface HostedJoinOptions {
@@ -257,10 +227,13 @@ export async function hostedJoinBench({
     LIVEKIT_API_SECRET: randomBytes(32).toString('hex'),
   };
   const app = await startApp(mediaEnv);
+  // In a process of its own, as `npm start` runs it beside the app: in the runner's process its
+  // event loop would share time with the runner's polling of both pages.
   const media = await spawnMediaServer({
-    ...mediaEnv,
-    DEV_MEDIA_PORT: String(port),
-    DEV_MEDIA_WEBHOOK_URLS: `${app.base}/api/media/webhook`,
+    apiKey: mediaEnv.LIVEKIT_API_KEY,
+    apiSecret: mediaEnv.LIVEKIT_API_SECRET,
+    port,
+    webhookUrls: [`${app.base}/api/media/webhook`],
   });
   const browser = await launchChromiumWithFakeDevices();
   const api = async (path: string, body: unknown) => {
