@@ -8,11 +8,24 @@ import type { RTCDtlsTransport, RTCPeerConnection } from 'werift';
  */
 export async function answerAsDtlsServer(pc: RTCPeerConnection) {
   for (const transport of pc.dtlsTransports)
-    if (transport.role === 'auto' && transport.state === 'new') {
-      transport.role = 'server';
-      handOverEarlyHandshake(transport);
-    }
+    if (transport.role === 'auto' && transport.state === 'new') transport.role = 'server';
+  handOverEarlyHandshakes(pc);
   await pc.setLocalDescription(await pc.createAnswer());
+}
+
+const watched = new WeakSet<RTCDtlsTransport>();
+
+/**
+ * Keeps what a client sends before werift's DTLS server starts on each of pc's transports not
+ * started yet (handOverEarlyHandshake): on an answer, and on v0 after this server's own offer (the
+ * browser answers it as the DTLS client).
+ */
+export function handOverEarlyHandshakes(pc: RTCPeerConnection) {
+  for (const transport of pc.dtlsTransports) {
+    if (transport.state !== 'new' || watched.has(transport)) continue;
+    watched.add(transport);
+    handOverEarlyHandshake(transport);
+  }
 }
 
 /** A client's handshake is one flight of a few records; more before the server starts is not a handshake. */

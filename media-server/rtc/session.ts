@@ -66,7 +66,7 @@ import {
   mayPublish,
 } from './room-state';
 import type { Registry } from './registry';
-import { answerAsDtlsServer } from './answer';
+import { answerAsDtlsServer, handOverEarlyHandshakes } from './answer';
 import { iceOptions } from './ice';
 import { continueOnNewTrack, forwardTrack } from '../sfu/down-track';
 import { CODECS } from '../sfu/codecs';
@@ -850,6 +850,7 @@ export class SignalSession implements ParticipantLink {
       try {
         const offer = await this.subscriber.createOffer();
         await this.subscriber.setLocalDescription(offer);
+        handOverEarlyHandshakes(this.subscriber);
         this.watchKeyFrameRequests();
         const midToTrackId = this.midToTrackId();
         this.send({
