@@ -65,26 +65,22 @@ export function CallControls({
       aria-label={t.controls.bar}
       data-fold={fold}
     >
-      {canPublish && (
-        <div className="lk-button-group">
-          <TrackToggle source={Track.Source.Microphone} showIcon aria-label={t.microphone}>
-            <Label>{t.microphone}</Label>
-          </TrackToggle>
-          <div className="lk-button-group-menu">
-            <MediaDeviceMenu kind="audioinput" aria-label={t.chooseMicrophone} />
+      {canPublish &&
+        (
+          [
+            [Track.Source.Microphone, 'audioinput', t.microphone, t.chooseMicrophone],
+            [Track.Source.Camera, 'videoinput', t.camera, t.chooseCamera],
+          ] as const
+        ).map(([source, kind, label, choose]) => (
+          <div key={source} className="lk-button-group">
+            <TrackToggle source={source} showIcon aria-label={label}>
+              <Label>{label}</Label>
+            </TrackToggle>
+            <div className="lk-button-group-menu">
+              <MediaDeviceMenu kind={kind} aria-label={choose} />
+            </div>
           </div>
-        </div>
-      )}
-      {canPublish && (
-        <div className="lk-button-group">
-          <TrackToggle source={Track.Source.Camera} showIcon aria-label={t.camera}>
-            <Label>{t.camera}</Label>
-          </TrackToggle>
-          <div className="lk-button-group-menu">
-            <MediaDeviceMenu kind="videoinput" aria-label={t.chooseCamera} />
-          </div>
-        </div>
-      )}
+        ))}
       {canPublish && !!navigator.mediaDevices?.getDisplayMedia && (
         <TrackToggle
           source={Track.Source.ScreenShare}

@@ -47,6 +47,59 @@ export function PersonActions({
       (err: Error) => onNotice(err.message),
     );
   const panelId = `convene-person-actions-${target.id}`;
+  const setRole = (role: 'ATTENDEE' | 'MODERATOR' | 'HOST') => () => api('POST', `${path}/role`, { role });
+  // What this host may do to this person now, in the order the panel lists it.
+  const actions: { key: string; label: string; call: () => Promise<unknown>; done: string }[] = [
+    ...(p.isMicrophoneEnabled
+      ? [
+          {
+            key: 'mute',
+            label: t.hostActions.mute(name),
+            call: () => api('POST', `${path}/mute`, { source: 'microphone' }),
+            done: t.hostActions.muted(name),
+          },
+        ]
+      : []),
+    ...(p.isCameraEnabled
+      ? [
+          {
+            key: 'stop-video',
+            label: t.hostActions.stopVideo(name),
+            call: () => api('POST', `${path}/mute`, { source: 'camera' }),
+            done: t.hostActions.videoStopped(name),
+          },
+        ]
+      : []),
+    target.role === 'MODERATOR' || target.role === 'HOST'
+      ? {
+          key: 'attendee',
+          label: t.hostActions.makeAttendee(name),
+          call: setRole('ATTENDEE'),
+          done: t.hostActions.roleChanged(name),
+        }
+      : {
+          key: 'cohost',
+          label: t.hostActions.makeCohost(name),
+          call: setRole('MODERATOR'),
+          done: t.hostActions.roleChanged(name),
+        },
+    ...(selfRole === 'HOST' && target.role !== 'HOST'
+      ? [
+          {
+            key: 'host',
+            label: t.hostActions.makeHost(name),
+            call: setRole('HOST'),
+            done: t.hostActions.roleChanged(name),
+          },
+        ]
+      : []),
+    ...roster.breakouts.map((b) => ({
+      key: `move-${b.id}`,
+      label: t.hostActions.moveTo(name, b.name),
+      call: () => api('POST', `${path}/move`, { breakoutId: b.id }),
+      done: t.hostActions.moved(name, b.name),
+    })),
+  ];
   return (
     <>
       <button
@@ -63,58 +116,9 @@ export function PersonActions({
         <span className="sr-only">{t.hostActions.toggle(name)}</span>
       </button>
       <div id={panelId} hidden={!open} className="mt-1 flex basis-full flex-col gap-1 text-xs">
-        {p.isMicrophoneEnabled && (
-          <button
-            type="button"
-            className={action}
-            onClick={run(() => api('POST', `${path}/mute`, { source: 'microphone' }), t.hostActions.muted(name))}
-          >
-            {t.hostActions.mute(name)}
-          </button>
-        )}
-        {p.isCameraEnabled && (
-          <button
-            type="button"
-            className={action}
-            onClick={run(() => api('POST', `${path}/mute`, { source: 'camera' }), t.hostActions.videoStopped(name))}
-          >
-            {t.hostActions.stopVideo(name)}
-          </button>
-        )}
-        {target.role === 'MODERATOR' || target.role === 'HOST' ? (
-          <button
-            type="button"
-            className={action}
-            onClick={run(() => api('POST', `${path}/role`, { role: 'ATTENDEE' }), t.hostActions.roleChanged(name))}
-          >
-            {t.hostActions.makeAttendee(name)}
-          </button>
-        ) : (
-          <button
-            type="button"
-            className={action}
-            onClick={run(() => api('POST', `${path}/role`, { role: 'MODERATOR' }), t.hostActions.roleChanged(name))}
-          >
-            {t.hostActions.makeCohost(name)}
-          </button>
-        )}
-        {selfRole === 'HOST' && target.role !== 'HOST' && (
-          <button
-            type="button"
-            className={action}
-            onClick={run(() => api('POST', `${path}/role`, { role: 'HOST' }), t.hostActions.roleChanged(name))}
-          >
-            {t.hostActions.makeHost(name)}
-          </button>
-        )}
-        {roster.breakouts.map((b) => (
-          <button
-            key={b.id}
-            type="button"
-            className={action}
-            onClick={run(() => api('POST', `${path}/move`, { breakoutId: b.id }), t.hostActions.moved(name, b.name))}
-          >
-            {t.hostActions.moveTo(name, b.name)}
+        {actions.map(({ key, label, call, done }) => (
+          <button key={key} type="button" className={action} onClick={run(call, done)}>
+            {label}
           </button>
         ))}
         <button type="button" className={`${action} text-red-200`} onClick={() => setConfirming(true)}>

@@ -18,45 +18,41 @@ export function StageButtons({ fullscreen, pip }: { fullscreen: Toggle; pip: Tog
   const t = useT();
   return (
     <>
-      {fullscreen.supported && (
-        <button
-          type="button"
-          className="lk-button convene-icon-control"
-          aria-label={fullscreen.active ? t.stage.exitFullscreen : t.stage.fullscreen}
-          title={fullscreen.active ? t.stage.exitFullscreen : t.stage.fullscreen}
-          aria-pressed={fullscreen.active}
-          onClick={fullscreen.toggle}
-        >
-          <svg width="16" height="16" viewBox="0 0 16 16" fill="none" aria-hidden="true">
-            <path
-              d={
-                fullscreen.active ? 'M6 1v5H1M10 1v5h5M6 15v-5H1M10 15v-5h5' : 'M1 6V1h5M15 6V1h-5M1 10v5h5M15 10v5h-5'
-              }
-              stroke="currentColor"
-              strokeWidth="1.5"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            />
-          </svg>
-          <ControlLabel>{fullscreen.active ? t.stage.exitFullscreen : t.stage.fullscreen}</ControlLabel>
-        </button>
-      )}
-      {pip.supported && (
-        <button
-          type="button"
-          className="lk-button convene-icon-control"
-          aria-label={pip.active ? t.stage.exitPip : t.stage.pip}
-          title={pip.active ? t.stage.exitPip : t.stage.pip}
-          aria-pressed={pip.active}
-          onClick={pip.toggle}
-        >
-          <svg width="16" height="16" viewBox="0 0 16 16" fill="none" aria-hidden="true">
-            <rect x="1" y="2.5" width="14" height="11" rx="1.5" stroke="currentColor" strokeWidth="1.5" />
-            <rect x="8" y="8" width="5" height="3.5" rx=".5" fill="currentColor" />
-          </svg>
-          <ControlLabel>{pip.active ? t.stage.exitPip : t.stage.pip}</ControlLabel>
-        </button>
-      )}
+      <StageToggle toggle={fullscreen} label={fullscreen.active ? t.stage.exitFullscreen : t.stage.fullscreen}>
+        <svg width="16" height="16" viewBox="0 0 16 16" fill="none" aria-hidden="true">
+          <path
+            d={fullscreen.active ? 'M6 1v5H1M10 1v5h5M6 15v-5H1M10 15v-5h5' : 'M1 6V1h5M15 6V1h-5M1 10v5h5M15 10v5h-5'}
+            stroke="currentColor"
+            strokeWidth="1.5"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
+        </svg>
+      </StageToggle>
+      <StageToggle toggle={pip} label={pip.active ? t.stage.exitPip : t.stage.pip}>
+        <svg width="16" height="16" viewBox="0 0 16 16" fill="none" aria-hidden="true">
+          <rect x="1" y="2.5" width="14" height="11" rx="1.5" stroke="currentColor" strokeWidth="1.5" />
+          <rect x="8" y="8" width="5" height="3.5" rx=".5" fill="currentColor" />
+        </svg>
+      </StageToggle>
     </>
+  );
+}
+
+/** A pressed-or-not icon button named by what pressing it does; nothing where the browser lacks it. */
+function StageToggle({ toggle, label, children }: { toggle: Toggle; label: string; children: React.ReactNode }) {
+  if (!toggle.supported) return null;
+  return (
+    <button
+      type="button"
+      className="lk-button convene-icon-control"
+      aria-label={label}
+      title={label}
+      aria-pressed={toggle.active}
+      onClick={toggle.toggle}
+    >
+      {children}
+      <ControlLabel>{label}</ControlLabel>
+    </button>
   );
 }
