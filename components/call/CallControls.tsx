@@ -16,6 +16,7 @@ import { Track } from 'livekit-client';
 import { useT } from '@/components/call/useT';
 import { ControlLabel as Label } from '@/components/call/layout/ControlLabel';
 import { useBarFold } from '@/components/call/layout/useBarFold';
+import { useMenuButton } from '@/components/call/layout/useMenuButton';
 
 /**
  * The call's control bar in the page's language: LiveKit's ControlBar has its English words
@@ -39,8 +40,7 @@ export function CallControls({
   children?: React.ReactNode;
 }) {
   const t = useT();
-  const [more, setMore] = useState(false);
-  const moreButton = useRef<HTMLButtonElement>(null);
+  const { open: more, setOpen: setMore, button: moreButton, onMenuKeyDown } = useMenuButton();
   const permissions = useLocalParticipantPermissions();
   const [sharing, setSharing] = useState(false);
   const canPublish = !!permissions?.canPublish;
@@ -114,18 +114,7 @@ export function CallControls({
         </svg>
       </button>
       {/* Part of the row while it fits (display: contents), else the More menu. */}
-      <div
-        id="convene-more"
-        className="convene-more"
-        data-open={more}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape' && more) {
-            e.stopPropagation();
-            setMore(false);
-            moreButton.current?.focus();
-          }
-        }}
-      >
+      <div id="convene-more" className="convene-more" data-open={more} onKeyDown={onMenuKeyDown}>
         <div className="convene-more-secondary">
           {onSettings && (
             <button

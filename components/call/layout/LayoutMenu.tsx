@@ -1,10 +1,11 @@
 'use client';
 
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { focusRing } from '@/components/call/focus-ring';
 import { useT } from '@/components/call/useT';
 import { STAGE_LAYOUTS, type StageLayout } from '@/components/call/layout/stage-layout';
 import { ControlLabel } from '@/components/call/layout/ControlLabel';
+import { useMenuButton } from '@/components/call/layout/useMenuButton';
 
 /** The three layouts' pictures: tiles as the layout arranges them. */
 const ICONS: Record<StageLayout, string> = {
@@ -27,8 +28,7 @@ export function LayoutIcon({ layout }: { layout: StageLayout }) {
  */
 export function LayoutMenu({ layout, onChange }: { layout: StageLayout; onChange: (layout: StageLayout) => void }) {
   const t = useT();
-  const [open, setOpen] = useState(false);
-  const button = useRef<HTMLButtonElement>(null);
+  const { open, setOpen, button, close, onMenuKeyDown } = useMenuButton();
   const menu = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (open) menu.current?.querySelector<HTMLButtonElement>('[aria-pressed="true"]')?.focus();
@@ -53,13 +53,7 @@ export function LayoutMenu({ layout, onChange }: { layout: StageLayout; onChange
         role="group"
         aria-label={t.stage.layout}
         hidden={!open}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.stopPropagation();
-            setOpen(false);
-            button.current?.focus();
-          }
-        }}
+        onKeyDown={onMenuKeyDown}
         className="absolute bottom-full left-1/2 z-50 mb-2 flex -translate-x-1/2 flex-col gap-1 rounded-lg bg-slate-900 p-1 shadow-lg"
       >
         {STAGE_LAYOUTS.map((l) => (
@@ -69,8 +63,7 @@ export function LayoutMenu({ layout, onChange }: { layout: StageLayout; onChange
             aria-pressed={layout === l}
             onClick={() => {
               onChange(l);
-              setOpen(false);
-              button.current?.focus();
+              close();
             }}
             className={`flex items-center gap-2 whitespace-nowrap rounded px-3 py-1.5 text-left text-sm text-white ${layout === l ? 'bg-sky-700' : 'hover:bg-slate-700'} ${focusRing}`}
           >
