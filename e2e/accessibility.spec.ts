@@ -4,6 +4,7 @@ import { AccessToken } from 'livekit-server-sdk';
 import { messagesFor } from '../lib/i18n/messages';
 import { LANGUAGES } from '../lib/i18n/languages';
 import { startLiveApp, type LiveApp } from './support/live-app';
+import { eachCallPanel } from './support/call';
 
 /**
  * Automated WCAG 2.1 A/AA checks (axe-core) on the pages people use: the call UI in its four
@@ -118,19 +119,7 @@ test.describe('in a call', () => {
       await expect(page.getByRole('button', { name: t.panels.hostToggle(0) })).toBeVisible({ timeout: 30_000 });
       await expect(page.locator('.lk-participant-tile video')).toBeVisible();
       await expectAccessible(page, `${lang} call`);
-      for (const toggle of [
-        t.panels.hostToggle(0),
-        t.panels.peopleToggle(1),
-        t.panels.pollsToggle(0),
-        t.panels.questionsToggle(0),
-        t.chat.toggle(0),
-      ]) {
-        await page.getByRole('button', { name: toggle, exact: true }).click();
-        const panel = page.locator('section[id^="convene-panel-"]:not([hidden])');
-        await expect(panel.getByText(t.panels.loading)).toHaveCount(0, { timeout: 15_000 });
-        await expectAccessible(page, `${lang} call with "${toggle}" open`);
-        await panel.getByRole('button', { name: t.panels.close }).click();
-      }
+      await eachCallPanel(page, t, (toggle) => expectAccessible(page, `${lang} call with "${toggle}" open`));
       // The settings sheet: devices, background, noise suppression.
       await page.getByRole('button', { name: t.controls.settings, exact: true }).click();
       const settings = page.getByRole('region', { name: t.settings.title });

@@ -3,6 +3,7 @@ import { en } from '../lib/i18n/en';
 import { messagesFor } from '../lib/i18n/messages';
 import type { Language } from '../lib/i18n/languages';
 import { startLiveApp, type LiveApp } from './support/live-app';
+import { eachCallPanel } from './support/call';
 
 /**
  * Every word of the call view in the page's language: for de, es and fr a host goes through the
@@ -115,21 +116,7 @@ for (const lang of ['de', 'es', 'fr'] as const) {
     await expect(page.locator('.lk-participant-tile video')).toBeVisible();
     await expectNoEnglish(page, lang, 'call');
 
-    for (const toggle of [
-      t.panels.hostToggle(0),
-      t.panels.peopleToggle(1),
-      t.panels.pollsToggle(0),
-      t.panels.questionsToggle(0),
-      t.chat.toggle(0),
-    ]) {
-      await page.getByRole('button', { name: toggle, exact: true }).click();
-      const panel = page.locator('section[id^="convene-panel-"]:not([hidden])');
-      await expect(panel).toBeVisible();
-      // Loaded, not the loading line: the panel's own texts are what is checked.
-      await expect(panel.getByText(t.panels.loading)).toHaveCount(0, { timeout: 15_000 });
-      await expectNoEnglish(page, lang, `call with "${toggle}" open`);
-      await panel.getByRole('button', { name: t.panels.close }).click();
-    }
+    await eachCallPanel(page, t, (toggle) => expectNoEnglish(page, lang, `call with "${toggle}" open`));
     await context.close();
   });
 }

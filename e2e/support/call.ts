@@ -1,6 +1,7 @@
 /** A person in a real call, as the call specs measure it: frames decoded, audio heard. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { expect, type Browser, type Page, type TestInfo } from '@playwright/test';
+import type { Messages } from '../../lib/i18n/messages';
 import type { TenantApi } from './tenant';
 
 /** A person in their own browser context (own fake devices, own storage). */
@@ -113,4 +114,26 @@ export async function hostWithTwo(browser: Browser, tenant: TenantApi) {
   await enter(bob, await tenant.joinUrl(roomId, 'Bob'));
   await expectRemoteVideoAdvancing(host, 2);
   return { roomId, host, amy, bob };
+}
+
+/**
+ * Opens each of the call's panels in turn as a host sees them (host controls, people with one in,
+ * polls, Q&A, chat), waits until it has loaded (its own texts, not the loading line), runs `check`
+ * with the toggle's name, and closes it again.
+ */
+export async function eachCallPanel(page: Page, t: Messages, check: (toggle: string) => Promise<void>) {
+  for (const toggle of [
+    t.panels.hostToggle(0),
+    t.panels.peopleToggle(1),
+    t.panels.pollsToggle(0),
+    t.panels.questionsToggle(0),
+    t.chat.toggle(0),
+  ]) {
+    await page.getByRole('button', { name: toggle, exact: true }).click();
+    const panel = page.locator('section[id^="convene-panel-"]:not([hidden])');
+    await expect(panel).toBeVisible();
+    await expect(panel.getByText(t.panels.loading)).toHaveCount(0, { timeout: 15_000 });
+    await check(toggle);
+    await panel.getByRole('button', { name: t.panels.close }).click();
+  }
 }
