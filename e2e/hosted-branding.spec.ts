@@ -1,6 +1,7 @@
 import { test, expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 import { useSilentMediaServer } from './support/silent-media';
 import AxeBuilder from '@axe-core/playwright';
+import { ACME_BRANDING, serveAcmeLogo } from './support/branding';
 
 /**
  * A tenant's branding and language on the hosted pages, in Chromium against the console suite's
@@ -16,16 +17,7 @@ const seed = JSON.parse(process.env.CONSOLE_SEED ?? '{}') as { providerKey: stri
 
 const silentMedia = useSilentMediaServer();
 
-const LOGO =
-  '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="32"><rect width="120" height="32" rx="6" fill="#f59e0b"/><text x="10" y="22" font-size="16" font-family="sans-serif" fill="#111">ACME</text></svg>';
-const BRANDING = {
-  productName: 'Acme Classroom',
-  logoUrl: 'https://cdn.acme.example/logo.svg',
-  accentColor: '#7c2d12',
-  backgroundColor: '#0f2a1d',
-};
-
-async function tenant(request: APIRequestContext, branding: Record<string, unknown> = BRANDING) {
+async function tenant(request: APIRequestContext, branding: Record<string, unknown> = ACME_BRANDING) {
   const res = await request.post(`${base}/api/v1/provider/tenants`, {
     headers: { 'x-provider-key': seed.providerKey },
     data: { name: 'Acme', branding },
@@ -86,9 +78,7 @@ async function expectAccessible(page: Page, what: string) {
 const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
 
 test.beforeEach(async ({ page }) => {
-  await page.route('https://cdn.acme.example/**', (route) =>
-    route.fulfill({ contentType: 'image/svg+xml', body: LOGO }),
-  );
+  await serveAcmeLogo(page);
 });
 
 test('the branded pre-join, call, waiting page and error screen', async ({ page, request }, info) => {
@@ -99,12 +89,12 @@ test('the branded pre-join, call, waiting page and error screen', async ({ page,
   await expect(page).toHaveTitle('Join meeting · Acme Classroom');
   const mark = page.getByTestId('brand-mark');
   await expect(mark).toContainText('Acme Classroom');
-  await expect(mark.locator('img')).toHaveAttribute('src', BRANDING.logoUrl);
+  await expect(mark.locator('img')).toHaveAttribute('src', ACME_BRANDING.logoUrl);
   await expect.poll(() => mark.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
-  await expect(page.getByTestId('hosted-shell')).toHaveCSS('background-color', rgb(BRANDING.backgroundColor));
+  await expect(page.getByTestId('hosted-shell')).toHaveCSS('background-color', rgb(ACME_BRANDING.backgroundColor));
   await expect(page.getByRole('button', { name: 'Join meeting' })).toHaveCSS(
     'background-color',
-    rgb(BRANDING.accentColor),
+    rgb(ACME_BRANDING.accentColor),
   );
   await expectAccessible(page, 'branded pre-join');
   await shot(page, info, 'branded-prejoin');
@@ -122,7 +112,7 @@ test('the branded pre-join, call, waiting page and error screen', async ({ page,
   await page.getByRole('button', { name: 'Join meeting' }).click();
   await expect(page.getByTestId('error-ended')).toBeVisible();
   await expect(page.getByTestId('brand-mark')).toContainText('Acme Classroom');
-  await expect(page.getByTestId('hosted-shell')).toHaveCSS('background-color', rgb(BRANDING.backgroundColor));
+  await expect(page.getByTestId('hosted-shell')).toHaveCSS('background-color', rgb(ACME_BRANDING.backgroundColor));
   await expectAccessible(page, 'branded error screen');
   await shot(page, info, 'branded-error');
 
@@ -138,7 +128,7 @@ test('the branded pre-join, call, waiting page and error screen', async ({ page,
   await expect(page.getByTestId('waiting-waiting')).toBeVisible();
   await expect(page).toHaveTitle('Waiting · Acme Classroom');
   await expect(page.getByTestId('brand-mark')).toContainText('Acme Classroom');
-  await expect(page.getByTestId('hosted-shell')).toHaveCSS('background-color', rgb(BRANDING.backgroundColor));
+  await expect(page.getByTestId('hosted-shell')).toHaveCSS('background-color', rgb(ACME_BRANDING.backgroundColor));
   await expectAccessible(page, 'branded waiting page');
   await shot(page, info, 'branded-waiting');
 });
@@ -207,7 +197,7 @@ test('German with long strings: nothing overflows on a phone or a desktop; error
   request,
 }, info) => {
   const headers = await tenant(request, {
-    ...BRANDING,
+    ...ACME_BRANDING,
     productName: 'Fortbildungsakademie Nordrhein-Westfalen',
     defaultLanguage: 'de',
   });
@@ -257,9 +247,7 @@ test('without lang or a tenant default, the browser’s language', async ({ brow
   const joined = await join(request, headers);
   const context = await browser.newContext({ locale: 'fr-FR' });
   const page = await context.newPage();
-  await page.route('https://cdn.acme.example/**', (route) =>
-    route.fulfill({ contentType: 'image/svg+xml', body: LOGO }),
-  );
+  await serveAcmeLogo(page);
   await page.goto(joinAt(joined.joinUrl, silentMedia.url));
   await expect(page.getByTestId('joining-as')).toHaveText(PREJOIN.fr.joiningAs);
   await context.close();

@@ -2,6 +2,7 @@ import { test, expect } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { person, screenshots } from './support/call';
 import { createTenant } from './support/tenant';
+import { ACME_BRANDING, serveAcmeLogo } from './support/branding';
 
 /**
  * The guest's waiting page with a real parked participant of a branded tenant: the room's name
@@ -10,21 +11,13 @@ import { createTenant } from './support/tenant';
  * when a host admits. Screenshots at 1280 and 390 px are attached (and saved for docs/hosted-ui.md
  * with DOCS_SCREENSHOTS=1).
  */
-const LOGO =
-  '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="32"><rect width="120" height="32" rx="6" fill="#f59e0b"/><text x="10" y="22" font-size="16" font-family="sans-serif" fill="#111">ACME</text></svg>';
-const BRANDING = {
-  productName: 'Acme Classroom',
-  logoUrl: 'https://cdn.acme.example/logo.svg',
-  accentColor: '#7c2d12',
-  backgroundColor: '#0f2a1d',
-};
 
 test.describe.configure({ timeout: 120_000 });
 
 test('a parked guest sees the room’s name, the tenant’s branding and their own camera, and is let in', async ({
   browser,
 }, info) => {
-  const tenant = await createTenant('Waiting page', { branding: BRANDING });
+  const tenant = await createTenant('Waiting page', { branding: ACME_BRANDING });
   const api = (p: string, body: unknown) => tenant.api('POST', p, body);
   const room = await api('/api/v1/rooms', {
     name: 'Physics 101',
@@ -37,9 +30,7 @@ test('a parked guest sees the room’s name, the tenant’s branding and their o
   expect(parked.body.waitingForApproval).toBe(true);
 
   const guest = await person(browser);
-  await guest.route('https://cdn.acme.example/**', (route) =>
-    route.fulfill({ contentType: 'image/svg+xml', body: LOGO }),
-  );
+  await serveAcmeLogo(guest);
   await guest.goto(parked.body.admissionUrl);
   await expect(guest.getByTestId('waiting-waiting')).toContainText('Waiting to be let in');
 
@@ -47,7 +38,7 @@ test('a parked guest sees the room’s name, the tenant’s branding and their o
   await expect(guest.getByTestId('waiting-room-name')).toHaveText('Physics 101', { timeout: 15_000 });
   const mark = guest.getByTestId('brand-mark');
   await expect(mark).toContainText('Acme Classroom');
-  await expect(mark.locator('img')).toHaveAttribute('src', BRANDING.logoUrl);
+  await expect(mark.locator('img')).toHaveAttribute('src', ACME_BRANDING.logoUrl);
   await expect(guest.getByTestId('hosted-shell')).toHaveCSS('background-color', 'rgb(15, 42, 29)');
   const cameraToggle = guest.getByRole('button', { name: 'Camera', exact: true });
   await expect(cameraToggle).toHaveAttribute('aria-pressed', 'true');
