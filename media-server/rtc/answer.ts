@@ -28,8 +28,12 @@ export function handOverEarlyHandshakes(pc: RTCPeerConnection) {
   }
 }
 
-/** A client's handshake is one flight of a few records; more before the server starts is not a handshake. */
+/**
+ * A client's first flight is a ClientHello in a few records, each within a packet's MTU: more, or
+ * bigger, before the server starts is not a handshake, and is not kept.
+ */
 const EARLY_RECORDS_KEPT = 8;
+const EARLY_RECORD_MAX_BYTES = 1500;
 
 /**
  * A browser sends its ClientHello the moment its first ICE check is answered; werift starts its DTLS
@@ -42,7 +46,8 @@ function handOverEarlyHandshake(transport: RTCDtlsTransport) {
   const kept: Buffer[] = [];
   const isDtlsRecord = (data: Buffer) => data[0] > 19 && data[0] < 64; // RFC 7983's demultiplexing
   const keeping = transport.iceTransport.connection.onData.subscribe((data) => {
-    if (!transport.dtls && isDtlsRecord(data) && kept.length < EARLY_RECORDS_KEPT) kept.push(data);
+    if (transport.dtls || !isDtlsRecord(data)) return;
+    if (kept.length < EARLY_RECORDS_KEPT && data.length <= EARLY_RECORD_MAX_BYTES) kept.push(data);
   });
   const starting = transport.onStateChange.subscribe((state) => {
     if (state === 'new') return;
