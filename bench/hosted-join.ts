@@ -9,8 +9,9 @@
  * the joiner after the press. The pages' own getStats (first frame decoded, first audio packet)
  * are reported beside them, and the joiner's steps say where the time goes: the signaling answer,
  * ICE and DTLS connected (its peer connections' own events), the first remote video packet. The
- * media server runs in a process of its own, as under `npm start`. The hosted UI takes LiveKit's
- * v1 signaling path; bench/media.ts measures both paths from `room.connect()`.
+ * media server runs in a process of its own, as under `npm start`. Both signaling paths: v1, the
+ * one the hosted UI takes, and v0 on a media server without v1 (livekit-client falls back to it);
+ * bench/media.ts measures both from `room.connect()` too.
  */
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from '@playwright/test';
@@ -215,18 +216,22 @@ export interface HostedJoinOptions {
   joins?: number;
 }
 
-export async function hostedJoinBench({
-  startApp,
+/** `joins` joins on one signaling path: the media server with v1, or without it (the hosted UI then takes v0). */
+async function joinsOn({
+  app,
   key,
-  joins = Number(process.env.BENCH_MEDIA_JOINS ?? 10),
-}: HostedJoinOptions) {
-  const port = await freePort();
-  const mediaEnv = {
-    LIVEKIT_URL: `ws://127.0.0.1:${port}`,
-    LIVEKIT_API_KEY: `bench_${randomBytes(4).toString('hex')}`,
-    LIVEKIT_API_SECRET: randomBytes(32).toString('hex'),
-  };
-  const app = await startApp(mediaEnv);
+  port,
+  mediaEnv,
+  v1,
+  joins,
+}: {
+  app: { base: string };
+  key: string;
+  port: number;
+  mediaEnv: { LIVEKIT_API_KEY: string; LIVEKIT_API_SECRET: string };
+  v1: boolean;
+  joins: number;
+}) {
   // In a process of its own, as `npm start` runs it beside the app: in the runner's process its
   // event loop would share time with the runner's polling of both pages.
   const media = await spawnMediaServer({
@@ -234,6 +239,7 @@ export async function hostedJoinBench({
     apiSecret: mediaEnv.LIVEKIT_API_SECRET,
     port,
     webhookUrls: [`${app.base}/api/media/webhook`],
+    v1,
   });
   const browser = await launchChromiumWithFakeDevices();
   const api = async (path: string, body: unknown) => {
@@ -326,33 +332,70 @@ export async function hostedJoinBench({
     await present.page.context().close();
   } finally {
     await browser.close();
-    await app.stop();
     await media.stop();
   }
-  const ms = (values: number[]) => (values.length ? `${percentile(values, 50)} / ${percentile(values, 95)}` : '?');
-  return {
-    samples,
-    markdown: [
-      '## Joining in the hosted call UI (two headless Chromium pages, camera + microphone, v1 signaling)',
-      '',
-      `Milliseconds from pressing "Join meeting" (2 s after the pre-join preview started) to the first remote video frame shown in a call tile (a frame presented in the remote tile's video element) and the remote audio playing (its audio element playing, and its first packet come), p50 / p95 over ${samples.joinerVideo.length} joins. Goal: p50 ≤ 500, p95 ≤ 1,000.`,
-      '',
-      '| joiner sees | joiner hears | already-in sees | already-in hears |',
-      '|---|---|---|---|',
-      `| ${ms(samples.joinerVideo)} | ${ms(samples.joinerAudio)} | ${ms(samples.presentVideo)} | ${ms(samples.presentAudio)} |`,
-      '',
-      "The same joins by the pages' media statistics (first remote video frame decoded, first remote audio packet), before the call shows or plays them:",
-      '',
-      '| joiner decoded | joiner first audio packet | already-in decoded | already-in first audio packet |',
-      '|---|---|---|---|',
-      `| ${ms(samples.joinerDecoded)} | ${ms(samples.joinerPacket)} | ${ms(samples.presentDecoded)} | ${ms(samples.presentPacket)} |`,
-      '',
-      "Where the joiner's time goes (ms from the press, p50 / p95):",
-      '',
-      '| entry check sent | entry check answered | devices asked | devices granted | signaling opened | signaling answer | ICE connected | DTLS connected | first remote video packet |',
-      '|---|---|---|---|---|---|---|---|---|',
-      `| ${ms(steps.checkSent)} | ${ms(steps.checkAnswered)} | ${ms(steps.devicesAsked)} | ${ms(steps.devicesGranted)} | ${ms(steps.socket)} | ${ms(steps.signal)} | ${ms(steps.ice)} | ${ms(steps.dtls)} | ${ms(steps.rtp)} |`,
-      '',
-    ].join('\n'),
+  return { samples, steps };
+}
+
+export async function hostedJoinBench({
+  startApp,
+  key,
+  joins = Number(process.env.BENCH_MEDIA_JOINS ?? 10),
+}: HostedJoinOptions) {
+  const port = await freePort();
+  const mediaEnv = {
+    LIVEKIT_URL: `ws://127.0.0.1:${port}`,
+    LIVEKIT_API_KEY: `bench_${randomBytes(4).toString('hex')}`,
+    LIVEKIT_API_SECRET: randomBytes(32).toString('hex'),
   };
+  const app = await startApp(mediaEnv);
+  try {
+    const paths = [];
+    for (const path of ['v1', 'v0'] as const)
+      paths.push({ path, ...(await joinsOn({ app, key, port, mediaEnv, v1: path === 'v1', joins })) });
+    return { markdown: report(paths) };
+  } finally {
+    await app.stop();
+  }
+}
+
+const ms = (values: number[]) => (values.length ? `${percentile(values, 50)} / ${percentile(values, 95)}` : '?');
+
+type PathResult = Awaited<ReturnType<typeof joinsOn>> & { path: 'v1' | 'v0' };
+
+function report(paths: PathResult[]) {
+  const rows = (cells: (r: PathResult) => number[][]) =>
+    paths.map((r) => `| ${r.path} | ${cells(r).map(ms).join(' | ')} |`);
+  return [
+    '## Joining in the hosted call UI (two headless Chromium pages, camera + microphone)',
+    '',
+    `Milliseconds from pressing "Join meeting" (2 s after the pre-join preview started) to the first remote video frame shown in a call tile (a frame presented in the remote tile's video element) and the remote audio playing (its audio element playing, and its first packet come), p50 / p95 over ${paths[0].samples.joinerVideo.length} joins on each path. Goal: p50 ≤ 500, p95 ≤ 1,000. v1 is the path the hosted UI takes; v0 is measured on a media server without v1 (as LiveKit before it), where livekit-client first tries v1, asks /rtc/v1/validate why it failed, and takes v0.`,
+    '',
+    '| path | joiner sees | joiner hears | already-in sees | already-in hears |',
+    '|---|---|---|---|---|',
+    ...rows(({ samples: s }) => [s.joinerVideo, s.joinerAudio, s.presentVideo, s.presentAudio]),
+    '',
+    "The same joins by the pages' media statistics (first remote video frame decoded, first remote audio packet), before the call shows or plays them:",
+    '',
+    '| path | joiner decoded | joiner first audio packet | already-in decoded | already-in first audio packet |',
+    '|---|---|---|---|---|',
+    ...rows(({ samples: s }) => [s.joinerDecoded, s.joinerPacket, s.presentDecoded, s.presentPacket]),
+    '',
+    "Where the joiner's time goes (ms from the press, p50 / p95):",
+    '',
+    '| path | entry check sent | entry check answered | devices asked | devices granted | signaling opened | signaling answer | ICE connected | DTLS connected | first remote video packet |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...rows(({ steps: t }) => [
+      t.checkSent,
+      t.checkAnswered,
+      t.devicesAsked,
+      t.devicesGranted,
+      t.socket,
+      t.signal,
+      t.ice,
+      t.dtls,
+      t.rtp,
+    ]),
+    '',
+  ].join('\n');
 }

@@ -685,7 +685,7 @@ async function main() {
         key: seed.key,
         // A second server on the same build and database, with the development media server as its media layer.
         startApp: async (mediaEnv) => {
-          const callPort = port + 1000;
+          const callPort = await freePort();
           const callBase = `http://127.0.0.1:${callPort}`;
           const child = await startProcess(
             process.execPath,

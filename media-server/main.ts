@@ -1,7 +1,8 @@
 /**
  * The development media server as its own process: `npx tsx media-server/main.ts`.
  * Environment: LIVEKIT_API_KEY and LIVEKIT_API_SECRET (required: the pair the app signs with),
- * DEV_MEDIA_PORT (7880), DEV_MEDIA_HOST (127.0.0.1), DEV_MEDIA_WEBHOOK_URLS (comma-separated).
+ * DEV_MEDIA_PORT (7880), DEV_MEDIA_HOST (127.0.0.1), DEV_MEDIA_WEBHOOK_URLS (comma-separated),
+ * DEV_MEDIA_V1=0 (LiveKit's v0 signaling only, as a server before v1).
  */
 import { startDevMediaServer } from './server';
 
@@ -16,6 +17,7 @@ const media = await startDevMediaServer({
   apiKey,
   apiSecret,
   webhookUrls: (process.env.DEV_MEDIA_WEBHOOK_URLS ?? '').split(',').filter(Boolean),
+  v1: process.env.DEV_MEDIA_V1 !== '0',
   log: (msg) => console.log(`[media] ${msg}`),
 });
 console.log(`Convene development media server (LiveKit-compatible, not for production) on ${media.url}`);

@@ -61,6 +61,11 @@ interface DevMediaServerOptions {
   webhookUrls?: string[];
   /** How long an empty room stays open before room_finished (LiveKit's departure timeout, 20 s). */
   departureTimeoutMs?: number;
+  /**
+   * false: no v1 signaling, as a LiveKit server before it (`/rtc/v1` and its validate answer 404);
+   * livekit-client then takes v0. For measuring and testing that path as the hosted UI meets it.
+   */
+  v1?: boolean;
   log?: (msg: string) => void;
 }
 
@@ -83,6 +88,7 @@ export async function startDevMediaServer(opts: DevMediaServerOptions = {}) {
   const apiSecret = opts.apiSecret ?? randomBytes(24).toString('base64url');
   const log = opts.log ?? (() => undefined);
   const host = opts.host ?? '127.0.0.1';
+  const v1 = opts.v1 ?? true;
   let webhookUrls = opts.webhookUrls ?? [];
   let departureTimeoutMs = opts.departureTimeoutMs ?? 20_000;
   let url = '';
@@ -187,6 +193,10 @@ export async function startDevMediaServer(opts: DevMediaServerOptions = {}) {
     // What livekit-client asks after a failed WebSocket, to learn why.
     if (req.method === 'GET' && /^\/rtc(\/v1)?\/validate$/.test(requestUrl.pathname)) {
       res.setHeader('access-control-allow-origin', '*');
+      if (!v1 && requestUrl.pathname === '/rtc/v1/validate') {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+        return;
+      }
       try {
         await authority.joinGrant(requestToken(req.headers.authorization, requestUrl.searchParams));
       } catch (err) {
@@ -243,7 +253,8 @@ export async function startDevMediaServer(opts: DevMediaServerOptions = {}) {
       );
     };
     const requestUrl = new URL(req.url ?? '/', 'http://x');
-    if (down || (requestUrl.pathname !== '/rtc' && requestUrl.pathname !== '/rtc/v1')) return refuse(404, 'not found');
+    if (down || (requestUrl.pathname !== '/rtc' && (requestUrl.pathname !== '/rtc/v1' || !v1)))
+      return refuse(404, 'not found');
     let joinRequest: JoinRequest | undefined;
     try {
       if (requestUrl.pathname === '/rtc/v1')

@@ -3,7 +3,8 @@
  * livekit-client in Chromium: v1 (`/rtc/v1`, one peer connection, the client's default) and v0
  * (`/rtc`, publisher and subscriber connections, what `singlePeerConnection: false` asks for).
  * On each, two people see and hear each other while a third joins and leaves, and no page logs
- * an error (a failed path, a refused ICE candidate, a renegotiation gone wrong).
+ * an error (a failed path, a refused ICE candidate, a renegotiation gone wrong). And a server
+ * without v1, as LiveKit before it: livekit-client falls back to v0 there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from '@playwright/test';
@@ -36,7 +37,7 @@ interface Person {
   sockets: string[];
 }
 
-async function join(room: string, identity: string, singlePeerConnection: boolean): Promise<Person> {
+async function join(room: string, identity: string, singlePeerConnection: boolean, server = media): Promise<Person> {
   const person: Person = { page: await browser.newPage(), errors: [], sockets: [] };
   person.page.on('console', (m) => m.type() === 'error' && person.errors.push(m.text()));
   person.page.on('pageerror', (err) => person.errors.push(err.message));
@@ -58,7 +59,7 @@ async function join(room: string, identity: string, singlePeerConnection: boolea
       await room.connect(url, jwt);
       await room.localParticipant.enableCameraAndMicrophone();
     },
-    { url: media.url, jwt: await mediaToken(media, room, identity), singlePeerConnection },
+    { url: server.url, jwt: await mediaToken(server, room, identity), singlePeerConnection },
   );
   return person;
 }
@@ -137,3 +138,21 @@ describe.each([
     }
   });
 });
+
+it('on a server without v1 (as LiveKit before it), livekit-client asks why, takes v0 and carries the call', async () => {
+  const v0Only = await startDevMediaServer({ v1: false });
+  const people: Person[] = [];
+  try {
+    people.push(await join('v0-only', 'ada', true, v0Only), await join('v0-only', 'bob', true, v0Only));
+    for (const person of people) {
+      await holds('each sees and hears the other', async () => {
+        const { frames, peak } = await received(person);
+        return frames > 5 && peak > 0.001;
+      });
+      expect(person.sockets).toEqual(['/rtc/v1', '/rtc']);
+    }
+  } finally {
+    for (const person of people) await person.page.close();
+    await v0Only.close();
+  }
+}, 90_000);

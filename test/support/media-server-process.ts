@@ -12,11 +12,14 @@ export async function spawnMediaServer({
   apiSecret,
   port = 0,
   webhookUrls = [],
+  v1 = true,
 }: {
   apiKey: string;
   apiSecret: string;
   port?: number;
   webhookUrls?: string[];
+  /** false: v0 signaling only (DEV_MEDIA_V1=0). */
+  v1?: boolean;
 }) {
   const child = spawn(
     process.execPath,
@@ -28,6 +31,7 @@ export async function spawnMediaServer({
         LIVEKIT_API_SECRET: apiSecret,
         DEV_MEDIA_PORT: String(port),
         DEV_MEDIA_WEBHOOK_URLS: webhookUrls.join(','),
+        DEV_MEDIA_V1: v1 ? '1' : '0',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
