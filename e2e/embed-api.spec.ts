@@ -379,6 +379,32 @@ test.describe('in a call', () => {
     }
   });
 
+  // A viewer's call renders once the room has connected (nothing of theirs to publish first): the
+  // page must still hear that they joined, and a recording already running.
+  test('a viewer joining a room being recorded: joined, then recording-started', async ({ page, request }) => {
+    test.setTimeout(90_000);
+    const lms = await site();
+    try {
+      const headers = await tenant(request, [lms.origin]);
+      const r = await room(request, headers, { enableRecording: true });
+      const host = await join(request, headers, r.id, { displayName: 'Grace Hopper', role: 'HOST' });
+      const hostPage = await person(page.context().browser()!);
+      await enter(hostPage, host.joinUrl);
+      const recording = await request.post(`${base}/api/v1/rooms/${r.id}/recordings/start`, { headers, data: {} });
+      expect(recording.status(), await recording.text()).toBe(201);
+      const viewer = await join(request, headers, r.id, { role: 'VIEWER' });
+      await page.goto(lms.url('/host', { src: viewer.joinUrl }));
+      await meeting(page).getByRole('button', { name: 'Join meeting' }).click();
+      await expect
+        .poll(() => names(page), { timeout: 30_000 })
+        .toEqual(['ready', 'joined', 'recording-started']);
+      expect((await events(page))[1].data).toEqual({ participantCount: 2 });
+      await hostPage.context().close();
+    } finally {
+      lms.close();
+    }
+  });
+
   test('removed by a host: left with reason removed', async ({ page, request }) => {
     test.setTimeout(90_000);
     const lms = await site();

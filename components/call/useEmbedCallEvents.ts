@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect } from 'react';
-import { RoomEvent, type RemoteParticipant, type Room } from 'livekit-client';
+import { ConnectionState, RoomEvent, type RemoteParticipant, type Room } from 'livekit-client';
 import type { EmbedBridge } from '@/components/call/useEmbedBridge';
 import type { EmbedEvents } from '@/lib/embed/messages';
 
@@ -27,6 +27,9 @@ export function useEmbedCallEvents(room: Room, bridge: EmbedBridge) {
     room.on(RoomEvent.ParticipantConnected, onJoined);
     room.on(RoomEvent.ParticipantDisconnected, onLeft);
     room.on(RoomEvent.RecordingStatusChanged, onRecording);
+    // The call renders once the join's first exchanges are done (start-call.ts): a viewer's room, or
+    // one whose transport was quicker than its publications, has connected before this runs.
+    if (room.state === ConnectionState.Connected) onConnected();
 
     bridge.setCommandHandler((cmd) => {
       const local = room.localParticipant;
