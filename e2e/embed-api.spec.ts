@@ -395,9 +395,7 @@ test.describe('in a call', () => {
       const viewer = await join(request, headers, r.id, { role: 'VIEWER' });
       await page.goto(lms.url('/host', { src: viewer.joinUrl }));
       await meeting(page).getByRole('button', { name: 'Join meeting' }).click();
-      await expect
-        .poll(() => names(page), { timeout: 30_000 })
-        .toEqual(['ready', 'joined', 'recording-started']);
+      await expect.poll(() => names(page), { timeout: 30_000 }).toEqual(['ready', 'joined', 'recording-started']);
       expect((await events(page))[1].data).toEqual({ participantCount: 2 });
       await hostPage.context().close();
     } finally {
