@@ -12,28 +12,25 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type MediaStreamTrack, RTCPeerConnection } from 'werift';
 import type { MediaSectionsRequirement } from '@livekit/protocol';
-import { startDevMediaServer, type DevMediaServer } from '@/media-server';
+import type { DevMediaServer } from '@/media-server';
 import { mediaToken, micAndCameraPublisher } from '../support/rtc-node-media';
 import { cleanUpWithin, until } from '../support/until';
 import { v1Client } from '../support/v1-client';
-import { livekitEvents, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { mediaServerWithWebhooks } from '../support/media-server-webhooks';
 
 const ROOM = 'section-continuity';
 const PAUSE_MS = 2000;
 
 let media: DevMediaServer;
-let receiver: WebhookReceiver;
-let hooks: ReturnType<typeof livekitEvents>;
+let hooks: Awaited<ReturnType<typeof mediaServerWithWebhooks>>['hooks'];
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  media = await startDevMediaServer({ webhookUrls: [receiver.url] });
-  hooks = livekitEvents(receiver.received, media);
+  ({ media, hooks, close } = await mediaServerWithWebhooks());
 });
 
 afterAll(async () => {
-  await media?.close();
-  await receiver?.close();
+  await close?.();
 });
 
 /** How many webhook events of this kind the room has had. */

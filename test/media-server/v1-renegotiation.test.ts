@@ -12,25 +12,22 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { AddTrackRequest, TrackSource, TrackType } from '@livekit/protocol';
 import { MediaStream, MediaStreamTrack, RTCPeerConnection } from 'werift';
-import { startDevMediaServer, type DevMediaServer } from '@/media-server';
+import type { DevMediaServer } from '@/media-server';
 import { mediaToken, micAndCameraPublisher } from '../support/rtc-node-media';
 import { until } from '../support/until';
 import { v1Client } from '../support/v1-client';
-import { livekitEvents, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { mediaServerWithWebhooks } from '../support/media-server-webhooks';
 
 let media: DevMediaServer;
-let receiver: WebhookReceiver;
-let hooks: ReturnType<typeof livekitEvents>;
+let hooks: Awaited<ReturnType<typeof mediaServerWithWebhooks>>['hooks'];
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  media = await startDevMediaServer({ webhookUrls: [receiver.url] });
-  hooks = livekitEvents(receiver.received, media);
+  ({ media, hooks, close } = await mediaServerWithWebhooks());
 });
 
 afterAll(async () => {
-  await media?.close();
-  await receiver?.close();
+  await close?.();
 });
 
 it("answers a joining v1 client's offer with the room's tracks in its receive sections, asking for no more", async () => {
