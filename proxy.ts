@@ -1,5 +1,8 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { frameAncestorsFor, frameAncestorsPolicy } from '@/lib/domain/embedding';
+import type { ErrorEnvelope } from '@/lib/errors';
+import { newRequestId } from '@/lib/http/context';
+import { frameAncestorsPolicy, hostedUiContext } from '@/lib/domain/embedding';
+import { chooseLanguage, LANGUAGE_HEADER } from '@/lib/i18n/languages';
 import { PAGE_HEADERS, sameOriginAction, scriptPolicy } from '@/lib/http/page-security';
 import { isTrustedProxy, PEER_ADDRESS_HEADER } from '@/lib/net/client-address';
 
@@ -10,6 +13,23 @@ import { isTrustedProxy, PEER_ADDRESS_HEADER } from '@/lib/net/client-address';
  */
 export async function proxy(req: NextRequest) {
   const path = req.nextUrl.pathname;
+  // A path Next cannot percent-decode (/call-assets/%ff) fails its dynamic route's matching with
+  // a bare 500: answered here as the bad request it is.
+  if (path.startsWith('/api/')) {
+    // Reached only for API paths with a percent sign (see config). One Next cannot decode fails its
+    // dynamic route with a bare 500: it names nothing of ours, so it is the API's 404 as any such id.
+    if (decodable(path)) return NextResponse.next();
+    const envelope: ErrorEnvelope = {
+      error: { code: 'NOT_FOUND', message: 'Resource not found.', requestId: newRequestId() },
+    };
+    return NextResponse.json(envelope, { status: 404 });
+  }
+  if (!decodable(path)) {
+    return new NextResponse('Bad Request: the path is not valid percent-encoding.', {
+      status: 400,
+      headers: { 'content-type': 'text/plain; charset=utf-8', ...PAGE_HEADERS },
+    });
+  }
   const fromProxy = isTrustedProxy(req.headers.get(PEER_ADDRESS_HEADER) ?? '');
   const headers = new Headers(req.headers);
   // X-Forwarded-Host is only believed from a trusted proxy (Next compares server actions' Origin with it).
@@ -28,12 +48,24 @@ export async function proxy(req: NextRequest) {
   }
 
   const isJoin = path === '/join' || path.startsWith('/join/');
-  const origins = isJoin
-    ? await frameAncestorsFor({
-        token: req.nextUrl.searchParams.get('token'),
-        participantId: req.nextUrl.searchParams.get('participant'),
-      })
-    : [];
+  // The page's language is known before anything renders, so the root layout's <html lang> is
+  // right in the served HTML (screen readers and translation tools read it at load): the same
+  // choice as the hosted pages make (app/join/page-context.ts). Never taken from the client.
+  headers.delete(LANGUAGE_HEADER);
+  let origins: string[] = [];
+  if (isJoin) {
+    const params = req.nextUrl.searchParams;
+    const context = await hostedUiContext({ token: params.get('token'), participantId: params.get('participant') });
+    origins = context.frameAncestors;
+    headers.set(
+      LANGUAGE_HEADER,
+      chooseLanguage({
+        lang: params.get('lang'),
+        tenantDefault: context.branding.defaultLanguage,
+        acceptLanguage: req.headers.get('accept-language'),
+      }),
+    );
+  }
   const res = NextResponse.next({ request: { headers } });
   for (const [k, v] of Object.entries(PAGE_HEADERS)) res.headers.set(k, v);
   res.headers.set('Content-Security-Policy', `${frameAncestorsPolicy(origins)}; ${scriptPolicy()}`);
@@ -41,5 +73,14 @@ export async function proxy(req: NextRequest) {
   return res;
 }
 
-// Pages only: not the JSON API (its own headers), not Next's static files.
-export const config = { matcher: ['/((?!api/|_next/static|_next/image|favicon.ico).*)'] };
+function decodable(path: string) {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Pages, not Next's static files; of the JSON API (its own headers) only paths with a percent sign.
+export const config = { matcher: ['/((?!api/|_next/static|_next/image|favicon.ico).*)', '/api/:path(.*%.*)'] };

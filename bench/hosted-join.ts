@@ -1,6 +1,6 @@
 /**
  * Join latency as a participant meets it (`BENCH_PARTS=hosted-join`): the hosted call UI of the
- * production build on the development media server, two headless Chromium pages. Someone is in
+ * production build on the development media server, two headless browser pages. Someone is in
  * the call; another person opens their join URL, waits on the pre-join screen and presses "Join
  * meeting", `joins` times one after another, each in a fresh browser context. Times run from that
  * press (a capture-phase click listener) to what the person meets: the first remote video frame
@@ -9,15 +9,21 @@
  * the joiner after the press. The pages' own getStats (first frame decoded, first audio packet)
  * are reported beside them, and the joiner's steps say where the time goes: the signaling answer,
  * ICE and DTLS connected (its peer connections' own events), the first remote video packet. The
- * media server runs in a process of its own, as under `npm start`. Both signaling paths: v1, the
- * one the hosted UI takes, and v0 on a media server without v1 (livekit-client falls back to it);
- * bench/media.ts measures both from `room.connect()` too.
+ * media server runs in a process of its own, as under `npm start`. Both signaling paths with two
+ * Chromium pages: v1, the one the hosted UI takes, and v0 on a media server without v1
+ * (livekit-client falls back to it); bench/media.ts measures both from `room.connect()` too. And
+ * Firefox beside Chromium on v1, each way round (the joiner in Firefox, then the one already in):
+ * Debian's Firefox ESR over WebDriver BiDi (e2e/support/firefox.ts), one Firefox page at a time, so
+ * it is always the tab in front (Firefox paints only that one).
  */
 import { randomBytes } from 'node:crypto';
-import type { Browser, Page } from '@playwright/test';
+import type { Browser } from '@playwright/test';
+import type { Browser as Firefox, Page as FirefoxPage } from 'puppeteer-core';
 import { freePort } from '../e2e/support/app';
+import { launchFirefox } from '../e2e/support/firefox';
 import { launchChromiumWithFakeDevices } from '../test/support/livekit-page';
 import { spawnMediaServer } from '../test/support/media-server-process';
+import { type BenchContext, startNextServer, stopProcess } from './harness';
 
 interface Inbound {
   kind: string;
@@ -40,10 +46,14 @@ interface Marks {
   signal?: number;
   ice?: number;
   dtls?: number;
+  /** The call view in the page (its room container), after the press. */
+  call?: number;
   inbound: Record<string, Inbound>;
   /** What a person meets, per media element: a remote video's first frame presented in a call tile; a remote audio element playing. */
   shown: { hookedAt: number; at: number }[];
   playing: { hookedAt: number; at: number }[];
+  /** How a frame counts as presented: requestVideoFrameCallback, or (Firefox before 132, which lacks it) a painted frame seen at a poll. */
+  frameClock?: 'requestVideoFrameCallback' | 'mozPaintedFrames';
   /** When benchArm() was called (the one already in: the next joiner's tiles and audio are new elements). */
   armedAt?: number;
   /** Since benchArm(): when each stream's counters first grew past what they were then. */
@@ -68,19 +78,29 @@ function instrument() {
       el.closest('[data-lk-local-participant]')?.getAttribute('data-lk-local-participant') === 'false'
     );
   };
+  const frameCallbacks = 'requestVideoFrameCallback' in HTMLVideoElement.prototype;
   const watchMediaElements = () => {
     for (const video of document.querySelectorAll('video')) {
-      if (hooked.has(video)) continue;
-      const entry: { hookedAt: number; at?: number } = { hookedAt: Date.now() };
-      hooked.set(video, entry);
-      const onFrame = () => {
-        if (entry.at === undefined && isRemote(video, 'video')) {
-          entry.at = Date.now();
-          marks.shown.push(entry as { hookedAt: number; at: number });
-        }
-        video.requestVideoFrameCallback(onFrame);
-      };
-      video.requestVideoFrameCallback(onFrame);
+      let entry = hooked.get(video);
+      if (!entry) {
+        const added: { hookedAt: number; at?: number } = { hookedAt: Date.now() };
+        hooked.set(video, (entry = added));
+        const onFrame = () => {
+          if (added.at === undefined && isRemote(video, 'video')) {
+            added.at = Date.now();
+            marks.shown.push(added as { hookedAt: number; at: number });
+          }
+          video.requestVideoFrameCallback(onFrame);
+        };
+        if (frameCallbacks) video.requestVideoFrameCallback(onFrame);
+      }
+      // Without frame callbacks: Firefox's count of a MediaStream video's painted frames (its
+      // getVideoPlaybackQuality stays at 0), read at this poll.
+      const painted = (video as HTMLVideoElement & { mozPaintedFrames?: number }).mozPaintedFrames ?? 0;
+      if (!frameCallbacks && entry.at === undefined && painted > 0 && isRemote(video, 'video')) {
+        entry.at = Date.now();
+        marks.shown.push(entry as { hookedAt: number; at: number });
+      }
     }
     for (const audio of document.querySelectorAll('audio')) {
       let entry = hooked.get(audio);
@@ -91,6 +111,7 @@ function instrument() {
       }
     }
   };
+  marks.frameClock = frameCallbacks ? 'requestVideoFrameCallback' : 'mozPaintedFrames';
   w.benchMarks = marks;
   document.addEventListener(
     'click',
@@ -152,6 +173,8 @@ function instrument() {
   };
   setInterval(async () => {
     watchMediaElements();
+    if (marks.click !== undefined && marks.call === undefined && document.querySelector('.lk-room-container'))
+      marks.call = Date.now();
     for (const pc of peers) {
       if (pc.connectionState === 'closed') continue;
       const report = await pc.getStats();
@@ -185,6 +208,14 @@ function firstNew(elements: { hookedAt: number; at: number }[], since = 0) {
   return left.length ? Math.min(...left.map((e) => e.at)) : undefined;
 }
 
+/** The remote video element whose first frame was presented first (its hookedAt: when the page first had it). */
+function firstShownElement(elements: { hookedAt: number; at: number }[]) {
+  return elements.reduce<{ hookedAt: number; at: number } | undefined>(
+    (a, e) => (!a || e.at < a.at ? e : a),
+    undefined,
+  );
+}
+
 /** The earliest time among these inbound streams of `kind`. */
 function firstOf(streams: Record<string, Inbound>, kind: 'audio' | 'video', what: 'rtp' | 'decoded') {
   const times = Object.values(streams)
@@ -193,36 +224,94 @@ function firstOf(streams: Record<string, Inbound>, kind: 'audio' | 'video', what
   return times.length ? Math.min(...times) : undefined;
 }
 
-async function openCall(browser: Browser, joinUrl: string) {
+type Engine = 'chromium' | 'firefox';
+
+/** A person's call page, in either engine: what the bench reads off it and does in it. */
+interface CallPage {
+  marks(): Promise<Marks>;
+  /** Notes the counters now (the one already in, before the next joiner presses). */
+  arm(): Promise<void>;
+  pressJoin(): Promise<void>;
+  inCall(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Both engines' browsers, each launched when a run first needs it. */
+class Browsers {
+  private chromium?: Promise<Browser>;
+  private firefox?: Promise<Firefox>;
+
+  /** On the pre-join screen as a person is: the camera preview running, two seconds to look at it. */
+  async open(engine: Engine, joinUrl: string): Promise<CallPage> {
+    if (engine === 'firefox') {
+      this.firefox ??= launchFirefox();
+      return openInFirefox(await this.firefox, joinUrl);
+    }
+    this.chromium ??= launchChromiumWithFakeDevices();
+    return openInChromium(await this.chromium, joinUrl);
+  }
+
+  /** The Firefox this run used (its name and version), if any. */
+  async firefoxVersion() {
+    return this.firefox && (await this.firefox).version();
+  }
+
+  async close() {
+    await Promise.all([this.chromium?.then((b) => b.close()), this.firefox?.then((b) => b.close())]);
+  }
+}
+
+async function openInChromium(browser: Browser, joinUrl: string): Promise<CallPage> {
   const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
   const page = await context.newPage();
   await page.addInitScript(instrument);
   await page.goto(joinUrl);
   const join = page.getByRole('button', { name: 'Join meeting' });
   await join.waitFor({ timeout: 30_000 });
-  // On the pre-join screen as a person is: the camera preview running, two seconds to look at it.
   await page.locator('.lk-prejoin video').waitFor({ timeout: 30_000 });
   await page.waitForTimeout(2000);
-  return { page, join };
+  return {
+    marks: () => page.evaluate(() => (window as any).benchMarks as Marks),
+    arm: () => page.evaluate(() => (window as any).benchArm()),
+    pressJoin: () => join.click(),
+    inCall: () => page.locator('.lk-room-container').waitFor({ timeout: 30_000 }),
+    close: () => context.close(),
+  };
 }
 
-const marksOf = (page: Page) => page.evaluate(() => (window as any).benchMarks as Marks);
-
-export interface HostedJoinOptions {
-  /** Starts the app (production build) with the media layer's environment added; its base URL. */
-  startApp(env: Record<string, string>): Promise<{ base: string; stop(): Promise<void> }>;
-  /** A tenant key of the app's database. */
-  key: string;
-  joins?: number;
+async function openInFirefox(firefox: Firefox, joinUrl: string): Promise<CallPage> {
+  // A browsing context of its own per person (own storage, own devices), as in the e2e suite.
+  const context = await firefox.createBrowserContext();
+  const page: FirefoxPage = await context.newPage();
+  await page.evaluateOnNewDocument(instrument);
+  await page.goto(joinUrl);
+  const join = '::-p-aria([name="Join meeting"][role="button"])';
+  await page.waitForSelector(join, { timeout: 30_000 });
+  await page.waitForSelector('.lk-prejoin video', { timeout: 30_000 });
+  await page.bringToFront();
+  await new Promise((r) => setTimeout(r, 2000));
+  return {
+    marks: () => page.evaluate(() => (window as any).benchMarks as Marks),
+    arm: () => page.evaluate(() => (window as any).benchArm()),
+    pressJoin: () => page.click(join),
+    inCall: async () => {
+      await page.waitForSelector('.lk-room-container', { timeout: 30_000 });
+    },
+    close: () => context.close(),
+  };
 }
 
-/** `joins` joins on one signaling path: the media server with v1, or without it (the hosted UI then takes v0). */
+/**
+ * `joins` joins on one signaling path (the media server with v1, or without it: the hosted UI then
+ * takes v0), the one already in and each joiner in the engines `engines` names.
+ */
 async function joinsOn({
   app,
   key,
   port,
   mediaEnv,
   v1,
+  engines,
   joins,
 }: {
   app: { base: string };
@@ -230,6 +319,7 @@ async function joinsOn({
   port: number;
   mediaEnv: { LIVEKIT_API_KEY: string; LIVEKIT_API_SECRET: string };
   v1: boolean;
+  engines: { present: Engine; joiner: Engine };
   joins: number;
 }) {
   // In a process of its own, as `npm start` runs it beside the app: in the runner's process its
@@ -241,7 +331,9 @@ async function joinsOn({
     webhookUrls: [`${app.base}/api/media/webhook`],
     v1,
   });
-  const browser = await launchChromiumWithFakeDevices();
+  const browsers = new Browsers();
+  const frameClocks = new Set<string>();
+  let firefox: string | undefined;
   const api = async (path: string, body: unknown) => {
     const res = await fetch(`${app.base}${path}`, {
       method: 'POST',
@@ -271,21 +363,23 @@ async function joinsOn({
     ice: [],
     dtls: [],
     rtp: [],
+    call: [],
+    tile: [],
   } as Record<string, number[]>;
   try {
     const room = await api('/api/v1/rooms', { name: 'Join latency', createdByExternalId: 'bench' });
     const joinUrl = async (who: string) =>
       (await api(`/api/v1/rooms/${room.id}/join`, { externalUserId: who, displayName: who })).joinUrl as string;
-    const present = await openCall(browser, await joinUrl('present'));
-    await present.join.click();
-    await present.page.locator('.lk-room-container').waitFor({ timeout: 30_000 });
+    const present = await browsers.open(engines.present, await joinUrl('present'));
+    await present.pressJoin();
+    await present.inCall();
     for (let i = 0; i < joins; i++) {
-      const joiner = await openCall(browser, await joinUrl(`joiner-${i}`));
-      await present.page.evaluate(() => (window as any).benchArm());
-      await joiner.join.click();
+      const joiner = await browsers.open(engines.joiner, await joinUrl(`joiner-${i}`));
+      await present.arm();
+      await joiner.pressJoin();
       const deadline = Date.now() + 30_000;
       for (;;) {
-        const [mine, theirs] = [await marksOf(joiner.page), await marksOf(present.page)];
+        const [mine, theirs] = [await joiner.marks(), await present.marks()];
         const t0 = mine.click!;
         const media = {
           joinerDecoded: firstOf(mine.inbound, 'video', 'decoded'),
@@ -307,6 +401,7 @@ async function joinsOn({
           ...media,
         };
         if (Object.values(got).every((t) => t !== undefined)) {
+          for (const clock of [mine.frameClock, theirs.frameClock]) if (clock) frameClocks.add(clock);
           for (const [name, at] of Object.entries(got)) samples[name].push(at! - t0);
           const rtp = firstOf(mine.inbound, 'video', 'rtp');
           for (const [name, at] of Object.entries({
@@ -319,6 +414,8 @@ async function joinsOn({
             ice: mine.ice,
             dtls: mine.dtls,
             rtp,
+            call: mine.call,
+            tile: firstShownElement(mine.shown)?.hookedAt,
           }))
             if (at !== undefined) steps[name].push(at - t0);
           break;
@@ -326,65 +423,101 @@ async function joinsOn({
         if (Date.now() > deadline) throw new Error(`hosted join ${i}: no media within 30 s (${JSON.stringify(got)})`);
         await new Promise((r) => setTimeout(r, 20));
       }
-      await joiner.page.context().close();
+      await joiner.close();
       await new Promise((r) => setTimeout(r, 500));
     }
-    await present.page.context().close();
+    await present.close();
+    firefox = await browsers.firefoxVersion();
   } finally {
-    await browser.close();
+    await browsers.close();
     await media.stop();
   }
-  return { samples, steps };
+  return { samples, steps, frameClocks: [...frameClocks], firefox };
 }
 
-export async function hostedJoinBench({
-  startApp,
-  key,
-  joins = Number(process.env.BENCH_MEDIA_JOINS ?? 10),
-}: HostedJoinOptions) {
+/** A second server on the bench's build and database, with the development media server as its media layer. */
+async function startCallApp(ctx: BenchContext, mediaEnv: Record<string, string>) {
+  const callPort = await freePort();
+  const base = `http://127.0.0.1:${callPort}`;
+  const child = await startNextServer(callPort, {
+    ...ctx.serverEnv,
+    ...mediaEnv,
+    PUBLIC_BASE_URL: base,
+    NEXTAUTH_URL: base,
+  });
+  return { base, stop: () => stopProcess(child) };
+}
+
+/**
+ * The runs, in order: who is already in and who joins, on which signaling path. Firefox joins as
+ * well as being joined (its own receive path, then its own send path first to a Chromium already in).
+ */
+const RUNS: { name: string; v1: boolean; engines: { present: Engine; joiner: Engine } }[] = [
+  { name: 'v1, Chromium ↔ Chromium', v1: true, engines: { present: 'chromium', joiner: 'chromium' } },
+  { name: 'v1, Firefox joins Chromium', v1: true, engines: { present: 'chromium', joiner: 'firefox' } },
+  { name: 'v1, Chromium joins Firefox', v1: true, engines: { present: 'firefox', joiner: 'chromium' } },
+  { name: 'v0, Chromium ↔ Chromium', v1: false, engines: { present: 'chromium', joiner: 'chromium' } },
+];
+
+export async function hostedJoinBench(ctx: BenchContext, joins = Number(process.env.BENCH_MEDIA_JOINS ?? 10)) {
+  const { key } = ctx;
   const port = await freePort();
   const mediaEnv = {
     LIVEKIT_URL: `ws://127.0.0.1:${port}`,
     LIVEKIT_API_KEY: `bench_${randomBytes(4).toString('hex')}`,
     LIVEKIT_API_SECRET: randomBytes(32).toString('hex'),
   };
-  const app = await startApp(mediaEnv);
+  // BENCH_HOSTED_JOIN_ONLY: a regular expression over the runs' names, e.g. "Firefox".
+  const only = process.env.BENCH_HOSTED_JOIN_ONLY ? new RegExp(process.env.BENCH_HOSTED_JOIN_ONLY) : undefined;
+  const app = await startCallApp(ctx, mediaEnv);
   try {
-    const paths = [];
-    for (const path of ['v1', 'v0'] as const)
-      paths.push({ path, ...(await joinsOn({ app, key, port, mediaEnv, v1: path === 'v1', joins })) });
-    return { markdown: report(paths) };
+    const runs: RunResult[] = [];
+    for (const run of RUNS.filter((r) => !only || only.test(r.name)))
+      runs.push({ name: run.name, ...(await joinsOn({ app, key, port, mediaEnv, ...run, joins })) });
+    return { runs, markdown: report(runs) };
   } finally {
-    await app.stop();
+    app.stop();
   }
 }
 
 const ms = (values: number[]) => (values.length ? `${percentile(values, 50)} / ${percentile(values, 95)}` : '?');
 
-type PathResult = Awaited<ReturnType<typeof joinsOn>> & { path: 'v1' | 'v0' };
+type RunResult = Awaited<ReturnType<typeof joinsOn>> & { name: string };
 
-function report(paths: PathResult[]) {
-  const rows = (cells: (r: PathResult) => number[][]) =>
-    paths.map((r) => `| ${r.path} | ${cells(r).map(ms).join(' | ')} |`);
+/** Whether the run meets the goal in all four (p50 ≤ 500 ms, p95 ≤ 1,000 ms), with its worst p50 and p95. */
+function goal({ samples: s }: RunResult) {
+  const met = [s.joinerVideo, s.joinerAudio, s.presentVideo, s.presentAudio];
+  const p50 = Math.max(...met.map((v) => percentile(v, 50)));
+  const p95 = Math.max(...met.map((v) => percentile(v, 95)));
+  return `${p50 <= 500 && p95 <= 1000 ? 'met' : 'not met'} (worst p50 ${p50}, worst p95 ${p95})`;
+}
+
+function report(runs: RunResult[]) {
+  const rows = (cells: (r: RunResult) => number[][]) =>
+    runs.map((r) => `| ${r.name} | ${cells(r).map(ms).join(' | ')} |`);
   return [
-    '## Joining in the hosted call UI (two headless Chromium pages, camera + microphone)',
+    '## Joining in the hosted call UI (headless Chromium and Firefox pages, camera + microphone)',
     '',
-    `Milliseconds from pressing "Join meeting" (2 s after the pre-join preview started) to the first remote video frame shown in a call tile (a frame presented in the remote tile's video element) and the remote audio playing (its audio element playing, and its first packet come), p50 / p95 over ${paths[0].samples.joinerVideo.length} joins on each path. Goal: p50 ≤ 500, p95 ≤ 1,000. v1 is the path the hosted UI takes; v0 is measured on a media server without v1 (as LiveKit before it), where livekit-client first tries v1, asks /rtc/v1/validate why it failed, and takes v0.`,
+    `Milliseconds from pressing "Join meeting" (2 s after the pre-join preview started) to the first remote video frame shown in a call tile (a frame presented in the remote tile's video element) and the remote audio playing (its audio element playing, and its first packet come), p50 / p95 over ${runs[0]?.samples.joinerVideo.length ?? 0} joins in each run. Goal: p50 ≤ 500, p95 ≤ 1,000. v1 is the path the hosted UI takes; v0 is measured on a media server without v1 (as LiveKit before it), where livekit-client first tries v1, asks /rtc/v1/validate why it failed, and takes v0. Firefox: ${runs.find((r) => r.firefox)?.firefox ?? 'not in these runs'}; a frame counts as presented by ${[...new Set(runs.flatMap((r) => r.frameClocks))].join(' and ') || '?'}.`,
     '',
-    '| path | joiner sees | joiner hears | already-in sees | already-in hears |',
+    '| run | joiner sees | joiner hears | already-in sees | already-in hears |',
     '|---|---|---|---|---|',
     ...rows(({ samples: s }) => [s.joinerVideo, s.joinerAudio, s.presentVideo, s.presentAudio]),
     '',
+    '| run | goal (all four) |',
+    '|---|---|',
+    ...runs.map((r) => `| ${r.name} | ${goal(r)} |`),
+    '',
     "The same joins by the pages' media statistics (first remote video frame decoded, first remote audio packet), before the call shows or plays them:",
     '',
-    '| path | joiner decoded | joiner first audio packet | already-in decoded | already-in first audio packet |',
+    '| run | joiner decoded | joiner first audio packet | already-in decoded | already-in first audio packet |',
     '|---|---|---|---|---|',
     ...rows(({ samples: s }) => [s.joinerDecoded, s.joinerPacket, s.presentDecoded, s.presentPacket]),
     '',
     "Where the joiner's time goes (ms from the press, p50 / p95):",
     '',
-    '| path | entry check sent | entry check answered | devices asked | devices granted | signaling opened | signaling answer | ICE connected | DTLS connected | first remote video packet |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| run | entry check sent | entry check answered | devices asked | devices granted | signaling opened | signaling answer | ICE connected | DTLS connected | first remote video packet | call view rendered | remote tile made |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows(({ steps: t }) => [
       t.checkSent,
       t.checkAnswered,
@@ -395,6 +528,8 @@ function report(paths: PathResult[]) {
       t.ice,
       t.dtls,
       t.rtp,
+      t.call,
+      t.tile,
     ]),
     '',
   ].join('\n');

@@ -13,14 +13,20 @@
  */
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 
 export interface OpenLoopSpec {
   base: string;
   method: 'GET' | 'POST';
   path: string;
   headers?: Record<string, string>;
-  /** 'join': a fresh participant per request ({ externalUserId, displayName }); else no body. */
-  body?: 'join';
+  /**
+   * 'join': a fresh participant per request ({ externalUserId, displayName }); 'per-request': the
+   * entries of requestsFile in turn, each its own bearer token and JSON body; else no body.
+   */
+  body?: 'join' | 'per-request';
+  /** For 'per-request': a JSON file of [{ token, body }] (too many for a command line). */
+  requestsFile?: string;
   rate: number;
   seconds: number;
 }
@@ -54,14 +60,21 @@ export async function openLoop(spec: OpenLoopSpec): Promise<OpenLoopResult> {
   const lags: number[] = [];
   let non2xx = 0;
   let errors = 0;
+  const perRequest =
+    spec.body === 'per-request'
+      ? (JSON.parse(readFileSync(spec.requestsFile!, 'utf8')) as { token: string; body: string }[])
+      : [];
 
   const send = (due: number, i: number) =>
     new Promise<void>((resolve) => {
       lags.push(performance.now() - due);
+      const entry = perRequest.length
+        ? perRequest[((i % perRequest.length) + perRequest.length) % perRequest.length]
+        : null;
       const body =
         spec.body === 'join'
           ? JSON.stringify({ externalUserId: `ol_${i}_${randomBytes(3).toString('hex')}`, displayName: 'Bench' })
-          : undefined;
+          : entry?.body;
       const req = http.request(
         {
           agent,
@@ -71,6 +84,7 @@ export async function openLoop(spec: OpenLoopSpec): Promise<OpenLoopResult> {
           path: spec.path,
           headers: {
             ...(spec.headers ?? {}),
+            ...(entry ? { authorization: `Bearer ${entry.token}` } : {}),
             ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}),
           },
         },

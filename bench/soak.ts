@@ -11,6 +11,14 @@
  * id after the kill is reported, not lost). Writes bench/reports/soak-<time>.md and
  * soak-latest.md (the bench report includes the latter).
  *
+ * For the whole run, beside that traffic, a hostile tenant and a hostile participant
+ * (bench/soak-hostile.ts): the tenant starts streams to destinations the API refuses, more streams,
+ * recordings and ingresses at once than its plan allows (the checks fail the run if more start),
+ * and one room's recording four times at once; the participant, connected to the media server
+ * with LiveKit's Rust SDK, floods data packets past the server's limits, asks for oversized
+ * metadata and names, and sends bad join requests (a stranger's 500,000 add-track requests, a
+ * good token's oversized request) — each refusal must come within HOSTILE_JOIN_SLOW_MS.
+ *
  * Env: SOAK_SECONDS (default 180), SOAK_WORKERS (default 8), SOAK_PG_DOWN_SECONDS (default 3).
  * A short version runs in the test suite (test/operations/soak.test.ts).
  */
@@ -25,7 +33,8 @@ import { freePort } from '../e2e/support/app';
 import { baseTestEnv, startApp, TEST_MASTER_KEY, type AppProcess } from '../test/support/app';
 import { startDevMediaServer } from '../media-server';
 import { startWebhookReceiver } from '../test/support/webhook-receiver';
-import { ERROR_STATUS } from '../lib/errors';
+import { ERROR_CATALOGUE } from '../lib/errors';
+import { hostileTenantLoop, startHostileParticipant, type HostileTally } from './soak-hostile';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -43,6 +52,8 @@ export interface SoakResult {
   counts: Record<string, number>;
   /** What the app processes printed (warnings and errors). */
   appLog: string;
+  /** What the hostile tenant and participant did, and what they were answered. */
+  hostile: HostileTally;
 }
 
 /** Statuses a request may end with: success, a documented 4xx, or a 503 to retry. */
@@ -116,6 +127,8 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
     const seed = await seedTenant(database.url, receiver.url);
     app = await startApp(env);
     const base = app.baseUrl;
+    // The media server's webhooks reach the app, as on `npm start` (egress and the participant's joins).
+    media.setWebhookUrls([`${base}/api/media/webhook`]);
     started = Date.now();
     mark('traffic starts');
 
@@ -140,13 +153,14 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
       method: string,
       urlPath: string,
       body?: unknown,
+      key = seed.key,
     ): Promise<{ status: number; json: any } | null> {
       for (;;) {
         if (stopping && routeName !== 'drain') return null;
         try {
           const res = await fetch(`${base}${urlPath}`, {
             method,
-            headers: { 'x-api-key': seed.key, ...(body ? { 'content-type': 'application/json' } : {}) },
+            headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
             body: body ? JSON.stringify(body) : undefined,
             signal: AbortSignal.timeout(HUNG_AFTER_MS),
           });
@@ -162,7 +176,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
           else if (res.status === 503) record(routeName, '503');
           else if (res.status === 500) record(routeName, '500', text);
           else if (res.status >= 500) record(routeName, 'other 5xx', `${res.status} ${text}`);
-          else if (code && code in ERROR_STATUS) record(routeName, 'documented 4xx');
+          else if (code && code in ERROR_CATALOGUE) record(routeName, 'documented 4xx');
           else record(routeName, 'undocumented 4xx', `${res.status} ${text}`);
           return { status: res.status, json };
         } catch (err) {
@@ -244,7 +258,28 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
     }
 
     const durationMs = opts.seconds * 1000;
-    const workers = Promise.all(Array.from({ length: opts.workers }, (_, w) => worker(w)));
+    const hostile: HostileTally = {
+      tenant: { rounds: 0, refusedDestinations: 0, overQuota: 0, recordingConflicts: 0, startedBeyondPlan: [] },
+      participant: {
+        connections: 0,
+        dataPackets: 0,
+        metadataAttempts: 0,
+        badJoins: 0,
+        slowestBadJoinMs: 0,
+        slowJoins: [],
+      },
+    };
+    const hostileCall = (routeName: string, method: string, urlPath: string, body?: unknown) =>
+      call(`hostile: ${routeName}`, method, urlPath, body, seed.hostileKey);
+    const participant = await startHostileParticipant({
+      call: hostileCall,
+      mediaUrl: media.url,
+      tally: hostile.participant,
+    });
+    const workers = Promise.all([
+      ...Array.from({ length: opts.workers }, (_, w) => worker(w)),
+      hostileTenantLoop({ call: hostileCall, tally: hostile.tenant, stopping: () => stopping }),
+    ]);
 
     // Fault 1: PostgreSQL stops (fast shutdown: connections are cut) and comes back.
     await sleep(durationMs * 0.25);
@@ -275,6 +310,11 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
     stopping = true;
     mark('traffic stops; waiting for the deliveries to drain');
     await workers;
+    await participant.stop();
+    // Its leaving reaches the app as a media webhook: recorded before the drain below looks.
+    await media.webhooksIdle();
+    if (hostile.participant.connections === 0) problems.push('the hostile participant never connected');
+    problems.push(...hostile.tenant.startedBeyondPlan, ...hostile.participant.slowJoins);
 
     // Drain: every recorded event's delivery DELIVERED (the receiver's 500s cost retries).
     const check = new pg.Client({ connectionString: database.url });
@@ -291,8 +331,8 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
       await sleep(500); // a last attempt's response on its way to the receiver's map
       mark('drained');
       const events = await check.query<{ id: string; name: string; status: string | null }>(
-        `SELECT e.id, e.name, d.status::text AS status FROM "Event" e LEFT JOIN "WebhookDelivery" d ON d."eventId" = e.id WHERE e."tenantId" = $1`,
-        [seed.tenantId],
+        `SELECT e.id, e.name, d.status::text AS status FROM "Event" e LEFT JOIN "WebhookDelivery" d ON d."eventId" = e.id WHERE e."tenantId" = ANY($1)`,
+        [[seed.tenantId, seed.hostileTenantId]],
       );
       const recorded = new Map(events.rows.map((e) => [e.id, e]));
       const expected = events.rows.filter((e) => e.status !== null);
@@ -353,6 +393,14 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
         `| attempts the receiver failed on purpose (500), then retried | ${failedAttempts} |`,
         `| ids acknowledged more than once (redelivered: the app was killed between the receiver's 2xx and recording it) | ${twice} |`,
         '',
+        '| hostile tenant and participant (the whole run) | |',
+        '|---|---|',
+        `| tenant rounds (streams to refused destinations, 3 streams / 4 recordings of one room / 4 ingresses at once) | ${hostile.tenant.rounds} |`,
+        `| refused destinations (400) / over the plan (403) / recording already running (409) | ${hostile.tenant.refusedDestinations} / ${hostile.tenant.overQuota} / ${hostile.tenant.recordingConflicts} |`,
+        `| started beyond the plan's limits | ${hostile.tenant.startedBeyondPlan.length} |`,
+        `| participant connections / data packets sent (past the server's 100/s, 1 MiB/s) / oversized metadata and name updates | ${hostile.participant.connections} / ${hostile.participant.dataPackets} / ${hostile.participant.metadataAttempts} |`,
+        `| bad join requests refused / slowest refusal | ${hostile.participant.badJoins} / ${hostile.participant.slowestBadJoinMs} ms |`,
+        '',
         `Timeline: ${timeline.join('; ')}.`,
         '',
         problems.length
@@ -368,6 +416,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
         table,
         counts: Object.fromEntries(counts),
         appLog: appLogs.join('\n--- app restarted ---\n'),
+        hostile,
       };
     } finally {
       await check.end();
@@ -381,7 +430,10 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
   }
 }
 
-/** A tenant with a webhook for every event, limits out of the way. Seeded through its own connection. */
+/**
+ * A tenant with a webhook for every event, limits out of the way, and the hostile tenant (small
+ * limits, the same webhook). Seeded through its own connection.
+ */
 async function seedTenant(databaseUrl: string, webhookUrl: string) {
   process.env.DATABASE_URL = databaseUrl;
   // The app's key (baseTestEnv): the tenant's webhook secret is encrypted with it.
@@ -404,7 +456,29 @@ async function seedTenant(databaseUrl: string, webhookUrl: string) {
         },
         { tx },
       );
-      return { key: t.plainTextKey, tenantId: t.tenant.id };
+      // Small limits it tries to pass; requests per second out of the way (a 429 would hide what it tries).
+      const hostile = await provisionTenant(
+        {
+          name: 'Hostile Tenant',
+          providerId: provider.id,
+          plan: 'starter',
+          webhookUrl,
+          entitlementOverrides: {
+            apiRequestsPerSecond: 1_000_000,
+            concurrentLiveRooms: 1_000_000,
+            concurrentStreams: 1,
+            concurrentRecordings: 1,
+            ingressEndpoints: 2,
+          },
+        },
+        { tx },
+      );
+      return {
+        key: t.plainTextKey,
+        tenantId: t.tenant.id,
+        hostileKey: hostile.plainTextKey,
+        hostileTenantId: hostile.tenant.id,
+      };
     });
   } finally {
     await disconnectDb();

@@ -126,7 +126,12 @@ test.describe('in a call', () => {
       await expect(settings.getByRole('combobox', { name: t.settings.camera })).toBeVisible({ timeout: 15_000 });
       await expectAccessible(page, `${lang} call with settings open`);
       await settings.getByRole('button', { name: t.panels.close }).click();
+      // A host's Leave asks whether to end the meeting for everyone.
       await page.getByRole('button', { name: t.controls.leave, exact: true }).click();
+      const leave = page.getByRole('dialog', { name: t.leave.title });
+      await expect(leave).toBeVisible();
+      await expectAccessible(page, `${lang} leave dialog`);
+      await leave.getByRole('button', { name: t.leave.leave }).click();
       await expect(page.getByTestId('error-left')).toBeVisible({ timeout: 15_000 });
       await expectAccessible(page, `${lang} left screen`);
       await context.close();

@@ -30,9 +30,9 @@ test('hands go up in order, everyone sees them, a host lowers one; a reaction sh
   await expect(tileOf(amy, 'Bob').getByRole('img', { name: 'Hand raised' })).toBeVisible({ timeout: 15_000 });
 
   // The host's queue, first raised first.
-  await host.getByRole('button', { name: /^People/ }).click();
+  await host.getByRole('button', { name: /^People \(/ }).click();
   const queue = host.getByRole('list', { name: 'Raised hands' });
-  await expect(queue.getByRole('listitem')).toHaveText([/1\. ✋ Bob/, /2\. ✋ Amy/], { timeout: 15_000 });
+  await expect(queue.getByRole('listitem')).toHaveText([/1\. Bob/, /2\. Amy/], { timeout: 15_000 });
   await screenshots(host, testInfo, 'raised-hands-queue');
 
   // The host lowers Bob's hand: Bob's button says so, Amy no longer sees it on his tile.
@@ -41,7 +41,7 @@ test('hands go up in order, everyone sees them, a host lowers one; a reaction sh
     timeout: 15_000,
   });
   await expect(tileOf(amy, 'Bob').getByRole('img', { name: 'Hand raised' })).toHaveCount(0);
-  await expect(queue.getByRole('listitem')).toHaveText([/1\. ✋ Amy/]);
+  await expect(queue.getByRole('listitem')).toHaveText([/1\. Amy/]);
   // Amy lowers her own.
   await amy.getByRole('button', { name: 'Lower hand' }).click();
   await expect(queue).toHaveCount(0, { timeout: 15_000 });
@@ -51,6 +51,16 @@ test('hands go up in order, everyone sees them, a host lowers one; a reaction sh
   await amy.getByRole('button', { name: 'React with 🎉' }).click();
   const reaction = tileOf(bob, 'Amy').getByRole('img', { name: 'Amy reacted 🎉' });
   await expect(reaction).toBeVisible({ timeout: 10_000 });
+  // And large, floating up the stage with her name: at least 48 px high.
+  const floating = bob
+    .locator('.convene-floating-reaction')
+    .filter({ hasText: 'Amy' })
+    .locator('.convene-floating-emoji');
+  await expect(floating).toHaveText('🎉');
+  // It grows in over its first half second, then floats up at full size.
+  await expect
+    .poll(async () => (await floating.boundingBox())?.height ?? 0, { timeout: 3000 })
+    .toBeGreaterThanOrEqual(48);
   await screenshots(bob, testInfo, 'reaction-on-tile');
   await expect(reaction).toHaveCount(0, { timeout: 10_000 });
   for (const p of [host, amy, bob]) await p.context().close();

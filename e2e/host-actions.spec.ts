@@ -3,7 +3,7 @@ import { createTenant, type TenantApi } from './support/tenant';
 import { enter, expectRemoteVideoAdvancing, hostWithTwo, person, screenshots } from './support/call';
 
 /**
- * Per-person host actions from the People panel and "End meeting for everyone", in real calls on
+ * Per-person host actions from the People panel and "End meeting for everyone" (in the host's Leave dialog), in real calls on
  * the development media server: the host acts in one browser, the person acted on sees it in
  * theirs (muted and told why, camera off, a new role, removed, the meeting ended).
  */
@@ -44,13 +44,13 @@ test('a host mutes, stops video, makes a co-host, removes someone and ends the m
   await expect(bob.getByText(/muted your microphone/)).toHaveCount(0);
 
   // Stop video: Amy's camera goes off.
-  await people.getByRole('button', { name: 'Stop Amy’s video' }).click();
+  await people.getByRole('button', { name: 'Stop video Amy' }).click();
   await expect(control(amy, 'camera')).toHaveAttribute('data-lk-enabled', 'false', { timeout: 15_000 });
   await expect(amy.getByText('Hana turned off your camera.')).toBeVisible();
 
   // Co-host: Amy's People panel shows Bob as a moderator (the role travels in his metadata).
   await people.getByRole('button', { name: 'Actions for Bob' }).click();
-  await people.getByRole('button', { name: 'Make Bob co-host' }).click();
+  await people.getByRole('button', { name: 'Make co-host Bob' }).click();
   await expect(host.getByText('Bob’s role was changed.')).toBeVisible();
   await amy.getByRole('button', { name: /^People/ }).click();
   const bobInAmysList = amy.getByRole('region', { name: 'People' }).getByRole('listitem').filter({ hasText: 'Bob' });
@@ -69,9 +69,13 @@ test('a host mutes, stops video, makes a co-host, removes someone and ends the m
   await expect(bob.getByTestId('error-removed')).toBeVisible({ timeout: 15_000 });
   await expect(host.getByRole('button', { name: 'People (2)' })).toBeVisible({ timeout: 15_000 });
 
-  // Attendees have no End meeting button; the host's asks first, then ends it for everyone.
+  // An attendee's Leave leaves; the host's asks whether to end the meeting for everyone, then confirms.
   await expect(amy.getByRole('button', { name: 'End meeting for everyone' })).toHaveCount(0);
-  await host.getByRole('button', { name: 'End meeting for everyone' }).click();
+  await host.getByRole('button', { name: 'Leave', exact: true }).click();
+  await host
+    .getByRole('dialog', { name: 'Leave the meeting?' })
+    .getByRole('button', { name: 'End meeting for everyone' })
+    .click();
   const end = host.getByRole('dialog', { name: 'End the meeting for everyone?' });
   await expect(end).toBeVisible();
   await end.getByRole('button', { name: 'End meeting' }).click();
@@ -97,7 +101,7 @@ test('a host moves someone to an open breakout: they leave the main call', async
   const people = host.getByRole('region', { name: 'People' });
   // Opening a person's actions re-reads the roster: the breakout opened after everyone came.
   await people.getByRole('button', { name: 'Actions for Amy' }).click();
-  await people.getByRole('button', { name: 'Move Amy to Table 1' }).click({ timeout: 15_000 });
+  await people.getByRole('button', { name: 'Move to Table 1 Amy' }).click({ timeout: 15_000 });
   await expect(host.getByRole('button', { name: 'People (1)' })).toBeVisible({ timeout: 15_000 });
   // Her record follows the media layer's webhooks (left the main room, joined the breakout): poll for it.
   const amyBreakout = async () =>

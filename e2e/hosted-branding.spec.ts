@@ -269,12 +269,12 @@ test('the console edits the branding with a live preview, checked as you type', 
   const save = page.getByRole('button', { name: 'Save branding' });
   try {
     await page.getByLabel('Product name', { exact: true }).fill('Demo Academy');
-    await expect(page.getByTestId('preview-product-name')).toHaveText('Demo Academy');
+    await expect(preview.getByTestId('brand-mark')).toHaveText('Demo Academy');
     await page.getByLabel('Accent colour', { exact: true }).fill('#ffe066');
     await expect(page.getByText(/Accent colour too light for white text on it: contrast 1\.\d+:1/)).toBeVisible();
     await expect(save).toBeDisabled();
     await page.getByLabel('Accent colour', { exact: true }).fill('#7c2d12');
-    await expect(page.getByTestId('preview-join')).toHaveCSS('background-color', rgb('#7c2d12'));
+    await expect(preview.getByRole('button', { name: 'Join meeting' })).toHaveCSS('background-color', rgb('#7c2d12'));
     await page.getByLabel('Logo URL', { exact: true }).fill('http://cdn.acme.example/logo.svg');
     await expect(page.getByText('Logo URL must be an https:// URL.')).toBeVisible();
     await page.getByLabel('Logo URL', { exact: true }).fill('https://cdn.acme.example/logo.svg');

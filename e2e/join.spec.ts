@@ -192,8 +192,9 @@ test('the API reference renders the OpenAPI document', async ({ page }) => {
 test('the integration guide renders', async ({ page }) => {
   await page.goto('/docs/guide');
   await expect(page.getByRole('heading', { name: 'Integrating Convene' })).toBeVisible();
-  await expect(page.getByRole('heading', { name: '3. Verify webhooks' })).toBeVisible();
-  await expect(page.getByRole('heading', { name: '0. Install the SDK' })).toBeVisible();
+  // Numbered from 1, in the order of the contents list.
+  await expect(page.getByRole('heading', { name: '1. Install the SDK' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '5. Verify webhooks' })).toBeVisible();
   await expect(page.getByText("import { verifyWebhook, WebhookVerificationError } from '@convene/sdk';")).toBeVisible();
 });
 

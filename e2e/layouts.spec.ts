@@ -250,6 +250,9 @@ test('at 390 px the control bar is one row of named icons; the rest is in More',
   await testInfo.attach('phone-more-390px', { body: more, contentType: 'image/png' });
   if (process.env.DOCS_SCREENSHOTS === '1') writeFileSync('docs/images/phone-more.png', more);
   await host.getByRole('button', { name: 'Raise hand' }).click();
+  // A choice closes the menu; opened again, it shows the hand up.
+  await expect(host.getByRole('button', { name: 'Raise hand' })).toBeHidden();
+  await bar(host).getByRole('button', { name: 'More' }).click();
   await expect(host.getByRole('button', { name: 'Lower hand' })).toHaveAttribute('aria-pressed', 'true', {
     timeout: 15_000,
   });

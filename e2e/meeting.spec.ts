@@ -140,7 +140,7 @@ test('host controls reach the other browser: mute-all, a live poll and question,
   expect(poll.status).toBe(201);
   await expect(amy.getByRole('button', { name: 'Polls (1 open)' })).toBeVisible({ timeout: 15_000 });
   await amy.getByRole('button', { name: 'Polls (1 open)' }).click();
-  await expect(amy.getByText('Lunch where?')).toBeVisible();
+  await expect(amy.getByRole('heading', { name: 'Lunch where?' })).toBeVisible();
   const question = await api('POST', '/api/v1/questions', {
     roomId: room.id,
     text: 'Will there be slides?',

@@ -84,3 +84,19 @@ test('GET /rooms/{id}/info is limited per client address under next start; X-For
   expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(5);
   expect(statuses.filter((s) => s === 404).length).toBeGreaterThanOrEqual(1);
 });
+
+test('a path that is not valid percent-encoding is 400 on a page and the API’s 404 envelope, never 500', async ({
+  request,
+}) => {
+  for (const path of ['/call-assets/%ff', '/join/%e0%a4%a']) {
+    expect([path, (await request.get(`${base()}${path}`)).status()]).toEqual([path, 400]);
+  }
+  for (const path of ['/api/v1/rooms/%ff', '/api/v1/rooms/%ff/info', '/api/v1/recordings/%c3%28/download']) {
+    const res = await request.get(`${base()}${path}`);
+    expect([path, res.status()]).toEqual([path, 404]);
+    expect((await res.json()).error).toMatchObject({ code: 'NOT_FOUND', requestId: expect.stringMatching(/^req_/) });
+  }
+  // A percent sign that decodes passes through to the route as before (which asks for a key).
+  const decodable = await request.get(`${base()}/api/v1/rooms/no%2Dsuch%2Droom`);
+  expect([decodable.status(), (await decodable.json()).error.code]).toEqual([401, 'UNAUTHENTICATED']);
+});

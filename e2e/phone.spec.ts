@@ -2,8 +2,8 @@ import { test, expect, type Page } from '@playwright/test';
 import { startLiveApp, type LiveApp } from './support/live-app';
 
 /**
- * The call on a phone (390 × 844): the meeting tools are one row, and an open panel is a sheet
- * that ends above the control bar, so you can still mute and leave with chat or Q&A open.
+ * The call on a phone (390 × 844): the meeting tools are one row, and an open panel is an opaque
+ * sheet that ends above the control bar, so you can still mute and leave with chat or Q&A open.
  * Screenshots of each state are attached to the test's output.
  */
 let live: LiveApp;
@@ -72,8 +72,9 @@ test('at 390 px the tools are one row and panels leave mute and leave usable', a
     await expect(mic).toHaveAttribute('data-lk-enabled', before ?? '');
   }
 
-  // Leave with Q&A still open.
+  // Leave with Q&A still open (a host is asked whether to end the meeting for everyone).
   await bar.getByRole('button', { name: 'Leave', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Leave the meeting?' }).getByRole('button', { name: 'Leave meeting' }).click();
   await expect(page.getByTestId('error-left')).toBeVisible({ timeout: 15_000 });
   await context.close();
 });

@@ -55,13 +55,17 @@ test('a live hosted call is recorded through the API into a playable MP4 with bo
     await expectRemoteVideoAdvancing(ada);
     await expectRemoteVideoAdvancing(bob);
 
+    const requestedAt = Date.now();
     const started = await api('POST', `/api/v1/rooms/${room.id}/recordings/start`, { createdByExternalId: 'ada' });
-    const startedAt = Date.now(); // the media server's file starts as it accepts the egress
     expect(started.status, JSON.stringify(started.body)).toBe(201);
     expect(started.body).toMatchObject({ status: 'STARTING', preset: 'H264_720P_30' });
     const recording = () => api('GET', `/api/v1/recordings/${started.body.id}`).then((r) => r.body);
     await expect.poll(async () => (await recording()).status, { timeout: 30_000 }).toBe('ACTIVE');
+    // The media server's file starts as its encoder takes the first frame, when the egress turns
+    // ACTIVE; on a busy machine that news reaches the API late, so the file may start before we see it.
+    const activeAt = Date.now();
     await ada.waitForTimeout(6000);
+    const stopRequestedAt = Date.now();
     expect((await api('POST', `/api/v1/rooms/${room.id}/recordings/stop`)).status).toBe(200);
     const stoppedAt = Date.now();
     await expect.poll(async () => (await recording()).status, { timeout: 30_000 }).toBe('COMPLETED');
@@ -83,17 +87,28 @@ test('a live hosted call is recorded through the API into a playable MP4 with bo
       video: { codec: 'h264', width: 1280, height: 720, fps: 30 },
       audio: { codec: 'aac', sampleRate: 48000 },
     });
-    expect(Math.abs(probed.durationSeconds - (stoppedAt - startedAt) / 1000)).toBeLessThan(2);
-    // Two side-by-side tiles of the fake cameras (green), letter-boxed (black) above them.
-    const [left, right, band] = colourAt(file, probed.durationSeconds - 1.5, [
-      [0.15, 0.5],
-      [0.65, 0.5],
-      [0.25, 0.1],
-    ]).map(([, g]) => g);
-    expect(Math.min(left, right)).toBeGreaterThan(60);
-    expect(band).toBeLessThan(20);
+    // It spans at least the time we saw it active before asking it to stop, and at most the time
+    // from the start request to the stop's answer (which waits for the file to be finished). An
+    // encoder that fell behind holds its last picture: the length is kept.
+    expect(probed.durationSeconds).toBeGreaterThan((stopRequestedAt - activeAt) / 1000 - 1);
+    expect(probed.durationSeconds).toBeLessThan((stoppedAt - requestedAt) / 1000 + 1);
+    // Two side-by-side tiles of the fake cameras (green), letter-boxed (black) above them, in one of
+    // the last frames: on a busy machine a track's decoder (below the browsers' priority) may take
+    // seconds to its first picture, and the tile is dark grey (green 26) until then.
+    const frames = [2.5, 1.5, 0.7].map((beforeEnd) =>
+      colourAt(file, probed.durationSeconds - beforeEnd, [
+        [0.15, 0.5],
+        [0.65, 0.5],
+        [0.25, 0.1],
+      ]).map(([, g]) => g),
+    );
+    expect(Math.max(...frames.map(([left, right]) => Math.min(left, right))), JSON.stringify(frames)).toBeGreaterThan(
+      60,
+    );
+    for (const [, , band] of frames) expect(band).toBeLessThan(20);
 
-    // Streaming the same call to an RTMP server that refuses: the stream ends FAILED with ffmpeg's reason.
+    // Streaming the same call to an RTMP server that refuses: the stream ends FAILED, with the one text
+    // every unreachable destination gets (ffmpeg's reason would tell a closed port from an open one).
     const closedPort = await freePort();
     const stream = await api('POST', '/api/v1/streaming/start', {
       roomId: room.id,
@@ -102,7 +117,10 @@ test('a live hosted call is recorded through the API into a playable MP4 with bo
     expect(stream.status, JSON.stringify(stream.body)).toBe(201);
     await expect
       .poll(async () => (await api('GET', `/api/v1/streaming/${stream.body.id}`)).body, { timeout: 30_000 })
-      .toMatchObject({ status: 'FAILED', error: expect.stringMatching(/refused/i) });
+      .toMatchObject({
+        status: 'FAILED',
+        error: 'A stream destination could not be reached or did not accept the stream.',
+      });
     expect(JSON.stringify((await api('GET', `/api/v1/streaming/${stream.body.id}`)).body)).not.toContain('stream-key');
     await expect
       .poll(() => hook.received.map((r) => JSON.parse(r.body)).filter((e) => e.event === 'egress.ended').length, {

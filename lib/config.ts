@@ -81,6 +81,15 @@ const schema = z.object({
     .int()
     .min(1000)
     .default(25 * 1024 * 1024),
+  /** How long one transcription request may take before it counts as the provider's failure. */
+  STT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
+  /** An OpenAI-compatible chat-completions API (`{LLM_BASE_URL}/v1/chat/completions`): meeting summaries. */
+  LLM_BASE_URL: z.string().url().optional(),
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  /** The model's context window in tokens: a longer transcript is summarised in pieces, then combined. */
+  LLM_CONTEXT_TOKENS: z.coerce.number().int().min(1000).max(10_000_000).default(16_000),
+  LLM_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
 
   NEXTAUTH_SECRET: z.string().min(16).optional(),
   NEXTAUTH_URL: z.string().url().optional(),

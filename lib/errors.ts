@@ -1,34 +1,73 @@
 import type { z } from 'zod';
 
 /**
- * The error catalogue (codes → HTTP statuses; README "API conventions"). Domain code throws ApiError with a code;
- * the route wrapper turns it into the one envelope. The status follows from the code.
+ * The error catalogue: each code, its HTTP status and what it means. Domain code throws ApiError with a
+ * code; the route wrapper turns it into the one envelope, the status following from the code. The API
+ * reference's error enum and docs/api.md's table (`npm run docs:errors`) are generated from it.
  */
-export const ERROR_STATUS = {
-  VALIDATION_FAILED: 400,
-  INVALID_JSON: 400,
-  UNAUTHENTICATED: 401,
-  FORBIDDEN: 403,
-  TENANT_SUSPENDED: 403,
-  TEST_MODE_MEDIA_DISABLED: 403,
-  FEATURE_DISABLED: 403,
-  PLAN_LIMIT_REACHED: 403,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  ROOM_FULL: 409,
-  INVALID_STATE: 409,
-  CONFLICT: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  ROOM_LOCKED: 423,
-  TOO_EARLY: 425,
-  RATE_LIMITED: 429,
-  INTERNAL: 500,
-  MEDIA_LAYER_UNAVAILABLE: 502,
-  SERVICE_UNAVAILABLE: 503,
-} as const;
+export const ERROR_CATALOGUE = {
+  VALIDATION_FAILED: {
+    status: 400,
+    meaning: 'A field, query parameter or path segment is invalid; `details` names each.',
+  },
+  INVALID_JSON: { status: 400, meaning: 'The body is not JSON.' },
+  UNAUTHENTICATED: {
+    status: 401,
+    meaning: 'No credential, an unknown or revoked one, or one of the wrong kind for the endpoint.',
+  },
+  FORBIDDEN: { status: 403, meaning: 'The credential lacks the permission or role the action needs.' },
+  TENANT_SUSPENDED: { status: 403, meaning: 'The tenant is suspended by its provider.' },
+  TEST_MODE_MEDIA_DISABLED: { status: 403, meaning: 'A test-mode (sandbox) tenant asked for billable media.' },
+  FEATURE_DISABLED: { status: 403, meaning: "The room's or tenant's switches turn the feature off." },
+  PLAN_LIMIT_REACHED: {
+    status: 403,
+    meaning: "The plan's limit (rooms, minutes, concurrent recordings, streams or ingresses) is reached.",
+  },
+  CAPTIONS_NOT_CONFIGURED: {
+    status: 403,
+    meaning:
+      'This installation runs no captions worker (no speech-to-text service, `STT_BASE_URL`); nothing is started.',
+  },
+  TRANSCRIPTION_NOT_CONFIGURED: {
+    status: 403,
+    meaning:
+      'This installation has no speech-to-text service (`STT_BASE_URL`): no transcript can be made; nothing is started.',
+  },
+  SUMMARIES_NOT_CONFIGURED: {
+    status: 403,
+    meaning:
+      'This installation has no language-model service (`LLM_BASE_URL`): no summary can be made; nothing is started.',
+  },
+  NOT_FOUND: { status: 404, meaning: "No such resource — also the answer for another tenant's ids." },
+  ROOM_FULL: { status: 409, meaning: "The room's participant cap is reached." },
+  INVALID_STATE: { status: 409, meaning: 'The resource is not in a state that allows this (e.g. the room has ended).' },
+  CONFLICT: { status: 409, meaning: 'A duplicate, or an `Idempotency-Key` reused with another body.' },
+  SESSION_NOT_LIVE: {
+    status: 409,
+    meaning:
+      "A quality report for a session that is not the room's live one (it ended, or the room is not live); nothing was stored.",
+  },
+  QUALITY_SAMPLES_FULL: {
+    status: 409,
+    meaning: "This participant's quality samples for the session reached their cap; the report was not stored.",
+  },
+  PAYLOAD_TOO_LARGE: {
+    status: 413,
+    meaning: "The body is over the endpoint's limit (64 KB unless its reference says otherwise).",
+  },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'The body is not `application/json`.' },
+  ROOM_LOCKED: { status: 423, meaning: 'The room is locked by a host.' },
+  TOO_EARLY: { status: 425, meaning: 'Joining a scheduled room before its window opens.' },
+  RATE_LIMITED: { status: 429, meaning: 'Over a rate limit; `Retry-After` says when to retry.' },
+  INTERNAL: { status: 500, meaning: 'Our bug; the `requestId` finds it in our logs.' },
+  MEDIA_LAYER_UNAVAILABLE: { status: 502, meaning: 'The media layer (LiveKit) did not answer or refused.' },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    meaning: 'The database is unreachable or busy; retry (see below for what was changed).',
+  },
+} as const satisfies Record<string, { status: number; meaning: string }>;
 
-type ErrorCode = keyof typeof ERROR_STATUS;
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
 interface ErrorDetail {
   field?: string;
@@ -46,7 +85,7 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = 'ApiError';
-    this.status = ERROR_STATUS[code];
+    this.status = ERROR_CATALOGUE[code].status;
   }
 }
 

@@ -7,10 +7,11 @@
  * on any topic (LiveKit relays them with the sender's identity). So a message is read only when it
  * came from whom its topic allows — server-only topics from the server, which the media layer marks
  * with no participant identity — and it fits its schema, whose strings and lists are bounded.
- * Imports zod only: safe in the browser bundle (docs/security.md, "In-call data is untrusted").
+ * Imports zod's tree-shakable form only: safe and small in the browser bundle (docs/security.md,
+ * "In-call data is untrusted").
  */
-import { z } from 'zod';
-import { CHAT_MAX_LENGTH } from '@/lib/domain/chat.schemas';
+import * as z from 'zod/mini';
+import { CHAT_MAX_LENGTH } from '@/lib/domain/chat-limits';
 
 export const LIVE_TOPICS = {
   polls: 'convene.polls',
@@ -20,6 +21,8 @@ export const LIVE_TOPICS = {
   host: 'convene.host',
   /** From a peer: { type: 'reaction', emoji } — attributed from the packet's sender, rate-limited by the reader */
   reactions: 'convene.reactions',
+  /** To everyone: { type: 'captions.state', active, agentIdentity } (captions started or stopped) */
+  captions: 'convene.captions',
 } as const;
 
 /** The emoji reactions a call offers (a closed list: nothing else is shown). */
@@ -30,53 +33,58 @@ export type LiveTopic = (typeof LIVE_TOPICS)[keyof typeof LIVE_TOPICS];
 export const LIVE_MESSAGE_MAX_BYTES = 64 * 1024;
 
 // Bounds at or above what the API stores, so every real message fits and nothing huge is rendered.
-const id = z.string().min(1).max(64);
-const externalId = z.string().min(1).max(200);
-const name = z.string().max(100);
+/** A string of at most `max` characters (at least `min`). */
+const text = (max: number, min = 0) =>
+  min ? z.string().check(z.minLength(min), z.maxLength(max)) : z.string().check(z.maxLength(max));
+const id = text(64, 1);
+const externalId = text(200, 1);
+const name = text(100);
 const time = z.iso.datetime();
-const count = z.int().nonnegative().max(1_000_000_000);
+const count = z.int().check(z.minimum(0), z.maximum(1_000_000_000));
 
 const poll = z.object({
   id,
   roomId: id,
-  question: z.string().max(500),
+  question: text(500),
   status: z.enum(['DRAFT', 'OPEN', 'CLOSED']),
   isAnonymous: z.boolean(),
   allowMultiple: z.boolean(),
   totalVotes: count,
-  options: z.array(z.object({ id, text: z.string().max(200), order: z.int().min(0).max(100), count })).max(10),
-  createdByExternalId: externalId.nullable(),
+  options: z
+    .array(z.object({ id, text: text(200), order: z.int().check(z.minimum(0), z.maximum(100)), count }))
+    .check(z.maxLength(10)),
+  createdByExternalId: z.nullable(externalId),
   createdAt: time,
-  openedAt: time.nullable(),
-  closedAt: time.nullable(),
+  openedAt: z.nullable(time),
+  closedAt: z.nullable(time),
 });
 
 const question = z.object({
   id,
   roomId: id,
-  text: z.string().max(1000),
+  text: text(1000),
   status: z.enum(['OPEN', 'ANSWERED', 'DISMISSED']),
-  askerExternalId: externalId.nullable(),
-  askerName: name.nullable(),
+  askerExternalId: z.nullable(externalId),
+  askerName: z.nullable(name),
   upvoteCount: count,
-  answerText: z.string().max(5000).nullable(),
-  answeredByExternalId: externalId.nullable(),
-  answeredAt: time.nullable(),
-  dismissedByExternalId: externalId.nullable(),
-  dismissedAt: time.nullable(),
+  answerText: z.nullable(text(5000)),
+  answeredByExternalId: z.nullable(externalId),
+  answeredAt: z.nullable(time),
+  dismissedByExternalId: z.nullable(externalId),
+  dismissedAt: z.nullable(time),
   createdAt: time,
 });
 
 const chatMessage = z.object({
   id,
   roomId: id,
-  sessionId: id.nullable(),
+  sessionId: z.nullable(id),
   senderParticipantId: id,
   senderExternalUserId: externalId,
   senderName: name,
-  toParticipantId: id.nullable(),
-  toExternalUserId: externalId.nullable(),
-  text: z.string().max(CHAT_MAX_LENGTH),
+  toParticipantId: z.nullable(id),
+  toExternalUserId: z.nullable(externalId),
+  text: text(CHAT_MAX_LENGTH),
   createdAt: time,
 });
 
@@ -94,11 +102,20 @@ export const LIVE_MESSAGES = {
     from: 'server',
     schema: z.object({ type: z.literal('host.muted'), source: z.enum(['microphone', 'camera']), by: name }),
   },
+  [LIVE_TOPICS.captions]: {
+    from: 'server',
+    schema: z.object({
+      type: z.literal('captions.state'),
+      active: z.boolean(),
+      /** The one sender whose transcriptions the page shows (lib/domain/captions-agent.ts). */
+      agentIdentity: z.nullable(text(128, 1)),
+    }),
+  },
   [LIVE_TOPICS.reactions]: {
     from: 'participant',
     schema: z.object({ type: z.literal('reaction'), emoji: z.enum(REACTION_EMOJI) }),
   },
-} as const satisfies Record<LiveTopic, { from: 'server' | 'participant'; schema: z.ZodType }>;
+} as const satisfies Record<LiveTopic, { from: 'server' | 'participant'; schema: z.ZodMiniType }>;
 
 export type LiveMessageBody<T extends LiveTopic> = z.output<(typeof LIVE_MESSAGES)[T]['schema']>;
 /** What the writer may send on a topic. */
@@ -127,7 +144,7 @@ export function parseLiveMessage<T extends LiveTopic>(
 ): LiveMessage<T> | null {
   if (!isLiveTopic(topic)) return null;
   const sender = senderIdentity || null;
-  const entry: { from: 'server' | 'participant'; schema: z.ZodType } = LIVE_MESSAGES[topic];
+  const entry: { from: 'server' | 'participant'; schema: z.ZodMiniType } = LIVE_MESSAGES[topic];
   if (entry.from === 'server' ? sender !== null : sender === null) return null;
   if (!(bytes instanceof Uint8Array) || bytes.byteLength > LIVE_MESSAGE_MAX_BYTES) return null;
   let json: unknown;

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+// zod's tree-shakable form: the hosted call UI's bundle reads this module.
+import * as z from 'zod/mini';
 
 /**
  * The media-layer participant attribute that carries a moderator's spotlight: JSON
@@ -10,7 +11,7 @@ import { z } from 'zod';
 export const SPOTLIGHT_ATTRIBUTE = 'convene.spotlight';
 
 export const spotlightAttribute = z.object({
-  identity: z.string().min(1).max(256).nullable(),
+  identity: z.nullable(z.string().check(z.minLength(1), z.maxLength(256))),
   at: z.iso.datetime(),
 });
 export type SpotlightAttribute = z.infer<typeof spotlightAttribute>;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { config } from '@/lib/config';
+import type { S3Upload } from '@/lib/media/types';
 
 /**
  * Where recordings live. Local disk is the default (embedded mode): the media layer's egress
@@ -14,14 +15,7 @@ interface ObjectStorage {
   /** The path or key egress should write the file to. */
   egressFilepath(key: string): string;
   /** Upload settings for the media layer's egress, when it writes to object storage. */
-  egressS3?(): {
-    bucket: string;
-    region?: string;
-    endpoint?: string;
-    accessKey?: string;
-    secret?: string;
-    forcePathStyle?: boolean;
-  };
+  egressS3?(): S3Upload;
   stat(key: string): Promise<{ size: number } | null>;
   read(key: string): Promise<ReadableStream<Uint8Array>>;
   delete(key: string): Promise<void>;
@@ -61,23 +55,14 @@ class LocalStorage implements ObjectStorage {
 
 class S3Storage implements ObjectStorage {
   private readonly client: S3Client;
-  constructor(
-    private readonly settings: {
-      bucket: string;
-      region: string;
-      endpoint?: string;
-      accessKeyId?: string;
-      secretAccessKey?: string;
-      forcePathStyle: boolean;
-    },
-  ) {
+  constructor(private readonly settings: S3Upload) {
     this.client = new S3Client({
       region: settings.region,
       endpoint: settings.endpoint,
       forcePathStyle: settings.forcePathStyle,
       credentials:
-        settings.accessKeyId && settings.secretAccessKey
-          ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey }
+        settings.accessKey && settings.secret
+          ? { accessKeyId: settings.accessKey, secretAccessKey: settings.secret }
           : undefined,
     });
   }
@@ -85,15 +70,7 @@ class S3Storage implements ObjectStorage {
     return key;
   }
   egressS3() {
-    const s = this.settings;
-    return {
-      bucket: s.bucket,
-      region: s.region,
-      endpoint: s.endpoint,
-      accessKey: s.accessKeyId,
-      secret: s.secretAccessKey,
-      forcePathStyle: s.forcePathStyle,
-    };
+    return this.settings;
   }
   async stat(key: string) {
     try {
@@ -124,8 +101,8 @@ export function storage(): ObjectStorage & { ensure?: (key: string) => Promise<v
       bucket: c.S3_BUCKET,
       region: c.S3_REGION ?? 'us-east-1',
       endpoint: c.S3_ENDPOINT,
-      accessKeyId: c.S3_ACCESS_KEY_ID,
-      secretAccessKey: c.S3_SECRET_ACCESS_KEY,
+      accessKey: c.S3_ACCESS_KEY_ID,
+      secret: c.S3_SECRET_ACCESS_KEY,
       forcePathStyle: c.S3_FORCE_PATH_STYLE,
     });
   } else {

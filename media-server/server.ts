@@ -11,8 +11,6 @@
  */
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { WebSocketServer } from 'ws';
-import { AccessToken } from 'livekit-server-sdk';
 import {
   DisconnectReason,
   EgressInfo,
@@ -22,34 +20,23 @@ import {
   TrackType,
   type AgentDispatch,
   type IngressInfo,
-  type JoinRequest,
 } from '@livekit/protocol';
-import { createAuthority, requestToken, TokenError } from './service/auth';
+import { createAuthority } from './service/auth';
 import { createRegistry } from './rtc/registry';
 import { DevParticipant, newSid } from './rtc/room-state';
-import { SignalSession } from './rtc/session';
-import { decodeJoinRequest } from './rtc/join-request';
 import { createTwirpApi, METHODS, TwirpError } from './service/twirp';
 import { createRecorder } from './egress/recorder';
 import { createIngressService } from './ingress';
+import { WHIP_LIMITS } from './ingress/whip';
 import { createWebhookSender, signedWebhook } from './webhooks/sender';
+import { createRtcService } from './service/rtc-service';
+import { reasonOf, requestPath } from './service/log-text';
 
 const MiB = 1024 * 1024;
 /** How often every client hears everyone's connection quality (LiveKit: every few seconds). */
 const QUALITY_INTERVAL_MS = 2000;
 /** Twirp request bodies (JSON): the largest real one, an UpdateParticipant with metadata, is a few KB. */
 const MAX_BODY_BYTES = MiB;
-/** Signaling messages: an SDP offer is the largest, tens of KB even with many tracks. */
-const MAX_SIGNAL_MESSAGE_BYTES = MiB;
-
-/** An error's reason for a log line or an answer: never empty. */
-function reasonOf(err: unknown): string {
-  if (err instanceof Error) return err.message || (err as { code?: string }).code || err.name;
-  return String(err) || 'unknown error';
-}
-
-/** The path without its query: the query carries the access token, which logs must not. */
-const requestPath = (req: http.IncomingMessage) => (req.url ?? '/').split('?')[0];
 
 interface DevMediaServerOptions {
   apiKey?: string;
@@ -112,36 +99,38 @@ export async function startDevMediaServer(opts: DevMediaServerOptions = {}) {
   const failures = new Map<string, { status: number; code: string; msg: string }>();
   let down = false;
 
-  const tokenFor = async (p: DevParticipant, room: string) => {
-    const at = new AccessToken(apiKey, apiSecret, {
-      identity: p.identity,
-      name: p.name,
-      metadata: p.metadata,
-      ttl: 6 * 3600,
-    });
-    at.addGrant({
-      roomJoin: true,
-      room,
-      canPublish: p.permission.canPublish,
-      canSubscribe: p.permission.canSubscribe,
-      canPublishData: p.permission.canPublishData,
-      hidden: p.permission.hidden,
-    });
-    return at.toJwt();
-  };
+  const rtc = createRtcService({
+    apiKey,
+    apiSecret,
+    authority,
+    registry,
+    v1,
+    stats,
+    isDown: () => down,
+    log,
+  });
 
   const server = http.createServer((req, res) => {
     // A client that goes away mid-request must cost its own request only.
     req.on('error', (err) => log(`request ${req.method} ${requestPath(req)}: ${reasonOf(err)}`));
     res.on('error', (err) => log(`response to ${req.method} ${requestPath(req)}: ${reasonOf(err)}`));
+    // A WHIP offer has a bound of its own, far below the server API's.
+    const maxBody = /^\/w(\/|$)/.test(requestPath(req)) ? WHIP_LIMITS.offerBytes : MAX_BODY_BYTES;
     const tooLarge = () => {
       // The rest of the body is never kept, only discarded while the client still sends: closing a
       // socket with unread bytes makes the kernel send a reset, and a reset makes the client's
       // kernel drop the answer it has not read yet. So no `connection: close` (Node would destroy
-      // the socket as soon as the answer is written); the connection ends once the client has
-      // been quiet for a moment, or after a few seconds however much it still sends.
+      // the socket as soon as the answer is written). A body read to its end leaves the connection
+      // as any other, kept alive for the client's next request: ending it then raced that request
+      // (fetch reuses the connection; "other side closed"). One that stalls for a moment, or is
+      // still sending after a few seconds, ends it.
       res.writeHead(413, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ code: 'resource_exhausted', msg: `request body over ${MAX_BODY_BYTES / MiB} MiB` }));
+      res.end(
+        JSON.stringify({
+          code: 'resource_exhausted',
+          msg: `request body over ${maxBody >= MiB ? `${maxBody / MiB} MiB` : `${maxBody / 1024} KiB`}`,
+        }),
+      );
       res.once('finish', () => {
         const socket = req.socket;
         const close = () => {
@@ -153,16 +142,19 @@ export async function startDevMediaServer(opts: DevMediaServerOptions = {}) {
         const quiet = setTimeout(close, 1000).unref();
         const latest = setTimeout(close, 5000).unref();
         req.on('data', () => quiet.refresh());
-        req.once('end', close);
+        req.once('end', () => {
+          clearTimeout(quiet);
+          clearTimeout(latest);
+        });
         req.resume();
       });
     };
-    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return tooLarge();
+    if (Number(req.headers['content-length'] ?? 0) > maxBody) return tooLarge();
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
+      if (size > maxBody) {
         req.pause();
         req.removeAllListeners('data').removeAllListeners('end');
         return tooLarge();
@@ -191,22 +183,8 @@ export async function startDevMediaServer(opts: DevMediaServerOptions = {}) {
     const requestUrl = new URL(req.url ?? '/', 'http://x');
     if (/^\/w(\/|$)/.test(requestUrl.pathname) && (await ingress.handleWhip(req, res, raw))) return;
     // What livekit-client asks after a failed WebSocket, to learn why.
-    if (req.method === 'GET' && /^\/rtc(\/v1)?\/validate$/.test(requestUrl.pathname)) {
-      res.setHeader('access-control-allow-origin', '*');
-      if (!v1 && requestUrl.pathname === '/rtc/v1/validate') {
-        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-        return;
-      }
-      try {
-        await authority.joinGrant(requestToken(req.headers.authorization, requestUrl.searchParams));
-      } catch (err) {
-        const status = err instanceof TokenError ? err.status : 401;
-        res.writeHead(status, { 'content-type': 'text/plain' }).end((err as Error).message);
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('success');
-      return;
-    }
+    if (req.method === 'GET' && /^\/rtc(\/v1)?\/validate$/.test(requestUrl.pathname))
+      return rtc.validate(req, res, requestUrl);
     if (req.method === 'GET' && requestUrl.pathname === '/') {
       res.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
       return;
@@ -240,71 +218,7 @@ export async function startDevMediaServer(opts: DevMediaServerOptions = {}) {
     }
   }
 
-  // Signaling: WebSocket upgrades on /rtc (v0) and /rtc/v1 (one peer connection, the join request
-  // carrying the first offer). A refused upgrade is answered with LiveKit's status, and the client
-  // then asks /rtc/validate (or /rtc/v1/validate) why.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_SIGNAL_MESSAGE_BYTES });
-  server.on('upgrade', (req, socket, head) => {
-    // Until ws takes the socket over (and after, for a reset mid-handshake), its errors are ours.
-    socket.on('error', (err) => log(`upgrade ${requestPath(req)}: ${reasonOf(err)}`));
-    const refuse = (status: number, text: string) => {
-      socket.end(
-        `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
-      );
-    };
-    const requestUrl = new URL(req.url ?? '/', 'http://x');
-    if (down || (requestUrl.pathname !== '/rtc' && (requestUrl.pathname !== '/rtc/v1' || !v1)))
-      return refuse(404, 'not found');
-    let joinRequest: JoinRequest | undefined;
-    try {
-      if (requestUrl.pathname === '/rtc/v1')
-        joinRequest = decodeJoinRequest(requestUrl.searchParams.get('join_request'));
-    } catch (err) {
-      return refuse(400, reasonOf(err));
-    }
-    void authority
-      .joinGrant(requestToken(req.headers.authorization, requestUrl.searchParams))
-      .then(
-        (grant) => {
-          wss.handleUpgrade(req, socket, head, (ws) => {
-            // A malformed or oversized frame closes this connection (ws answers 1002/1009) and is logged.
-            ws.on('error', (err) => log(`signaling ${grant.identity}@${grant.room}: ${reasonOf(err)}`));
-            if (requestUrl.searchParams.get('reconnect') === '1' || joinRequest?.reconnect) {
-              // No session resumption here: ask for a full reconnect.
-              ws.close();
-              return;
-            }
-            const room = registry.open(grant.room);
-            const existing = room.participants.get(grant.identity);
-            if (existing?.link) existing.link.close(DisconnectReason.DUPLICATE_IDENTITY);
-            else if (existing) registry.leave(room, existing, DisconnectReason.DUPLICATE_IDENTITY);
-            const participant = new DevParticipant(
-              grant.identity,
-              grant.name,
-              grant.metadata,
-              { ...grant.attributes },
-              {
-                canPublish: grant.canPublish,
-                canSubscribe: grant.canSubscribe,
-                canPublishData: grant.canPublishData,
-                canUpdateMetadata: grant.canUpdateOwnMetadata,
-                canPublishSources: grant.canPublishSources,
-                hidden: grant.hidden,
-              },
-            );
-            const session = new SignalSession(ws, room, participant, { registry, log, tokenFor, stats }, joinRequest);
-            participant.link = session;
-            session.start();
-          });
-        },
-        (err) => refuse(err instanceof TokenError ? err.status : 401, (err as Error).message),
-      )
-      // A failure while accepting one client (its session could not start) ends that client only.
-      .catch((err) => {
-        log(`signaling ${requestPath(req)}: ${reasonOf(err)}`);
-        socket.destroy();
-      });
-  });
+  server.on('upgrade', rtc.upgrade);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -430,11 +344,11 @@ export async function startDevMediaServer(opts: DevMediaServerOptions = {}) {
         for (const p of room.participants.values()) p.link?.close(DisconnectReason.SERVER_SHUTDOWN);
       }
       registry.rooms.clear();
-      wss.close();
+      rtc.wss.close();
       // Each client was told (a leave, then a close frame); one that does not answer the close
       // within a second is cut off, so shutdown never waits on a hung or hostile client (ws
       // itself waits 30 s).
-      const sockets = [...wss.clients];
+      const sockets = [...rtc.wss.clients];
       for (const ws of sockets) ws.close(1001, 'server shutdown');
       const deadline = Date.now() + 1000;
       while (sockets.some((ws) => ws.readyState !== ws.CLOSED) && Date.now() < deadline)

@@ -1,6 +1,6 @@
 /**
  * Node flags for the production server: `npm start` runs Next with them, and so does
- * `npm run bench`, which measures what ships. The README's deployment table gives them too.
+ * `npm run bench`, which measures what ships. docs/deploying.md gives them too.
  *
  * A larger young generation (semi-spaces of 64 MB; V8's default is 16): a request's short-lived
  * objects — a join parses an 8 KB result and writes a 9 KB Room — die before a scavenge instead

@@ -36,6 +36,32 @@ const stopDatabaseAndExit = (code: number) =>
   void (stopMedia?.() ?? Promise.resolve()).then(() => stopDatabase?.()).finally(() => process.exit(code));
 const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 
+/**
+ * The embedded PostgreSQL in a process group of its own (scripts/embedded-database.ts), so a
+ * terminal's Ctrl-C, which reaches every process of the foreground group, does not stop it under
+ * the server; it stops when `stop` is called, or when this process is gone.
+ */
+function startDatabaseProcess(dir: string, port: number): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'scripts/embedded-database.ts'), JSON.stringify({ dir, port })],
+    { cwd: root, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    child.once('message', (message) =>
+      resolve({
+        url: (message as { url: string }).url,
+        stop: () => {
+          if (child.connected) child.send('stop');
+          return exited;
+        },
+      }),
+    );
+    void exited.then(() => reject(new Error('the embedded PostgreSQL did not start')));
+  });
+}
+
 async function main() {
   mkdirSync(dataDir, { recursive: true });
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: port };
@@ -45,13 +71,12 @@ async function main() {
   env.NEXTAUTH_URL ??= env.PUBLIC_BASE_URL;
 
   if (!env.DATABASE_URL) {
-    const { startEmbeddedPostgres } = await import('../lib/runtime/embedded-postgres');
     const pgPort = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
     console.log(
       `▸ Starting embedded PostgreSQL on 127.0.0.1:${pgPort} (data in ${path.relative(root, path.join(dataDir, 'pg'))})`,
     );
     // Stopped below once the server has exited, so its graceful shutdown still has a database.
-    const embedded = await startEmbeddedPostgres({ dir: dataDir, port: pgPort, stopOnSignal: false });
+    const embedded = await startDatabaseProcess(dataDir, pgPort);
     env.DATABASE_URL = embedded.url;
     stopDatabase = embedded.stop;
   }

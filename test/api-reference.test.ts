@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { useSuite } from './support/suite';
+import { API_DOC, withErrorTable } from '../scripts/generate-error-table';
 import { INDEX_FILE, renderIndex } from '../scripts/generate-route-index';
 import { operations } from '@/lib/openapi/document';
 
@@ -9,6 +10,11 @@ const suite = useSuite();
 describe('API reference', () => {
   it('the route index is up to date with app/api/v1 (run `npm run openapi:index`)', () => {
     expect(readFileSync(INDEX_FILE, 'utf8')).toBe(renderIndex());
+  });
+
+  it("docs/api.md's error table is the catalogue in lib/errors.ts (run `npm run docs:errors`)", () => {
+    const doc = readFileSync(API_DOC, 'utf8');
+    expect(doc).toBe(withErrorTable(doc));
   });
 
   it('serves OpenAPI 3.1 with an entry for every route and no entry without a route', async () => {

@@ -18,6 +18,7 @@ import { EVENT_NAMES, eventEnvelope, isEventName } from '@/lib/events/catalog';
 import { deliveryHeaders } from '@/lib/events/delivery';
 import { db } from '@/lib/db';
 import { until } from './support/until';
+import { startOpenAiStub, type OpenAiStub } from './notes/support/openai-server';
 import { startSttServer, type SttServer } from './support/stt-server';
 
 interface WebhookOperation {
@@ -32,12 +33,14 @@ interface Doc {
 }
 
 const storageDir = mkdtempSync(path.join(os.tmpdir(), 'convene-storage-'));
-/** A loopback speech-to-text provider, so transcript.ready is produced for real. */
+/** Loopback speech-to-text and chat providers, so transcript.ready and summary.ready are produced for real. */
 let stt: SttServer;
+let llm: OpenAiStub;
 const suite = useSuite({
   env: async () => {
     stt = await startSttServer('hello');
-    return { STORAGE_DIR: storageDir, STT_BASE_URL: stt.baseUrl, STT_API_KEY: 'stt-key' };
+    llm = await startOpenAiStub();
+    return { STORAGE_DIR: storageDir, STT_BASE_URL: stt.baseUrl, STT_API_KEY: 'stt-key', LLM_BASE_URL: llm.baseUrl };
   },
 });
 
@@ -50,6 +53,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver?.close();
   await stt?.close();
+  await llm?.close();
 });
 
 function operation(name: string): WebhookOperation {
@@ -157,7 +161,7 @@ describe('webhook events in the API reference', () => {
         participant: { identity: ada.mediaIdentity, sid: 'PA_1' },
       });
 
-      // A recording that completes (egress.started, egress.ended, recording.completed, then transcript.ready) …
+      // A recording that completes (egress.started, egress.ended, recording.completed, then transcript.ready and summary.ready) …
       const rec = (await api('POST', `/api/v1/rooms/${room.id}/recordings/start`, {})).body;
       const egress = [...suite.media.egresses.values()].at(-1)!;
       await suite.media.sendWebhook(hook(), {
@@ -203,9 +207,10 @@ describe('webhook events in the API reference', () => {
           event,
           egressInfo: { egressId: streamEgress.egressId, roomName: room.mediaRoomName, status, error },
         });
+      // Every unreachable destination reads the same (a closed port must not read unlike an open one).
       expect((await api('GET', `/api/v1/streaming/${live.id}`)).body).toMatchObject({
         status: 'FAILED',
-        error: 'rtmp: Connection refused',
+        error: 'A stream destination could not be reached or did not accept the stream.',
       });
 
       await suite.media.sendWebhook(hook(), {
@@ -282,7 +287,7 @@ describe('webhook events in the API reference', () => {
           streamId: expect.any(String),
           roomId: expect.any(String),
           status: 'FAILED',
-          error: 'rtmp: Connection refused',
+          error: 'A stream destination could not be reached or did not accept the stream.',
         },
       ]);
       expect(data('recording.completed')).toMatchObject({ sizeBytes: 2048 });

@@ -1,7 +1,8 @@
 /**
  * Captions for one room: joins as a hidden agent participant (LiveKit's rtc-node), cuts each
  * speaker's microphone into speech segments, transcribes each, and publishes the text as a
- * LiveKit transcription of that speaker's track — what the call UI's captions overlay shows.
+ * LiveKit transcription of that speaker's track — what the call UI's captions overlay shows — and
+ * sends it to Convene to be kept as the meeting's live transcript (notes.ts).
  */
 import { AccessToken } from 'livekit-server-sdk';
 import {
@@ -17,6 +18,7 @@ import {
 } from '@livekit/rtc-node';
 import type { SpeechToText } from '../../lib/stt';
 import { createSpeechSegmenter, type SpeechSegment, toWav } from './speech';
+import { LiveNotes } from './notes';
 
 const SAMPLE_RATE = 48_000;
 
@@ -26,6 +28,8 @@ export interface CaptionerSettings {
   apiSecret: string;
   stt: SpeechToText;
   identity: string;
+  /** Where each final segment goes to be kept as the meeting's live transcript (from the dispatch). */
+  segmentsUrl?: string;
   log: (msg: string) => void;
 }
 
@@ -33,6 +37,8 @@ export class RoomCaptioner {
   private readonly room = new Room();
   private readonly readers = new Set<ReadableStreamDefaultReader<AudioFrame>>();
   private closed = false;
+  private token?: Promise<string>;
+  private notes?: LiveNotes;
 
   constructor(
     readonly roomName: string,
@@ -67,7 +73,11 @@ export class RoomCaptioner {
       if (!this.closed) this.onGone();
       this.closed = true;
     });
-    await this.room.connect(url, await token.toJwt(), { autoSubscribe: true, dynacast: false });
+    this.token = token.toJwt();
+    // The same token authenticates the segments it sends: only the room's captions agent holds one.
+    if (this.settings.segmentsUrl)
+      this.notes = new LiveNotes(this.settings.segmentsUrl, () => this.token!, this.settings.log);
+    await this.room.connect(url, await this.token, { autoSubscribe: true, dynacast: false });
     this.settings.log(`captions joined ${this.roomName}`);
   }
 
@@ -79,12 +89,14 @@ export class RoomCaptioner {
     this.readers.add(reader);
     const segmenter = createSpeechSegmenter({ sampleRate: SAMPLE_RATE });
     const trackSid = publication.sid ?? '';
+    // Segment times count from the start of the speaker's stream: wall-clock times from here.
+    const streamStartedAt = Date.now();
     let queue = Promise.resolve();
     let count = 0;
     // One transcription at a time per speaker, so their captions arrive in order.
     const transcribe = (segment: SpeechSegment) => {
       const id = `${trackSid}-${++count}`;
-      queue = queue.then(() => this.caption(speaker.identity, trackSid, id, segment));
+      queue = queue.then(() => this.caption(speaker.identity, trackSid, id, segment, streamStartedAt));
     };
     void (async () => {
       try {
@@ -99,7 +111,13 @@ export class RoomCaptioner {
     })();
   }
 
-  private async caption(participantIdentity: string, trackSid: string, id: string, segment: SpeechSegment) {
+  private async caption(
+    participantIdentity: string,
+    trackSid: string,
+    id: string,
+    segment: SpeechSegment,
+    streamStartedAt: number,
+  ) {
     if (this.closed) return;
     try {
       const { text } = await this.settings.stt.transcribe(toWav(segment), {
@@ -123,6 +141,13 @@ export class RoomCaptioner {
           },
         ],
       });
+      this.notes?.add({
+        id,
+        participantIdentity,
+        text,
+        startedAt: new Date(streamStartedAt + segment.startMs),
+        endedAt: new Date(streamStartedAt + segment.endMs),
+      });
     } catch (err) {
       // One lost caption line; the next segment tries again.
       this.settings.log(`captions: a segment of ${participantIdentity} failed: ${(err as Error).message}`);
@@ -133,6 +158,8 @@ export class RoomCaptioner {
     if (this.closed) return;
     this.closed = true;
     for (const reader of this.readers) void reader.cancel().catch(() => undefined);
+    // What was said last is kept too (a bounded wait: leaving must not hang on Convene).
+    if (this.notes) await Promise.race([this.notes.flush(), new Promise((r) => setTimeout(r, 3000))]);
     await this.room.disconnect();
     this.settings.log(`captions left ${this.roomName}`);
   }

@@ -12,6 +12,7 @@
  */
 import { AgentDispatchClient, RoomServiceClient } from 'livekit-server-sdk';
 import type { SpeechToText } from '../../lib/stt';
+import { captionsAgentIdentity } from '../../lib/domain/captions-agent';
 import { RoomCaptioner } from './room-captioner';
 
 export interface CaptionsWorkerOptions {
@@ -56,17 +57,21 @@ export function startCaptionsWorker(opts: CaptionsWorkerOptions) {
   }
 
   async function poll() {
-    const wanted = new Map<string, { room: string; language: string }>();
+    const wanted = new Map<string, { room: string; language: string; segmentsUrl?: string }>();
     for (const room of await roomService.listRooms()) {
       for (const d of await dispatchService.listDispatch(room.name)) {
         if (d.agentName !== opts.agentName) continue;
-        let language = 'en';
+        let metadata: { language?: unknown; segmentsUrl?: unknown } = {};
         try {
-          language = (JSON.parse(d.metadata || '{}') as { language?: string }).language ?? 'en';
+          metadata = JSON.parse(d.metadata || '{}') as typeof metadata;
         } catch {
-          // Metadata is Convene's JSON; anything else keeps the default language.
+          // Metadata is Convene's JSON; anything else keeps the default language and keeps no transcript.
         }
-        wanted.set(d.id, { room: room.name, language });
+        wanted.set(d.id, {
+          room: room.name,
+          language: typeof metadata.language === 'string' ? metadata.language : 'en',
+          segmentsUrl: typeof metadata.segmentsUrl === 'string' ? metadata.segmentsUrl : undefined,
+        });
       }
     }
     for (const [id, captioner] of captioners) {
@@ -74,12 +79,12 @@ export function startCaptionsWorker(opts: CaptionsWorkerOptions) {
       captioners.delete(id);
       await leave(captioner);
     }
-    for (const [id, { room, language }] of wanted) {
+    for (const [id, { room, language, segmentsUrl }] of wanted) {
       if (captioners.has(id) || stopped) continue;
       const captioner = new RoomCaptioner(
         room,
         language,
-        { ...opts, identity: `captions-${id}`, log },
+        { ...opts, identity: captionsAgentIdentity(id), segmentsUrl, log },
         // The room ended under us: forget it, so a dispatch still listed there joins again.
         () => captioners.get(id) === captioner && captioners.delete(id),
       );

@@ -7,7 +7,7 @@ import { assertCanManage, ownedTenantOf, providerOf, tenantOf } from '@/lib/doma
 import { createTenantApiKey, revokeApiKey, rotateApiKey } from '@/lib/domain/keys';
 import { replayDelivery, rotateWebhookSecret, sendTestEvent, updateWebhookSettings } from '@/lib/domain/webhooks';
 import { deleteRecording } from '@/lib/domain/recordings';
-import { endRoom } from '@/lib/domain/rooms';
+import { endRoom } from '@/lib/domain/room-end';
 import { provisionOwnedTenant, updateOwnedTenant } from '@/lib/domain/providers';
 import { createKeyInput, rotateKeyInput } from '@/lib/domain/keys.schemas';
 import { provisionTenantInput, updateTenantInput } from '@/lib/domain/tenants.schemas';

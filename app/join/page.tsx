@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
 import { JoinClient } from '@/components/call/JoinClient';
 import { HostedShell } from '@/components/call/HostedShell';
-import { HtmlLang } from '@/app/join/html-lang';
 import { messagesFor } from '@/lib/i18n/messages';
 import { hostedPageContext, one, type SearchParams } from '@/app/join/page-context';
 
@@ -23,7 +22,6 @@ export default async function JoinPage({ searchParams }: { searchParams: SearchP
   const { branding, language, frameAncestors } = await hostedPageContext('token', token, one(params.lang));
   return (
     <HostedShell branding={branding} lang={language}>
-      <HtmlLang lang={language} />
       <JoinClient token={token} serverUrl={one(params.url)} embedOrigins={frameAncestors} />
     </HostedShell>
   );

@@ -4,9 +4,6 @@ import { useEffect, useRef, useState } from 'react';
 import {
   ChatIcon,
   ChatToggle,
-  DisconnectButton,
-  GearIcon,
-  LeaveIcon,
   MediaDeviceMenu,
   StartAudio,
   TrackToggle,
@@ -14,39 +11,40 @@ import {
 } from '@livekit/components-react';
 import { Track } from 'livekit-client';
 import { useT } from '@/components/call/useT';
+import { useCall } from '@/components/call/call-context';
+import { Icon } from '@/components/call/icons';
+import { LeaveButton } from '@/components/call/LeaveButton';
 import { ControlLabel as Label } from '@/components/call/layout/ControlLabel';
 import { useBarFold } from '@/components/call/layout/useBarFold';
 import { useMenuButton } from '@/components/call/layout/useMenuButton';
 
 /**
  * The call's control bar in the page's language: LiveKit's ControlBar has its English words
- * built in, so this one is composed from the same public parts (and looks the same).
- * `chat` shows LiveKit's peer-to-peer chat toggle (E2EE rooms only); `onSettings` the settings
- * button; `secondary` (layout, full screen…) and `children` more controls before Leave.
- * The bar is always one row (icons only up to 760 px): where its controls do not fit, settings and
- * the secondary controls fold into a "More" menu, then `children` too (useBarFold).
+ * built in, so this one is composed from the same public parts. Each control is an icon over its
+ * word; a microphone or camera that is off shows its crossed-out icon on red. `chat` shows
+ * LiveKit's peer-to-peer chat toggle (E2EE rooms only); `secondary` (layout, full screen…) and
+ * `children` (hand, reactions) go before Leave. The bar is always one row: where its controls do
+ * not fit, the words go (icons only), then settings and the secondary controls fold into a "More"
+ * menu, then `children` too (useBarFold). Choosing something in More closes it.
  */
 export function CallControls({
   chat,
-  onSettings,
-  settingsOpen = false,
   secondary,
   children,
 }: {
   chat: boolean;
-  onSettings?: () => void;
-  settingsOpen?: boolean;
   secondary?: React.ReactNode;
   children?: React.ReactNode;
 }) {
   const t = useT();
-  const { open: more, setOpen: setMore, button: moreButton, onMenuKeyDown } = useMenuButton();
+  const { panel, togglePanel, registerToggle } = useCall();
+  const { open: more, setOpen: setMore, button: moreButton, onMenuKeyDown, menu } = useMenuButton();
   const permissions = useLocalParticipantPermissions();
   const [sharing, setSharing] = useState(false);
   const canPublish = !!permissions?.canPublish;
   const bar = useRef<HTMLDivElement>(null);
   const fold = useBarFold(bar);
-  // Panels on a phone end above the bar, however tall it is (it wraps when its controls do not fit one row).
+  // Panels on a phone end above the bar, however tall it is.
   useEffect(() => {
     const el = bar.current;
     const call = el?.closest<HTMLElement>('.convene-call');
@@ -89,7 +87,7 @@ export function CallControls({
           onChange={setSharing}
           aria-label={sharing ? t.controls.stopScreenShare : t.controls.shareScreen}
         >
-          <Label>{sharing ? t.controls.stopScreenShare : t.controls.shareScreen}</Label>
+          <Label>{sharing ? t.controls.stopShort : t.controls.share}</Label>
         </TrackToggle>
       )}
       {chat && !!permissions?.canPublishData && (
@@ -107,35 +105,41 @@ export function CallControls({
         aria-controls="convene-more"
         onClick={() => setMore((m) => !m)}
       >
-        <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true">
-          <circle cx="3" cy="8" r="1.5" fill="currentColor" />
-          <circle cx="8" cy="8" r="1.5" fill="currentColor" />
-          <circle cx="13" cy="8" r="1.5" fill="currentColor" />
-        </svg>
+        <Icon name="more" />
+        <Label>{t.stage.more}</Label>
       </button>
-      {/* Part of the row while it fits (display: contents), else the More menu. */}
-      <div id="convene-more" className="convene-more" data-open={more} onKeyDown={onMenuKeyDown}>
+      {/* Part of the row while it fits (display: contents), else the More menu. A choice in the
+          menu closes it (buttons that open a menu of their own keep it open). */}
+      <div
+        id="convene-more"
+        ref={menu}
+        className="convene-more"
+        data-open={more}
+        onKeyDown={onMenuKeyDown}
+        onClick={(e) => {
+          const pressed = (e.target as Element).closest('button');
+          if (pressed && !pressed.hasAttribute('aria-expanded')) setMore(false);
+        }}
+      >
         <div className="convene-more-secondary">
-          {onSettings && (
-            <button
-              type="button"
-              className="lk-button"
-              aria-label={t.controls.settings}
-              aria-pressed={settingsOpen}
-              onClick={onSettings}
-            >
-              <GearIcon />
-              <Label>{t.controls.settings}</Label>
-            </button>
-          )}
+          <button
+            ref={(el) => registerToggle('settings', el)}
+            type="button"
+            className="lk-button"
+            aria-label={t.controls.settings}
+            aria-pressed={panel === 'settings'}
+            // The settings sheet exists only while open.
+            aria-controls={panel === 'settings' ? 'convene-panel-settings' : undefined}
+            onClick={() => togglePanel('settings')}
+          >
+            <Icon name="gear" />
+            <Label>{t.controls.settings}</Label>
+          </button>
           {secondary}
         </div>
         <div className="convene-more-extra">{children}</div>
       </div>
-      <DisconnectButton aria-label={t.controls.leave}>
-        <LeaveIcon />
-        <Label>{t.controls.leave}</Label>
-      </DisconnectButton>
+      <LeaveButton label={<Label>{t.controls.leave}</Label>} />
       <StartAudio label={t.controls.startAudio} />
     </div>
   );

@@ -3,32 +3,28 @@
 import { useCallback, useRef, useState } from 'react';
 import { useLocalParticipant, useRoomContext } from '@livekit/components-react';
 import { LIVE_TOPICS, REACTION_EMOJI, type LiveMessage } from '@/lib/live-topics';
-import { useHandRaised } from '@/components/call/useHandRaised';
 import { useLiveMessages } from '@/components/call/useLiveList';
-import { useParticipantApi } from '@/components/call/useParticipantApi';
-import { useSelf } from '@/components/call/useSelf';
 import { addReaction } from '@/components/call/reactions-store';
-import { EndMeetingButton } from '@/components/call/EndMeetingButton';
+import { useRaiseHand } from '@/components/call/useRaiseHand';
 import { useT } from '@/components/call/useT';
 import { useBranding } from '@/components/call/HostedShell';
+import { Icon } from '@/components/call/icons';
 
 /** One reaction a second from this browser (readers also cap each sender: reactions-store.ts). */
 const REACTION_GAP_MS = 1000;
 
 /**
  * The control bar's own additions before Leave: raise or lower your hand (through the API: the
- * server writes the hand), emoji reactions (peer to peer on convene.reactions, never stored), and,
- * for hosts and moderators, End meeting for everyone. Hand and reactions only where the tenant's
- * hosted-UI settings leave them on (with reactions off, others' reactions are not shown either).
+ * server writes the hand), and emoji reactions (peer to peer on convene.reactions, never stored) —
+ * each only where the tenant's hosted-UI settings leave it on (with reactions off, others'
+ * reactions are not shown either). Icons are the call's SVG set; emoji are only what is sent.
  */
-export function CallExtraControls({ token }: { token: string }) {
+export function CallExtraControls() {
   const t = useT();
-  const { raiseHandEnabled, reactionsEnabled } = useBranding();
-  const api = useParticipantApi(token);
-  const self = useSelf(api);
+  const { reactionsEnabled } = useBranding();
+  const hand = useRaiseHand();
   const room = useRoomContext();
   const { localParticipant } = useLocalParticipant();
-  const raised = useHandRaised(localParticipant);
   const [picking, setPicking] = useState(false);
   const lastSent = useRef(0);
 
@@ -52,19 +48,19 @@ export function CallExtraControls({ token }: { token: string }) {
 
   return (
     <>
-      {raiseHandEnabled && (
+      {hand.enabled && (
         <button
           type="button"
-          className="lk-button"
-          aria-pressed={raised}
-          onClick={() => void api('POST', '/me/hand', { raised: !raised }).catch(() => undefined)}
+          className="lk-button convene-hand-button"
+          aria-pressed={hand.raised}
+          onClick={hand.toggle}
         >
-          <span aria-hidden="true">✋</span>
-          <span className="lk-button-label">{raised ? t.hands.lower : t.hands.raise}</span>
+          <Icon name="hand" />
+          <span className="lk-button-label">{hand.raised ? t.hands.lower : t.hands.raise}</span>
         </button>
       )}
       {reactionsEnabled && (
-        <div className="relative">
+        <div className="relative flex">
           <button
             type="button"
             className="lk-button"
@@ -72,20 +68,20 @@ export function CallExtraControls({ token }: { token: string }) {
             aria-controls="convene-reactions"
             onClick={() => setPicking((p) => !p)}
           >
-            <span aria-hidden="true">😀</span>
+            <Icon name="smile" />
             <span className="lk-button-label">{t.hands.reactions}</span>
           </button>
           <div
             id="convene-reactions"
             hidden={!picking}
-            className="absolute bottom-full left-1/2 mb-2 flex -translate-x-1/2 gap-1 rounded-lg bg-slate-900 p-1 shadow-lg"
+            className="absolute bottom-full left-1/2 z-50 mb-2 flex -translate-x-1/2 gap-1 rounded-lg bg-slate-900 p-1 shadow-lg"
           >
             {REACTION_EMOJI.map((emoji) => (
               <button
                 key={emoji}
                 type="button"
                 aria-label={t.hands.reactWith(emoji)}
-                className="rounded px-2 py-1 text-xl hover:bg-slate-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-300"
+                className="rounded px-2 py-1 text-2xl hover:bg-slate-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-300"
                 onClick={() => react(emoji)}
               >
                 {emoji}
@@ -94,7 +90,6 @@ export function CallExtraControls({ token }: { token: string }) {
           </div>
         </div>
       )}
-      {self?.isModerator && <EndMeetingButton api={api} />}
     </>
   );
 }

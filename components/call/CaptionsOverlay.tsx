@@ -1,15 +1,14 @@
 'use client';
 
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useRoomContext } from '@livekit/components-react';
-import {
-  RoomEvent,
-  type Participant,
-  type Room,
-  type TextStreamHandler,
-  type TranscriptionSegment,
-} from 'livekit-client';
+import { EngineEvent, RoomEvent, type Participant, type Room, type TextStreamHandler } from 'livekit-client';
+import type { DataPacket, Transcription } from '@livekit/protocol';
 import { useT } from '@/components/call/useT';
+import { useParticipantApi } from '@/components/call/useParticipantApi';
+import { useRoomLoad } from '@/components/call/useRoomLoad';
+import { useLiveMessages } from '@/components/call/useLiveList';
+import { believeCaptionFrom, readCaptionStream } from '@/components/call/captions-feed';
 import {
   addCaptions,
   currentCaptions,
@@ -18,6 +17,7 @@ import {
   type CaptionBuffer,
   type CaptionSegment,
 } from '@/components/call/engagement-state';
+import { LIVE_TOPICS, type LiveMessage } from '@/lib/live-topics';
 
 /** The text-stream topic the media layer's agents publish transcriptions on. */
 const TRANSCRIPTION_TOPIC = 'lk.transcription';
@@ -26,67 +26,110 @@ function nameOf(p: Participant | undefined, unknown: string): string {
   return p?.name || p?.identity || unknown;
 }
 
-/** A transcription stream names the transcribed track; the speaker is whoever publishes it, else the sender. */
-function speakerOf(room: Room, trackId: string | undefined, senderIdentity: string, unknown: string): string {
-  const everyone: Participant[] = [room.localParticipant, ...room.remoteParticipants.values()];
-  const publisher = trackId ? everyone.find((p) => p.trackPublications.has(trackId)) : undefined;
-  return nameOf(publisher ?? everyone.find((p) => p.identity === senderIdentity), unknown);
+function everyone(room: Room): Participant[] {
+  return [room.localParticipant, ...room.remoteParticipants.values()];
+}
+
+/** A transcription stream names the transcribed track; the speaker is whoever publishes it. */
+function speakerOfTrack(room: Room, trackId: string | undefined, unknown: string): string {
+  return nameOf(trackId ? everyone(room).find((p) => p.trackPublications.has(trackId)) : undefined, unknown);
+}
+
+/**
+ * The captions agent of the room while captions run (null otherwise): read from
+ * GET /api/v1/me/captions on (re)connect and kept current by the server's `convene.captions` update.
+ */
+function useCaptionsAgent(token: string): string | null {
+  const api = useParticipantApi(token);
+  const [agent, setAgent] = useState<string | null>(null);
+  const load = useCallback(async () => {
+    const captions = await api('GET', '/me/captions');
+    setAgent(captions.active ? captions.agentIdentity : null);
+  }, [api]);
+  const { reload } = useRoomLoad(load);
+  const onMessage = useCallback(
+    ({ body }: LiveMessage<typeof LIVE_TOPICS.captions>) => setAgent(body.active ? body.agentIdentity : null),
+    [],
+  );
+  useLiveMessages(LIVE_TOPICS.captions, onMessage, reload);
+  return agent;
+}
+
+/**
+ * LiveKit's transcription packets with the sender the media layer stamped on them (the room's
+ * TranscriptionReceived event leaves the sender out). Follows the room's engine, which a new
+ * connection may replace.
+ */
+function onTranscriptionPackets(room: Room, handler: (transcription: Transcription, sender: string) => void) {
+  const onPacket = (packet: DataPacket) => {
+    if (packet.value.case === 'transcription') handler(packet.value.value, packet.participantIdentity);
+  };
+  let engine = room.engine;
+  engine?.on(EngineEvent.DataPacketReceived, onPacket);
+  const follow = () => {
+    if (room.engine === engine) return;
+    engine?.off(EngineEvent.DataPacketReceived, onPacket);
+    engine = room.engine;
+    engine?.on(EngineEvent.DataPacketReceived, onPacket);
+  };
+  room.on(RoomEvent.SignalConnected, follow);
+  return () => {
+    room.off(RoomEvent.SignalConnected, follow);
+    engine?.off(EngineEvent.DataPacketReceived, onPacket);
+  };
 }
 
 /**
  * Live captions while the room's captions agent runs: the latest lines at the bottom of the
- * video with the speaker's name. Reads the `lk.transcription` text streams and the older
- * TranscriptionReceived events (the latter only until a stream was seen). Interim text is
- * shown but hidden from screen readers, which hear each line once, when it is final.
+ * video with the speaker's name. Reads the `lk.transcription` text streams and LiveKit's older
+ * transcription packets (the latter only until a stream was seen) — only while the server says
+ * captions run, and only from the agent it names (captions-feed.ts); lines and their length are
+ * bounded (engagement-state.ts). Interim text is shown but hidden from screen readers, which hear
+ * each line once, when it is final.
  */
-export function CaptionsOverlay() {
+export function CaptionsOverlay({ token }: { token: string }) {
   const t = useT();
   const room = useRoomContext();
+  const agent = useCaptionsAgent(token);
   const [buf, setBuf] = useState<CaptionBuffer>(emptyCaptions);
-  const push = (segments: CaptionSegment[]) => setBuf((b) => addCaptions(b, segments, Date.now()));
 
   useEffect(() => {
-    const onEvent = (segments: TranscriptionSegment[], participant?: Participant) =>
-      push(
-        segments.map((s) => ({
-          id: s.id,
-          text: s.text,
-          final: s.final,
-          speaker: nameOf(participant, t.captions.speakerUnknown),
-          source: 'event' as const,
-        })),
+    setBuf(emptyCaptions);
+    if (agent === null) return;
+    const push = (segments: CaptionSegment[]) => setBuf((b) => addCaptions(b, segments, Date.now()));
+    const offPackets = onTranscriptionPackets(room, (transcription, sender) => {
+      if (!believeCaptionFrom(sender, agent)) return;
+      const speaker = nameOf(
+        everyone(room).find((p) => p.identity === transcription.transcribedParticipantIdentity),
+        t.captions.speakerUnknown,
       );
+      push(transcription.segments.map((s) => ({ id: s.id, text: s.text, final: s.final, speaker, source: 'event' })));
+    });
     const onStream: TextStreamHandler = (reader, { identity }) => {
+      if (!believeCaptionFrom(identity, agent)) {
+        void readCaptionStream(reader, () => undefined, { discard: true });
+        return;
+      }
       const attrs = reader.info.attributes ?? {};
       const id = attrs['lk.segment_id'] || reader.info.id;
       const final = attrs['lk.transcription_final'] === 'true';
-      const speaker = speakerOf(room, attrs['lk.transcribed_track_id'], identity, t.captions.speakerUnknown);
-      void (async () => {
-        let text = '';
-        try {
-          for await (const delta of reader) {
-            text += delta;
-            push([{ id, text, final: false, speaker, source: 'stream' }]);
-          }
-        } catch {
-          // A stream cut short keeps what arrived.
-        }
-        push([{ id, text, final, speaker, source: 'stream' }]);
-      })();
+      const speaker = speakerOfTrack(room, attrs['lk.transcribed_track_id'], t.captions.speakerUnknown);
+      void readCaptionStream(reader, (text) => push([{ id, text, final: false, speaker, source: 'stream' }])).then(
+        (text) => push([{ id, text, final, speaker, source: 'stream' }]),
+      );
     };
-    room.on(RoomEvent.TranscriptionReceived, onEvent);
     let registered = false;
     try {
       room.registerTextStreamHandler(TRANSCRIPTION_TOPIC, onStream);
       registered = true;
     } catch {
-      // Another handler owns the topic: the transcription events still arrive.
+      // Another handler owns the topic: the transcription packets still arrive.
     }
     return () => {
-      room.off(RoomEvent.TranscriptionReceived, onEvent);
+      offPackets();
       if (registered) room.unregisterTextStreamHandler(TRANSCRIPTION_TOPIC);
     };
-  }, [room, t]);
+  }, [room, agent, t]);
 
   const showing = buf.lines.length > 0;
   useEffect(() => {

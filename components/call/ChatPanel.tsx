@@ -8,6 +8,7 @@ import { useLiveMessages } from '@/components/call/useLiveList';
 import { useRoomLoad } from '@/components/call/useRoomLoad';
 import { useT } from '@/components/call/useT';
 import type { LiveMessage } from '@/lib/live-topics';
+import { ChatText } from '@/components/call/ChatText';
 
 /**
  * The conversation through the API (docs/chat.md): the latest messages on load, what followed the
@@ -62,7 +63,10 @@ export function useChat(api: ParticipantApi, enabled: boolean, visible: boolean)
 
 export type ChatState = ReturnType<typeof useChat>;
 
-/** The chat panel. Messages are text nodes only: nothing in a message is ever rendered as HTML. */
+/**
+ * The chat panel: your own messages at the right in the accent colour, addresses as links
+ * (ChatText). Messages are text nodes and anchors only: nothing in a message is rendered as HTML.
+ */
 export function ChatPanel({ chat, selfExternalUserId }: { chat: ChatState; selfExternalUserId: string | null }) {
   const t = useT();
   const [draft, setDraft] = useState('');
@@ -93,7 +97,7 @@ export function ChatPanel({ chat, selfExternalUserId }: { chat: ChatState; selfE
   };
 
   return (
-    <div className="flex flex-col gap-3">
+    <div className="flex h-full min-h-0 flex-col gap-3">
       {!chat.loaded && !chat.failed && <p>{t.panels.loading}</p>}
       {chat.failed && <p role="status">{t.panels.loadFailed}</p>}
       {chat.loaded && chat.messages.length === 0 && <p className="text-slate-300">{t.chat.empty}</p>}
@@ -102,12 +106,18 @@ export function ChatPanel({ chat, selfExternalUserId }: { chat: ChatState; selfE
         aria-label={t.chat.log}
         aria-live="polite"
         data-testid="chat-messages"
-        className="max-h-80 space-y-2 overflow-y-auto"
+        className="min-h-0 flex-1 space-y-2 overflow-y-auto"
       >
         {chat.messages.map((m) => {
           const mine = selfExternalUserId !== null && m.senderExternalUserId === selfExternalUserId;
           return (
-            <li key={m.id} data-testid="chat-message" className="break-words rounded bg-slate-800 px-2 py-1">
+            // One's own messages at the right in the accent colour, the others' at the left.
+            <li
+              key={m.id}
+              data-testid="chat-message"
+              data-mine={mine}
+              className={`max-w-[85%] rounded-lg px-2.5 py-1.5 [overflow-wrap:break-word] ${mine ? 'ml-auto bg-sky-800' : 'mr-auto bg-slate-800'}`}
+            >
               <span className="font-semibold">{mine ? t.chat.you : m.senderName}</span>
               {m.toExternalUserId && (
                 <span className="text-slate-300">
@@ -119,10 +129,12 @@ export function ChatPanel({ chat, selfExternalUserId }: { chat: ChatState; selfE
                   )
                 </span>
               )}{' '}
-              <time dateTime={m.createdAt} className="text-xs text-slate-400">
+              <time dateTime={m.createdAt} className="text-xs text-slate-300">
                 {new Date(m.createdAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
               </time>
-              <p className="whitespace-pre-wrap">{m.text}</p>
+              <p className="whitespace-pre-wrap">
+                <ChatText text={m.text} />
+              </p>
             </li>
           );
         })}

@@ -1,7 +1,6 @@
 'use client';
 
-import { useCallback, useEffect, useRef, useState } from 'react';
-import dynamic from 'next/dynamic';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { decodePeerChat } from '@/components/call/peer-chat';
 import {
   ChatToggle,
@@ -49,23 +48,20 @@ import {
 import { useFullscreen } from '@/components/call/layout/useFullscreen';
 import { usePictureInPicture } from '@/components/call/layout/usePictureInPicture';
 import { useCallShortcuts } from '@/components/call/layout/useCallShortcuts';
-import { useToolsClearance } from '@/components/call/layout/useToolsClearance';
-
-// Device settings, backgrounds and noise suppression (and their processors) load when first opened.
-const SettingsSheet = dynamic(() => import('@/components/call/settings/SettingsSheet'), { ssr: false });
-
-/** A visible control in the call, by selector (the panel toggles and the hand live in other components). */
-const clickVisible = (selector: string) =>
-  [...document.querySelectorAll<HTMLElement>(selector)].find((el) => el.getClientRects().length > 0)?.click();
+import { useCall } from '@/components/call/call-context';
+import { useRaiseHand } from '@/components/call/useRaiseHand';
+import { Icon } from '@/components/call/icons';
+import { ChatText } from '@/components/call/ChatText';
 
 /**
  * The call's stage in the page's language: LiveKit's VideoConference (grid, a focused tile with
  * the others in a carousel, a shared screen focused on arrival) built from its public parts, with
  * our control bar and tiles instead of its English ones, plus layouts (grid, speaker, sidebar;
  * remembered by this browser), the moderators' spotlight for everyone, full screen,
- * picture-in-picture and keyboard shortcuts. `e2eeChat`: LiveKit's peer-to-peer chat
- * (end-to-end encrypted rooms, where our stored chat cannot read messages). `token`: the
- * participant's own, for the spotlight (moderators).
+ * picture-in-picture and keyboard shortcuts. Your own shared screen is never on your stage (a
+ * screen showing itself repeats without end): a notice says you are sharing, with Stop.
+ * `e2eeChat`: LiveKit's peer-to-peer chat (end-to-end encrypted rooms, where our stored chat
+ * cannot read messages). `token`: the participant's own, for the spotlight (moderators).
  */
 export function Conference({
   e2eeChat,
@@ -79,24 +75,27 @@ export function Conference({
 }) {
   const t = useT();
   const layout = useCreateLayoutContext();
+  const { info, togglePanel } = useCall();
   const [widget, setWidget] = useState<WidgetState>({ showChat: false, unreadMessages: 0 });
-  const tracks = useTracks(
+  const allTracks = useTracks(
     [
       { source: Track.Source.Camera, withPlaceholder: true },
       { source: Track.Source.ScreenShare, withPlaceholder: false },
     ],
     { updateOnlyOn: [RoomEvent.ActiveSpeakersChanged], onlySubscribed: false },
   );
+  const ownScreen = allTracks.some((tr) => tr.participant.isLocal && tr.source === Track.Source.ScreenShare);
+  const tracks = useMemo(
+    () => allTracks.filter((tr) => !(tr.participant.isLocal && tr.source === Track.Source.ScreenShare)),
+    [allTracks],
+  );
   const pinned = usePinnedTracks(layout)?.[0];
-  // Once opened the sheet stays mounted (hidden), so its background and noise choices stay.
-  const [settings, setSettings] = useState<'never' | 'open' | 'closed'>('never');
   useAutoFocusScreenShare(tracks, layout);
   const [stageLayout, setStageLayout] = useStageLayout();
   const spotlighted = useSpotlight();
   const spotlight = useSpotlightControl(token, spotlighted);
   const focus = useStageFocus(tracks, stageLayout, pinned, spotlighted);
   const stage = useRef<HTMLDivElement>(null);
-  useToolsClearance(stage);
   const fullscreen = useFullscreen(useCallback(() => stage.current?.closest<HTMLElement>('.convene-call') ?? null, []));
   const pip = usePictureInPicture(
     useCallback(
@@ -111,20 +110,19 @@ export function Conference({
     ),
   );
   const [help, setHelp] = useState(false);
-  const [hasHand, setHasHand] = useState(false);
+  const hand = useRaiseHand();
   const { localParticipant, isMicrophoneEnabled, isCameraEnabled } = useLocalParticipant();
   const canPublish = !!useLocalParticipantPermissions()?.canPublish;
-  const handButton = () =>
-    [...document.querySelectorAll<HTMLButtonElement>('.convene-control-bar button[aria-pressed]')].find(
-      (b) => b.querySelector('[aria-hidden="true"]')?.textContent === '✋',
-    );
-  // The hand button is CallExtraControls' (in `controls`); the shortcut presses it where it exists.
-  useEffect(() => setHasHand(!!handButton()), [controls]);
+  const serverChat = info.facts.enableChat && !e2eeChat;
   useCallShortcuts({
     microphone: canPublish ? () => void localParticipant.setMicrophoneEnabled(!isMicrophoneEnabled) : undefined,
     camera: canPublish ? () => void localParticipant.setCameraEnabled(!isCameraEnabled) : undefined,
-    hand: () => handButton()?.click(),
-    chat: () => clickVisible('[aria-controls="convene-panel-chat"], .convene-control-bar .lk-chat-toggle'),
+    hand: hand.enabled ? hand.toggle : undefined,
+    chat: serverChat
+      ? () => togglePanel('chat')
+      : e2eeChat
+        ? () => document.querySelector<HTMLElement>('.convene-control-bar .lk-chat-toggle')?.click()
+        : undefined,
     fullscreen: fullscreen.supported ? fullscreen.toggle : undefined,
     help: () => setHelp(true),
   });
@@ -142,17 +140,30 @@ export function Conference({
               tracks={tracks}
               Tile={CallTile}
               notice={
-                spotlightName && (
-                  <p role="status" className="convene-spotlight-notice">
-                    {t.stage.spotlighted(spotlightName.name || spotlightName.identity)}
-                  </p>
-                )
+                <>
+                  {spotlightName && (
+                    <p role="status" className="convene-spotlight-notice">
+                      {t.stage.spotlighted(spotlightName.name || spotlightName.identity)}
+                    </p>
+                  )}
+                  {ownScreen && (
+                    <div role="status" className="convene-sharing-notice" data-testid="sharing-notice">
+                      <Icon name="screen" size={18} />
+                      <span>{t.tiles.youAreSharing}</span>
+                      <button
+                        type="button"
+                        className="convene-sharing-stop"
+                        onClick={() => void localParticipant.setScreenShareEnabled(false)}
+                      >
+                        {t.controls.stopScreenShare}
+                      </button>
+                    </div>
+                  )}
+                </>
               }
             />
             <CallControls
               chat={e2eeChat}
-              settingsOpen={settings === 'open'}
-              onSettings={() => setSettings((s) => (s === 'open' ? 'closed' : 'open'))}
               secondary={
                 <>
                   <LayoutMenu layout={stageLayout} onChange={setStageLayout} />
@@ -165,8 +176,7 @@ export function Conference({
           </div>
         </SpotlightContext.Provider>
         {e2eeChat && <PeerChat shown={!!widget.showChat} />}
-        {settings !== 'never' && <SettingsSheet open={settings === 'open'} onClose={() => setSettings('closed')} />}
-        <ShortcutsDialog open={help} onClose={() => setHelp(false)} hand={hasHand} />
+        <ShortcutsDialog open={help} onClose={() => setHelp(false)} hand={hand.enabled} />
       </LayoutContextProvider>
       <RoomAudioRenderer />
       <ConnectionToast />
@@ -198,7 +208,9 @@ function useAutoFocusScreenShare(
 
 /**
  * A participant's tile: LiveKit's ParticipantTile in our words (its focus button has no name and
- * a shared screen reads "Ada's screen" in English only).
+ * a shared screen reads "Ada's screen" in English only). A shared screen shows "Ada is sharing
+ * their screen" until its first frame is painted (a screen takes seconds to arrive), not an
+ * empty box.
  */
 export function CallTile({ trackRef }: { trackRef?: TrackReferenceOrPlaceholder }) {
   const t = useT();
@@ -211,12 +223,30 @@ export function CallTile({ trackRef }: { trackRef?: TrackReferenceOrPlaceholder 
   const screen = track.source === Track.Source.ScreenShare;
   const spotlight = useSpotlightContext();
   const inSpotlight = spotlight.spotlighted === track.participant.identity;
+  const sid = isTrackReference(track) ? track.publication.trackSid : '';
+  const [painted, setPainted] = useState<string | null>(null);
+  const firstFrame = painted === sid && sid !== '';
   return (
     <div style={{ position: 'relative' }} {...elementProps}>
-      {isTrackReference(track) && <VideoTrack trackRef={track} />}
+      {isTrackReference(track) && (
+        <VideoTrack
+          trackRef={track}
+          // The first frame on screen: a screen share's placeholder goes.
+          onPlaying={() => setPainted(sid)}
+          onResize={(e) => {
+            if ((e.currentTarget as HTMLVideoElement).videoWidth > 0) setPainted(sid);
+          }}
+        />
+      )}
       <div className="lk-participant-placeholder">
         <ParticipantPlaceholder />
       </div>
+      {screen && !firstFrame && (
+        <div className="convene-screen-placeholder" data-testid="screen-placeholder">
+          <Icon name="screen" size={40} />
+          <p>{t.tiles.sharingScreen(shown)}</p>
+        </div>
+      )}
       {!screen && <TileBadges participant={track.participant} />}
       <div className="lk-participant-metadata">
         <div className="lk-participant-metadata-item">
@@ -302,6 +332,8 @@ function ConnectionToast() {
 }
 
 const PEER_CHAT_OPTIONS = { messageDecoder: decodePeerChat };
+/** The latest peer messages shown: a flood of them from one participant does not grow the page without end. */
+const PEER_CHAT_SHOWN = 200;
 
 /**
  * LiveKit's peer-to-peer chat (E2EE rooms), in our words: messages travel over the encrypted
@@ -326,12 +358,17 @@ function PeerChat({ shown }: { shown: boolean }) {
       <ul className="lk-list lk-chat-messages" ref={list}>
         {chatMessages
           .filter((m) => m.message)
+          .slice(-PEER_CHAT_SHOWN)
           .map((m) => (
             <li key={m.id} className="lk-chat-entry" data-lk-message-origin={m.from?.isLocal ? 'local' : 'remote'}>
               <span className="lk-meta-data">
-                <strong className="lk-participant-name">{m.from?.name || m.from?.identity}</strong>
+                <strong className="lk-participant-name">
+                  {m.from?.isLocal ? t.chat.you : m.from?.name || m.from?.identity}
+                </strong>
               </span>
-              <span className="lk-message-body">{m.message}</span>
+              <span className="lk-message-body">
+                <ChatText text={m.message} />
+              </span>
             </li>
           ))}
       </ul>

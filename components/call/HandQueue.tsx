@@ -4,8 +4,13 @@ import type { ParticipantApi, RosterResponse } from '@/components/call/participa
 import { useHands } from '@/components/call/useHands';
 import { focusRing } from '@/components/call/focus-ring';
 import { useT } from '@/components/call/useT';
+import { Icon } from '@/components/call/icons';
 
-/** For hosts and moderators, at the top of the People panel: raised hands, first up first, each with Lower hand. */
+/**
+ * For hosts and moderators, at the top of the People panel: raised hands, first up first (the
+ * server-written hand attribute: useHands), each with Lower. A name takes the row's width and
+ * wraps between words, never beside a button that squeezes it.
+ */
 export function HandQueue({
   roster,
   api,
@@ -26,19 +31,23 @@ export function HandQueue({
           const name = p.name || p.identity;
           const id = roster?.participants.find((r) => r.mediaIdentity === p.identity)?.id;
           return (
-            <li key={p.identity} className="flex items-center justify-between gap-2">
-              <span className="truncate">
-                {i + 1}. ✋ {name}
+            <li key={p.identity} className="flex items-center gap-2 rounded bg-amber-950/40 px-2 py-1">
+              <span className="shrink-0 text-amber-300">
+                <Icon name="hand" size={18} />
+              </span>
+              <span className="min-w-0 flex-1 [overflow-wrap:break-word]">
+                {i + 1}. {name}
               </span>
               {id && (
                 <button
                   type="button"
-                  className={`shrink-0 rounded bg-slate-700 px-2 py-1 text-xs hover:bg-slate-600 ${focusRing}`}
+                  aria-label={t.hands.lowerFor(name)}
+                  className={`shrink-0 whitespace-nowrap rounded bg-slate-700 px-2 py-1 text-xs hover:bg-slate-600 ${focusRing}`}
                   onClick={() =>
                     api('POST', `/me/participants/${id}/lower-hand`).catch((err: Error) => onNotice(err.message))
                   }
                 >
-                  {t.hands.lowerFor(name)}
+                  {t.hands.lowerShort}
                 </button>
               )}
             </li>

@@ -3,21 +3,23 @@
 import { useCallback, useEffect, useState } from 'react';
 import { focusRing } from '@/components/call/focus-ring';
 import type { WaitingParticipantResponse } from '@/components/call/participant-api';
-import { useParticipantApi } from '@/components/call/useParticipantApi';
+import { useCall } from '@/components/call/call-context';
+import { MeetingTools } from '@/components/call/MeetingTools';
 import { usePolling } from '@/components/call/usePolling';
 import { useKnockToasts } from '@/components/call/useKnockToasts';
 import { useT } from '@/components/call/useT';
 
-const button = `rounded bg-slate-700 px-2 py-1 hover:bg-slate-600 ${focusRing}`;
+const button = `flex items-center gap-1.5 whitespace-nowrap rounded bg-slate-700 px-2 py-1 hover:bg-slate-600 ${focusRing}`;
 
 /**
  * Host controls in the call (shown to HOST/MODERATOR per GET /api/v1/me; the server checks the
  * role in its own records on every action): mute everyone, lock the room, admit or refuse
- * waiting people. It keeps polling while its panel is closed, so the toggle can show who waits.
+ * waiting people, recording and captions (MeetingTools). It keeps polling while its panel is
+ * closed, so the toggle can show who waits.
  */
-export function HostPanel({ token, onWaitingCount }: { token: string; onWaitingCount?: (n: number) => void }) {
+export function HostPanel({ onWaitingCount }: { onWaitingCount?: (n: number) => void }) {
   const t = useT();
-  const api = useParticipantApi(token);
+  const { api } = useCall();
   const [locked, setLocked] = useState<boolean | null>(null);
   const [waiting, setWaiting] = useState<WaitingParticipantResponse[]>([]);
   const [notice, setNotice] = useState<string | null>(null);
@@ -72,13 +74,13 @@ export function HostPanel({ token, onWaitingCount }: { token: string; onWaitingC
           <h3 className="mt-3 font-semibold">{t.host.waiting}</h3>
           <ul className="mt-1 space-y-1" aria-label={t.host.waiting}>
             {waiting.map((w) => (
-              <li key={w.id} className="flex items-center justify-between gap-2">
-                <span className="truncate">{w.displayName}</span>
-                <span className="flex gap-1">
+              <li key={w.id} className="flex items-center gap-2">
+                <span className="min-w-0 flex-1 [overflow-wrap:break-word]">{w.displayName}</span>
+                <span className="flex shrink-0 gap-1">
                   <button
                     type="button"
                     aria-label={t.host.admitLabel(w.displayName)}
-                    className={`rounded bg-emerald-700 px-2 py-1 ${focusRing}`}
+                    className={`whitespace-nowrap rounded bg-emerald-700 px-2 py-1 ${focusRing}`}
                     onClick={act(() => api('POST', `/me/waiting/${w.id}/admit`), t.host.admitted(w.displayName))}
                   >
                     {t.host.admit}
@@ -86,7 +88,7 @@ export function HostPanel({ token, onWaitingCount }: { token: string; onWaitingC
                   <button
                     type="button"
                     aria-label={t.host.denyLabel(w.displayName)}
-                    className={`rounded bg-red-800 px-2 py-1 ${focusRing}`}
+                    className={`whitespace-nowrap rounded bg-red-800 px-2 py-1 ${focusRing}`}
                     onClick={act(() => api('POST', `/me/waiting/${w.id}/deny`), t.host.denied(w.displayName))}
                   >
                     {t.host.deny}
@@ -100,6 +102,7 @@ export function HostPanel({ token, onWaitingCount }: { token: string; onWaitingC
       <p role="status" className="mt-2 min-h-5 text-slate-300">
         {notice}
       </p>
+      <MeetingTools />
     </div>
   );
 }

@@ -2,7 +2,7 @@
 
 import { createContext, useContext } from 'react';
 import { I18nProvider } from '@/components/call/I18nProvider';
-import { CONVENE_BRANDING, type ResolvedBranding } from '@/lib/domain/branding.schemas';
+import { CONVENE_BRANDING, type ResolvedBranding } from '@/lib/domain/branding-defaults';
 import type { Language } from '@/lib/i18n/languages';
 
 const BrandingContext = createContext<ResolvedBranding>(CONVENE_BRANDING);
@@ -32,15 +32,22 @@ export function brandStyle(b: ResolvedBranding): React.CSSProperties {
 /**
  * Every hosted page (/join, /join/waiting) sits in this shell: its language (texts and the `lang`
  * attribute) and its tenant's branding (colours as CSS variables that globals.css hands to
- * LiveKit's theme, ground, logo), both decided on the server.
+ * LiveKit's theme, ground, logo), both decided on the server. Words never break inside: controls
+ * are sized for their longest word in every language, and only what people type (names, messages)
+ * may break where a word is longer than its line (overflow-wrap: break-word, where it is shown).
  */
 export function HostedShell({
   branding,
   lang,
+  fill = true,
+  testId = 'hosted-shell',
   children,
 }: {
   branding: ResolvedBranding;
   lang: Language;
+  /** The whole window (a hosted page); not in the console's preview of one. */
+  fill?: boolean;
+  testId?: string;
   children: React.ReactNode;
 }) {
   return (
@@ -48,9 +55,9 @@ export function HostedShell({
       <I18nProvider lang={lang}>
         <div
           lang={lang}
-          className="convene-branded min-h-dvh text-white [overflow-wrap:anywhere] hyphens-auto"
+          className={`convene-branded text-white ${fill ? 'min-h-dvh' : ''}`}
           style={brandStyle(branding)}
-          data-testid="hosted-shell"
+          data-testid={testId}
         >
           {children}
         </div>
@@ -65,7 +72,7 @@ export function BrandMark({ compact = false }: { compact?: boolean }) {
   if (!b.logoUrl && b.productName === CONVENE_BRANDING.productName) return null;
   return (
     <div
-      className={`flex items-center gap-2 ${compact ? 'rounded bg-black/60 px-2 py-1' : ''}`}
+      className={`flex max-w-full items-center gap-2 ${compact ? 'rounded bg-black/60 px-2 py-1' : ''}`}
       data-testid="brand-mark"
     >
       {b.logoUrl && (
@@ -77,7 +84,11 @@ export function BrandMark({ compact = false }: { compact?: boolean }) {
           className={compact ? 'max-h-6 max-w-24 object-contain' : 'max-h-10 max-w-40 object-contain'}
         />
       )}
-      <span className={compact ? 'text-sm font-semibold' : 'text-lg font-semibold'}>{b.productName}</span>
+      <span
+        className={`min-w-0 [overflow-wrap:break-word] ${compact ? 'text-sm font-semibold' : 'text-lg font-semibold'}`}
+      >
+        {b.productName}
+      </span>
     </div>
   );
 }

@@ -4,14 +4,16 @@ import '@livekit/components-styles';
 import { startTransition, useEffect, useMemo, useState } from 'react';
 import type { Room } from 'livekit-client';
 import { type JoinChoices, PreJoinForm } from '@/components/call/PreJoinForm';
+import { PrecallCheck } from '@/components/call/precall/PrecallCheck';
 import { readJoinToken, type JoinToken } from '@/lib/domain/join-token';
 import type { ErrorKey } from '@/lib/i18n/en';
 import { useT } from '@/components/call/useT';
 import { BrandMark } from '@/components/call/HostedShell';
 import { useEmbedBridge } from '@/components/call/useEmbedBridge';
-import { Badge } from '@/components/call/Badge';
+import { PreJoinLayout } from '@/components/call/PreJoinLayout';
 import { LEFT_REASONS } from '@/lib/embed/protocol';
 import { ensureStorage } from '@/components/call/storage-fallback';
+import { MeetingRating } from '@/components/call/MeetingRating';
 
 import type { MeResponse } from '@/components/call/participant-api';
 
@@ -37,7 +39,7 @@ type Stage =
   | { kind: 'prejoin' }
   | { kind: 'checking' }
   | { kind: 'call'; choices: JoinChoices; Call: CallModule['Call']; room: Room }
-  | { kind: 'error'; error: ErrorKey; retry: boolean };
+  | { kind: 'error'; error: ErrorKey; retry: boolean; afterCall?: boolean };
 
 const ENTRY_ERRORS: Partial<Record<string, ErrorKey>> = {
   locked: 'locked',
@@ -153,7 +155,14 @@ export function JoinClient({
       </Centered>
     );
   if (stage.kind === 'error')
-    return <ErrorScreen error={stage.error} onRetry={stage.retry ? () => setStage({ kind: 'prejoin' }) : undefined} />;
+    return (
+      <ErrorScreen
+        error={stage.error}
+        onRetry={stage.retry ? () => setStage({ kind: 'prejoin' }) : undefined}
+        meetingName={info.facts.roomName}
+        ratingToken={stage.afterCall ? token : null}
+      />
+    );
   if (stage.kind === 'checking')
     return (
       <Centered>
@@ -162,16 +171,7 @@ export function JoinClient({
     );
   if (stage.kind === 'prejoin') {
     return (
-      <main
-        className="convene-prejoin flex min-h-dvh flex-col items-center justify-center gap-4 p-4 text-white"
-        data-lk-theme="default"
-      >
-        <BrandMark />
-        {info.facts.roomName && <h1 className="text-2xl font-semibold">{info.facts.roomName}</h1>}
-        <p data-testid="joining-as" className="text-slate-200">
-          {t.joiningAs(info.name)}
-        </p>
-        {e2eeKey && <Badge>{t.e2eeBadge}</Badge>}
+      <PreJoinLayout roomName={info.facts.roomName} name={info.name} e2ee={!!e2eeKey}>
         <div className="contents" onPointerEnter={prefetchCall} onFocus={prefetchCall}>
           <PreJoinForm
             name={info.name}
@@ -205,7 +205,8 @@ export function JoinClient({
             }}
           />
         </div>
-      </main>
+        <PrecallCheck token={token!} serverUrl={serverUrl!} />
+      </PreJoinLayout>
     );
   }
   const { Call } = stage;
@@ -219,7 +220,7 @@ export function JoinClient({
       bridge={bridge}
       onEnd={(error, retry) => {
         stopCaptures(stage.choices); // livekit-client stops what it published; not what it had yet to
-        setStage({ kind: 'error', error, retry });
+        setStage({ kind: 'error', error, retry, afterCall: true });
       }}
     />
   );
@@ -235,24 +236,65 @@ function Centered({ children }: { children: React.ReactNode }) {
   );
 }
 
-function ErrorScreen({ error, onRetry }: { error: ErrorKey; onRetry?: () => void }) {
+/** Screens that end a meeting someone was in: they name the meeting and ask how it was. */
+const CALL_ENDS: ReadonlySet<ErrorKey> = new Set(['ended', 'removed', 'left', 'networkLost', 'duplicate']);
+
+/**
+ * Why there is no call (or no longer): the reason in words on the tenant's ground and mark, and
+ * what can be done — rejoin or try again where that makes sense, else back to the page that
+ * opened the meeting. After a meeting: its name and a 1–5 rating (MeetingRating).
+ */
+function ErrorScreen({
+  error,
+  onRetry,
+  meetingName = null,
+  ratingToken = null,
+}: {
+  error: ErrorKey;
+  onRetry?: () => void;
+  meetingName?: string | null;
+  ratingToken?: string | null;
+}) {
   const t = useT();
   const text = t.errors[error];
+  const ended = CALL_ENDS.has(error);
+  // A way back where rejoining is not offered: the page that opened this one (not inside a frame,
+  // where the embedding page decides what comes next).
+  const [canGoBack] = useState(
+    () => typeof window !== 'undefined' && window.history.length > 1 && window.top === window,
+  );
   return (
     <Centered>
       <div role="alert" data-testid={`error-${error}`} className="max-w-md">
+        {ended && meetingName && (
+          <p className="mb-2 text-slate-300" data-testid="ended-meeting-name">
+            {t.end.meeting(meetingName)}
+          </p>
+        )}
         <h1 className="text-2xl font-semibold">{text.title}</h1>
         <p className="mt-3 text-slate-300">{text.body}</p>
       </div>
-      {onRetry && (
-        <button
-          type="button"
-          onClick={onRetry}
-          className="rounded bg-[var(--convene-accent,#1d4ed8)] px-4 py-2 font-medium text-white focus:outline-none focus-visible:ring-4 focus-visible:ring-white"
-        >
-          {error === 'left' || error === 'duplicate' ? t.rejoin : t.retry}
-        </button>
-      )}
+      <div className="flex flex-wrap justify-center gap-3">
+        {onRetry && (
+          <button
+            type="button"
+            onClick={onRetry}
+            className="rounded bg-[var(--convene-accent,#1d4ed8)] px-4 py-2 font-medium text-white focus:outline-none focus-visible:ring-4 focus-visible:ring-white"
+          >
+            {error === 'left' || error === 'duplicate' ? t.rejoin : t.retry}
+          </button>
+        )}
+        {!onRetry && canGoBack && (
+          <button
+            type="button"
+            onClick={() => window.history.back()}
+            className="rounded bg-slate-700 px-4 py-2 font-medium text-white focus:outline-none focus-visible:ring-4 focus-visible:ring-white"
+          >
+            {t.end.back}
+          </button>
+        )}
+      </div>
+      {ended && ratingToken && <MeetingRating token={ratingToken} />}
     </Centered>
   );
 }

@@ -83,7 +83,7 @@ function Person({ participant: p, self, actions }: { participant: Participant; s
   return (
     <li className="rounded px-2 py-1.5 odd:bg-slate-800/60">
       <div className="flex min-w-0 flex-wrap items-center gap-2">
-        <span className="truncate font-medium">{nameOf(p, self)}</span>
+        <span className="min-w-0 font-medium [overflow-wrap:break-word]">{nameOf(p, self)}</span>
         {p.isLocal && <span className="shrink-0 text-slate-300">({t.people.you})</span>}
         {badge && <span className="shrink-0 rounded bg-slate-700 px-1.5 py-0.5 text-xs">{badge}</span>}
         {actions && !p.isLocal && <span className="ml-auto" />}

@@ -6,8 +6,9 @@ import type { ParticipantApi, RosterResponse } from '@/components/call/participa
 import { ConfirmDialog } from '@/components/call/ConfirmDialog';
 import { focusRing } from '@/components/call/focus-ring';
 import { useT } from '@/components/call/useT';
+import { Icon } from '@/components/call/icons';
 
-const action = `rounded bg-slate-700 px-2 py-1 text-left hover:bg-slate-600 ${focusRing}`;
+const action = `whitespace-nowrap rounded bg-slate-700 px-2 py-1 hover:bg-slate-600 ${focusRing}`;
 
 /**
  * A moderator's actions on one other person in the People panel: mute, stop video, change role
@@ -48,15 +49,17 @@ export function PersonActions({
     );
   const panelId = `convene-person-actions-${target.id}`;
   const setRole = (role: 'ATTENDEE' | 'MODERATOR' | 'HOST') => () => api('POST', `${path}/role`, { role });
-  // What this host may do to this person now, in the order the panel lists it.
+  // What this host may do to this person now, in the order the panel lists it. Each button shows
+  // the action alone (the person is the group's name); its accessible name adds the person.
+  const h = t.hostActions;
   const actions: { key: string; label: string; call: () => Promise<unknown>; done: string }[] = [
     ...(p.isMicrophoneEnabled
       ? [
           {
             key: 'mute',
-            label: t.hostActions.mute(name),
+            label: h.short.mute,
             call: () => api('POST', `${path}/mute`, { source: 'microphone' }),
-            done: t.hostActions.muted(name),
+            done: h.muted(name),
           },
         ]
       : []),
@@ -64,40 +67,23 @@ export function PersonActions({
       ? [
           {
             key: 'stop-video',
-            label: t.hostActions.stopVideo(name),
+            label: h.short.stopVideo,
             call: () => api('POST', `${path}/mute`, { source: 'camera' }),
-            done: t.hostActions.videoStopped(name),
+            done: h.videoStopped(name),
           },
         ]
       : []),
     target.role === 'MODERATOR' || target.role === 'HOST'
-      ? {
-          key: 'attendee',
-          label: t.hostActions.makeAttendee(name),
-          call: setRole('ATTENDEE'),
-          done: t.hostActions.roleChanged(name),
-        }
-      : {
-          key: 'cohost',
-          label: t.hostActions.makeCohost(name),
-          call: setRole('MODERATOR'),
-          done: t.hostActions.roleChanged(name),
-        },
+      ? { key: 'attendee', label: h.short.makeAttendee, call: setRole('ATTENDEE'), done: h.roleChanged(name) }
+      : { key: 'cohost', label: h.short.makeCohost, call: setRole('MODERATOR'), done: h.roleChanged(name) },
     ...(selfRole === 'HOST' && target.role !== 'HOST'
-      ? [
-          {
-            key: 'host',
-            label: t.hostActions.makeHost(name),
-            call: setRole('HOST'),
-            done: t.hostActions.roleChanged(name),
-          },
-        ]
+      ? [{ key: 'host', label: h.short.makeHost, call: setRole('HOST'), done: h.roleChanged(name) }]
       : []),
     ...roster.breakouts.map((b) => ({
       key: `move-${b.id}`,
-      label: t.hostActions.moveTo(name, b.name),
+      label: h.short.moveTo(b.name),
       call: () => api('POST', `${path}/move`, { breakoutId: b.id }),
-      done: t.hostActions.moved(name, b.name),
+      done: h.moved(name, b.name),
     })),
   ];
   return (
@@ -110,27 +96,44 @@ export function PersonActions({
           if (!open) onOpen();
           setOpen(!open);
         }}
-        className={`shrink-0 rounded px-2 py-0.5 text-base leading-none hover:bg-slate-700 ${focusRing}`}
+        className={`shrink-0 rounded p-1 hover:bg-slate-700 ${focusRing}`}
       >
-        <span aria-hidden="true">⋯</span>
-        <span className="sr-only">{t.hostActions.toggle(name)}</span>
+        <Icon name="dots" size={18} />
+        <span className="sr-only">{h.toggle(name)}</span>
       </button>
-      <div id={panelId} hidden={!open} className="mt-1 flex basis-full flex-col gap-1 text-xs">
+      <div
+        id={panelId}
+        role="group"
+        aria-label={h.toggle(name)}
+        hidden={!open}
+        className="mt-1 flex basis-full flex-wrap gap-1 text-xs"
+      >
         {actions.map(({ key, label, call, done }) => (
-          <button key={key} type="button" className={action} onClick={run(call, done)}>
+          <button
+            key={key}
+            type="button"
+            aria-label={h.actionFor(label, name)}
+            className={action}
+            onClick={run(call, done)}
+          >
             {label}
           </button>
         ))}
-        <button type="button" className={`${action} text-red-200`} onClick={() => setConfirming(true)}>
-          {t.hostActions.remove(name)}
+        <button
+          type="button"
+          aria-label={h.actionFor(h.short.remove, name)}
+          className={`${action} text-red-200`}
+          onClick={() => setConfirming(true)}
+        >
+          {h.short.remove}
         </button>
       </div>
       <ConfirmDialog
         open={confirming}
-        title={t.hostActions.confirmRemove(name)}
-        body={t.hostActions.confirmRemoveBody}
-        confirmLabel={t.hostActions.remove(name)}
-        onConfirm={run(() => api('POST', `${path}/remove`), t.hostActions.removed(name))}
+        title={h.confirmRemove(name)}
+        body={h.confirmRemoveBody}
+        confirmLabel={h.remove(name)}
+        onConfirm={run(() => api('POST', `${path}/remove`), h.removed(name))}
         onClose={() => setConfirming(false)}
       />
     </>

@@ -5,6 +5,7 @@ import type { LocalUserChoices } from '@livekit/components-react';
 import { useT } from '@/components/call/useT';
 import { type CaptureKind, handOverCapture, useCapture } from '@/components/call/useCapture';
 import { takePrejoinChoices } from '@/components/call/prejoin-choices';
+import { Icon } from '@/components/call/icons';
 
 type Kind = CaptureKind;
 
@@ -25,10 +26,13 @@ export function PreJoinForm({
   name,
   canPublish,
   onSubmit,
+  demo = false,
 }: {
   name: string;
   canPublish: boolean;
   onSubmit: (choices: JoinChoices) => void;
+  /** The console's branding preview: the form as it looks, with no camera or microphone started. */
+  demo?: boolean;
 }) {
   const t = useT();
   const [audioEnabled, setAudioEnabled] = useState(canPublish);
@@ -40,13 +44,13 @@ export function PreJoinForm({
   const audioAttempt = useRef<Promise<MediaStreamTrack | null> | null>(null);
   const { track: video, failure: videoFailure } = useCapture(
     'videoinput',
-    videoEnabled,
+    videoEnabled && !demo,
     deviceIds.videoinput,
     videoAttempt,
   );
   const { track: audio, failure: audioFailure } = useCapture(
     'audioinput',
-    audioEnabled,
+    audioEnabled && !demo,
     deviceIds.audioinput,
     audioAttempt,
   );
@@ -81,16 +85,23 @@ export function PreJoinForm({
     const listed = devices.filter((d) => d.kind === kind);
     return (
       <div className={`lk-button-group ${kind === 'audioinput' ? 'audio' : 'video'}`}>
+        {/* Its name is the device ("Microphone", pressed or not), from its text: what shows is the
+            icon, crossed out when off, the device and On or Off — the state is in aria-pressed for
+            screen readers. No aria-label: a name without the visible "On" fails WCAG 2.5.3. */}
         <button
           type="button"
-          className="lk-button"
+          className="lk-button convene-prejoin-toggle"
           data-lk-source={source}
           data-lk-enabled={enabled}
           aria-pressed={enabled}
           disabled={!canPublish}
           onClick={() => toggle(!enabled)}
         >
+          <Icon name={kind === 'audioinput' ? (enabled ? 'mic' : 'micOff') : enabled ? 'camera' : 'cameraOff'} />
           {kind === 'audioinput' ? t.microphone : t.camera}
+          <span aria-hidden="true" className="convene-state-pill">
+            {enabled ? t.prejoin.on : t.prejoin.off}
+          </span>
         </button>
         <div className="lk-button-group-menu" style={{ position: 'relative' }}>
           <button
@@ -98,7 +109,7 @@ export function PreJoinForm({
             className="lk-button lk-button-menu"
             aria-label={kind === 'audioinput' ? t.chooseMicrophone : t.chooseCamera}
             aria-expanded={menu === kind}
-            disabled={!canPublish}
+            disabled={!canPublish || demo}
             onClick={() => setMenu(menu === kind ? null : kind)}
           />
           {menu === kind && (
@@ -139,11 +150,21 @@ export function PreJoinForm({
 
   return (
     <div className="lk-prejoin">
-      <div className="lk-video-container">
+      <div className="lk-video-container convene-preview">
         {video ? (
           <video ref={preview} autoPlay playsInline muted style={{ transform: 'scaleX(-1)' }} />
         ) : (
-          <div className="lk-camera-off-note" />
+          // Never a black box: while the camera starts (a real one takes a second or more) and while it is off, say so.
+          <div className="convene-preview-note" data-testid="preview-note">
+            <Icon name={videoEnabled && !videoFailure ? 'camera' : 'cameraOff'} size={36} />
+            <p>
+              {demo
+                ? t.waitingPreview.preview
+                : videoEnabled && !videoFailure
+                  ? t.prejoin.startingCamera
+                  : t.prejoin.cameraOff}
+            </p>
+          </div>
         )}
       </div>
       <div className="lk-button-group-container">
@@ -156,7 +177,7 @@ export function PreJoinForm({
         className="lk-username-container"
         onSubmit={async (e) => {
           e.preventDefault();
-          if (joining) return;
+          if (joining || demo) return;
           setJoining(true);
           // Join pressed while a capture is still starting: it is awaited (2 s at most) and handed to
           // the call, not started a second time beside it (a device opened twice at once can give

@@ -6,6 +6,7 @@ import { useCapture } from '@/components/call/useCapture';
 import { savePrejoinChoices } from '@/components/call/prejoin-choices';
 import { useMicLevel } from '@/components/call/useMicLevel';
 import { useT } from '@/components/call/useT';
+import { Icon, type IconName } from '@/components/call/icons';
 
 /**
  * While waiting, the guest checks themselves: their camera (mirrored, as in a mirror) and a
@@ -27,15 +28,21 @@ export function WaitingPreview() {
   // Admitted, the pre-join screen starts as the guest left these.
   useEffect(() => savePrejoinChoices({ audio: audioOn, video: videoOn }), [audioOn, videoOn]);
 
-  const toggle = (on: boolean, set: (v: boolean) => void, label: string) => (
+  // As on the pre-join screen: the icon crossed out when off, the device, and On or Off; named by
+  // its text (the device), as WCAG 2.5.3 asks.
+  const toggle = (on: boolean, set: (v: boolean) => void, label: string, icon: IconName, offIcon: IconName) => (
     <button
       type="button"
       aria-pressed={on}
       onClick={() => set(!on)}
-      className={`rounded px-3 py-1.5 text-sm font-medium text-white ${on ? '' : 'bg-slate-700 line-through'} ${focusRing}`}
+      className={`flex shrink-0 items-center gap-1.5 whitespace-nowrap rounded px-3 py-1.5 text-sm font-medium text-white ${on ? '' : 'bg-red-900'} ${focusRing}`}
       style={on ? { backgroundColor: 'var(--convene-accent, #1d4ed8)' } : undefined}
     >
+      <Icon name={on ? icon : offIcon} size={18} />
       {label}
+      <span aria-hidden="true" className="convene-state-pill">
+        {on ? t.prejoin.on : t.prejoin.off}
+      </span>
     </button>
   );
 
@@ -60,9 +67,9 @@ export function WaitingPreview() {
           </p>
         )}
       </div>
-      <div className="flex w-full items-center gap-3">
-        {toggle(audioOn, setAudioOn, t.microphone)}
-        {toggle(videoOn, setVideoOn, t.camera)}
+      <div className="flex w-full flex-wrap items-center gap-3">
+        {toggle(audioOn, setAudioOn, t.microphone, 'mic', 'micOff')}
+        {toggle(videoOn, setVideoOn, t.camera, 'camera', 'cameraOff')}
         <div
           role="meter"
           aria-label={t.waitingPreview.micLevel}
@@ -70,7 +77,7 @@ export function WaitingPreview() {
           aria-valuemax={100}
           aria-valuenow={Math.round(level * 100)}
           data-testid="waiting-mic-level"
-          className="h-2 flex-1 overflow-hidden rounded bg-slate-700"
+          className="h-2 min-w-24 flex-1 overflow-hidden rounded bg-slate-700"
         >
           <div className="h-full bg-emerald-400 transition-[width] duration-100" style={{ width: `${level * 100}%` }} />
         </div>

@@ -127,7 +127,10 @@ export function WaitingRoom({
     <main className="flex min-h-dvh flex-col items-center justify-center gap-4 p-6 text-center text-white">
       <BrandMark />
       {roomName && state !== 'lost' && (
-        <p data-testid="waiting-room-name" className="text-lg font-medium text-slate-200">
+        <p
+          data-testid="waiting-room-name"
+          className="max-w-full text-lg font-medium text-slate-200 [overflow-wrap:break-word]"
+        >
           {roomName}
         </p>
       )}

@@ -8,7 +8,7 @@ import type { ChatMessageResponse } from '@/components/call/participant-api';
 import { LIVE_TOPICS } from '@/lib/live-topics';
 
 // The server's own limit (its schema module imports only zod, already in the call UI's bundle).
-export { CHAT_MAX_LENGTH } from '@/lib/domain/chat.schemas';
+export { CHAT_MAX_LENGTH } from '@/lib/domain/chat-limits';
 export const CHAT_TOPIC = LIVE_TOPICS.chat;
 
 /**

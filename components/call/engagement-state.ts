@@ -165,6 +165,15 @@ export interface CaptionBuffer {
 export const emptyCaptions: CaptionBuffer = { lines: [], streamSeen: false };
 export const CAPTION_MAX_LINES = 3;
 export const CAPTION_TTL_MS = 8000;
+/**
+ * The most of one line kept (its latest words): a spoken segment is a few hundred characters, and
+ * a longer one would not fit the overlay anyway. Speaker names and segment ids are clipped too.
+ */
+export const CAPTION_MAX_CHARS = 500;
+const SPEAKER_MAX_CHARS = 100;
+const SEGMENT_ID_MAX_CHARS = 128;
+/** Segments read from one update at most (a real one carries one or two). */
+const SEGMENTS_PER_UPDATE = 8;
 
 export interface CaptionSegment {
   id: string;
@@ -174,9 +183,21 @@ export interface CaptionSegment {
   source: 'stream' | 'event';
 }
 
+/** The latest `max` characters of a caption's text, trimmed (never splits a surrogate pair). */
+export function captionTail(text: string, max = CAPTION_MAX_CHARS): string {
+  const trimmed = text.trim();
+  if (trimmed.length <= max) return trimmed;
+  let start = trimmed.length - max;
+  const code = trimmed.charCodeAt(start);
+  if (code >= 0xdc00 && code <= 0xdfff) start++;
+  return trimmed.slice(start).trimStart();
+}
+
 /**
  * Adds or updates caption segments (by id). Interim text is replaced as it is refined; a final
- * line stays final. Only the last CAPTION_MAX_LINES lines are kept.
+ * line stays final. Only the last CAPTION_MAX_LINES lines are kept, each at most
+ * CAPTION_MAX_CHARS long, and at most SEGMENTS_PER_UPDATE segments of one update are read: the
+ * buffer stays small whatever arrives.
  */
 export function addCaptions(
   buf: CaptionBuffer,
@@ -186,11 +207,13 @@ export function addCaptions(
 ): CaptionBuffer {
   let lines = buf.lines;
   let streamSeen = buf.streamSeen;
-  for (const s of segments) {
+  for (const s of segments.slice(-SEGMENTS_PER_UPDATE)) {
     if (s.source === 'stream') streamSeen = true;
     else if (streamSeen) continue;
-    const text = s.text.trim();
-    const i = lines.findIndex((l) => l.id === s.id);
+    const text = captionTail(String(s.text ?? ''));
+    const id = String(s.id ?? '').slice(0, SEGMENT_ID_MAX_CHARS);
+    const speaker = String(s.speaker ?? '').slice(0, SPEAKER_MAX_CHARS);
+    const i = lines.findIndex((l) => l.id === id);
     if (i >= 0) {
       if (lines[i].final && !s.final) continue;
       if (!text) {
@@ -198,10 +221,10 @@ export function addCaptions(
         continue;
       }
       lines = lines.map((l, j) =>
-        j === i ? { ...l, text, final: s.final, speaker: s.speaker || l.speaker, at: now } : l,
+        j === i ? { ...l, text, final: s.final, speaker: speaker || l.speaker, at: now } : l,
       );
     } else if (text) {
-      lines = [...lines, { id: s.id, speaker: s.speaker, text, final: s.final, at: now }];
+      lines = [...lines, { id, speaker, text, final: s.final, at: now }];
     }
   }
   return { lines: lines.slice(-maxLines), streamSeen };

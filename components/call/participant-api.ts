@@ -32,6 +32,15 @@ import type {
 } from '@/lib/domain/host-actions.schemas';
 import type { breakoutMoveResponse } from '@/lib/domain/breakouts.schemas';
 import type { handInput, handResponse } from '@/lib/domain/hands.schemas';
+import type { callCaptionsResponse, captionStatusResponse } from '@/lib/domain/captions.schemas';
+import type {
+  captionsSwitchInput,
+  meetingResponse,
+  ratingInput,
+  ratingResponse,
+  recordingSwitchInput,
+} from '@/lib/domain/meeting-tools.schemas';
+import type { recordingResponse } from '@/lib/domain/recordings.schemas';
 
 /** The waiting page's own read (GET /rooms/{id}/participants/{participantId}/admission, with the admission secret). */
 export type AdmissionResponse = z.output<typeof admissionResponse>;
@@ -43,6 +52,7 @@ export type WaitingParticipantResponse = z.output<typeof waitingParticipantRespo
 export type PollCreateBody = z.input<typeof publicPollCreateInput>;
 export type ChatMessageResponse = z.output<typeof chatMessageResponse>;
 export type RosterResponse = z.output<typeof rosterResponse>;
+export type MeetingResponse = z.output<typeof meetingResponse>;
 
 /** An endpoint: what it answers and, if it takes one, its JSON body. */
 interface Endpoint<Response extends z.ZodType, Body extends z.ZodType | null = null> {
@@ -56,6 +66,8 @@ interface Endpoints {
     '/me': Endpoint<typeof meResponse>;
     '/me/waiting': Endpoint<typeof waitingPage>;
     '/me/participants': Endpoint<typeof rosterResponse>;
+    '/me/captions': Endpoint<typeof callCaptionsResponse>;
+    '/me/meeting': Endpoint<typeof meetingResponse>;
     [path: `/polls/public?${string}`]: Endpoint<typeof pollPage>;
     [path: `/questions/public?${string}`]: Endpoint<typeof questionPage>;
     [path: `/chat/messages${string}`]: Endpoint<typeof chatHistoryResponse>;
@@ -72,6 +84,9 @@ interface Endpoints {
     '/me/hand': Endpoint<typeof handResponse, typeof handInput>;
     [path: `/me/participants/${string}/lower-hand`]: Endpoint<typeof handResponse>;
     '/me/spotlight': Endpoint<typeof spotlightResponse, typeof spotlightInput>;
+    '/me/recording': Endpoint<typeof recordingResponse, typeof recordingSwitchInput>;
+    '/me/captions': Endpoint<typeof captionStatusResponse, typeof captionsSwitchInput>;
+    '/me/rating': Endpoint<typeof ratingResponse, typeof ratingInput>;
     '/polls/public': Endpoint<typeof pollResponse, typeof publicPollCreateInput>;
     [path: `/polls/public/${string}/vote`]: Endpoint<typeof pollResponse, typeof publicVoteInput>;
     [path: `/polls/public/${string}/${'open' | 'close'}`]: Endpoint<typeof pollResponse>;

@@ -1,4 +1,4 @@
-import { CHAT_MAX_LENGTH } from '@/lib/domain/chat.schemas';
+import { CHAT_MAX_LENGTH } from '@/lib/domain/chat-limits';
 import { LIVE_MESSAGE_MAX_BYTES } from '@/lib/live-topics';
 
 /**

@@ -11,6 +11,14 @@ import type { JoinChoices } from '@/components/call/PreJoinForm';
 import { CAMERA_CONSTRAINTS } from '@/components/call/useCapture';
 import { watchDeviceFailures } from '@/components/call/room-device-failures';
 
+/**
+ * The most a data stream from another participant may inflate to (livekit-client's default is
+ * 5 GB): a compressed stream of a few KB can otherwise grow to gigabytes in the tab. The call reads
+ * streams only for captions (a line is at most a few hundred characters, a segment's stream a few
+ * KB); chat and live updates travel as single packets, bounded by parseLiveMessage.
+ */
+export const DATA_STREAM_MAX_BYTES = 16 * 1024;
+
 /** How long the call waits for the join's first exchanges before it renders anyway (a slow network). */
 const FIRST_EXCHANGES_WAIT_MS = 1000;
 
@@ -39,11 +47,12 @@ export function startCall({
 }): { room: Room; firstExchanges: Promise<void> } {
   let room: Room;
   let ready = Promise.resolve();
-  if (!e2eeKey) room = new Room({ adaptiveStream: true, dynacast: true });
+  const options = { adaptiveStream: true, dynacast: true, dataStream: { maxPayloadByteLength: DATA_STREAM_MAX_BYTES } };
+  if (!e2eeKey) room = new Room(options);
   else {
     const keyProvider = new ExternalE2EEKeyProvider();
     const worker = new Worker(new URL('livekit-client/e2ee-worker', import.meta.url));
-    room = new Room({ adaptiveStream: true, dynacast: true, encryption: { keyProvider, worker } });
+    room = new Room({ ...options, encryption: { keyProvider, worker } });
     ready = keyProvider.setKey(e2eeKey).then(() => room.setE2EEEnabled(true));
   }
   watchDeviceFailures(room);

@@ -1,6 +1,6 @@
 'use client';
 
-import { useState } from 'react';
+import { Suspense, useDeferredValue, useState } from 'react';
 import type { ActionResult } from '@/app/console/actions';
 import { ActionButton } from '@/components/console/ActionButton';
 import { FormField } from '@/components/console/FormField';
@@ -13,8 +13,10 @@ import {
   type Branding,
   type ResolvedBranding,
 } from '@/lib/domain/branding.schemas';
-import { brandStyle } from '@/components/call/HostedShell';
-import { messagesFor } from '@/lib/i18n/messages';
+import '@livekit/components-styles';
+import { HostedShell } from '@/components/call/HostedShell';
+import { PreJoinLayout } from '@/components/call/PreJoinLayout';
+import { PreJoinForm } from '@/components/call/PreJoinForm';
 import { LANGUAGES, type Language } from '@/lib/i18n/languages';
 
 /** The look this editor sets; the call UI's feature switches and virtual backgrounds are set through the API. */
@@ -97,7 +99,8 @@ export function BrandingEditor({
     backgroundImageUrl: pick('backgroundImageUrl'),
     defaultLanguage: pick('defaultLanguage'),
   };
-  const t = messagesFor(preview.defaultLanguage ?? 'en');
+  // A language not shown yet loads its texts first: meanwhile the preview stays in the last one.
+  const previewLanguage = useDeferredValue(preview.defaultLanguage ?? 'en');
   const viewerNote = 'Your role can view the branding but not change it';
 
   return (
@@ -179,37 +182,18 @@ export function BrandingEditor({
         />
       </form>
 
-      <figure aria-label="Preview of the pre-join screen">
+      {/* The real pre-join screen's parts (PreJoinLayout, PreJoinForm with no devices started) in the
+          tenant's branding and language: the preview is what participants see. */}
+      <figure aria-label="Preview of the pre-join screen" className="min-w-0">
         <figcaption className="mb-2 text-sm font-medium">Preview</figcaption>
-        <div
-          lang={preview.defaultLanguage ?? 'en'}
-          data-testid="branding-preview"
-          className="flex min-h-80 flex-col items-center justify-center gap-3 rounded-lg p-6 text-center text-white"
-          style={brandStyle(preview)}
-        >
-          <div className="flex items-center gap-2">
-            {preview.logoUrl && (
-              // eslint-disable-next-line @next/next/no-img-element -- the tenant's own https image
-              <img
-                src={preview.logoUrl}
-                alt=""
-                referrerPolicy="no-referrer"
-                className="max-h-10 max-w-40 object-contain"
-              />
-            )}
-            <span className="text-lg font-semibold" data-testid="preview-product-name">
-              {preview.productName}
-            </span>
-          </div>
-          <p className="text-xl font-semibold">Physics 101</p>
-          <p className="text-slate-300">{t.joiningAs('Ada Lovelace')}</p>
-          <span
-            className="rounded px-4 py-2 font-medium text-white"
-            style={{ backgroundColor: preview.accentColor }}
-            data-testid="preview-join"
-          >
-            {t.join}
-          </span>
+        <div className="overflow-hidden rounded-lg">
+          <Suspense>
+            <HostedShell branding={preview} lang={previewLanguage} fill={false} testId="branding-preview">
+              <PreJoinLayout roomName="Physics 101" name="Ada Lovelace" fill={false}>
+                <PreJoinForm name="Ada Lovelace" canPublish demo onSubmit={() => undefined} />
+              </PreJoinLayout>
+            </HostedShell>
+          </Suspense>
         </div>
       </figure>
     </div>

@@ -8,7 +8,7 @@ import { fmtDate } from '@/components/console/format';
 import { GraceSelect } from '@/components/console/GraceSelect';
 import { RevealOnce } from '@/components/console/RevealOnce';
 import { input } from '@/components/console/styles';
-import { Table, td } from '@/components/console/Table';
+import { Table, cell } from '@/components/console/Table';
 
 export interface KeyRow {
   id: string;
@@ -80,23 +80,27 @@ export function KeysManager({
         )}
         <GraceSelect id="grace" value={grace} onChange={setGrace} label="On rotation, the old key keeps working for" />
       </div>
-      <Table caption="API keys" head={['Name', 'Key', 'Status', 'Last used', 'Created', '']}>
+      <Table caption="API keys" head={['Name', 'Key', 'Status', 'Last used', 'Created', '']} stack>
         {rows.map((k) => (
           <tr key={k.id} data-testid="key-row">
-            <td className={td}>
-              {k.name ?? '—'}
-              <div className="text-xs text-slate-500">{k.mode}</div>
+            <td {...cell('Name')}>
+              <span>
+                {k.name ?? '—'}
+                <span className="block text-xs text-slate-500">{k.mode}</span>
+              </span>
             </td>
-            <td className={`${td} font-mono text-xs`}>{k.hint}</td>
-            <td className={td}>
-              <Badge tone={statusTone(k.status)}>{k.status}</Badge>
-              {k.status === 'expiring' && k.expiresAt && (
-                <div className="mt-1 text-xs">expires {fmtDate(k.expiresAt)}</div>
-              )}
+            <td {...cell('Key', 'whitespace-nowrap font-mono text-xs')}>{k.hint}</td>
+            <td {...cell('Status')}>
+              <span>
+                <Badge tone={statusTone(k.status)}>{k.status}</Badge>
+                {k.status === 'expiring' && k.expiresAt && (
+                  <span className="mt-1 block text-xs">expires {fmtDate(k.expiresAt)}</span>
+                )}
+              </span>
             </td>
-            <td className={td}>{fmtDate(k.lastUsedAt)}</td>
-            <td className={td}>{fmtDate(k.createdAt)}</td>
-            <td className={`${td} whitespace-nowrap text-right`}>
+            <td {...cell('Last used')}>{fmtDate(k.lastUsedAt)}</td>
+            <td {...cell('Created')}>{fmtDate(k.createdAt)}</td>
+            <td {...cell('Actions', 'whitespace-nowrap sm:text-right')}>
               {k.status === 'active' && (
                 <span className="inline-flex gap-2">
                   <ActionButton

@@ -7,6 +7,11 @@ export const LIMIT_LABELS: Record<(typeof LIMIT_NAMES)[number], string> = {
   recordingMinutesPerMonth: 'Recording minutes per month',
   streamingMinutesPerMonth: 'Streaming minutes per month',
   captionMinutesPerMonth: 'Caption minutes per month',
+  transcriptionMinutesPerMonth: 'Transcription minutes per month',
+  summariesPerMonth: 'Summaries per month',
+  concurrentStreams: 'Concurrent live streams',
+  concurrentRecordings: 'Concurrent recordings',
+  ingressEndpoints: 'Ingress endpoints',
   webhookEndpoints: 'Webhook endpoints',
   apiRequestsPerSecond: 'API requests per second',
 };

@@ -2,6 +2,7 @@
 
 import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { Card } from '@/components/console/Card';
+import { consoleText } from '@/lib/i18n/console';
 
 export interface UsageDay {
   day: string;
@@ -70,7 +71,7 @@ export function UsageCharts({ days }: { days: UsageDay[] }) {
       <DailyBars
         days={days}
         title="Participant-minutes per day"
-        summary={`${Math.round(total('participantMinutes'))} participant-minutes in the last ${days.length} days.`}
+        summary={consoleText.participantMinutes(Math.round(total('participantMinutes')), days.length)}
         dataKey="participantMinutes"
         name="Participant-minutes"
         fill="#1d4ed8"
@@ -78,7 +79,7 @@ export function UsageCharts({ days }: { days: UsageDay[] }) {
       <DailyBars
         days={days}
         title="API requests per day"
-        summary={`${total('apiRequests')} API requests in the last ${days.length} days.`}
+        summary={consoleText.apiRequests(total('apiRequests'), days.length)}
         dataKey="apiRequests"
         name="API requests"
         fill="#0f766e"
@@ -86,7 +87,7 @@ export function UsageCharts({ days }: { days: UsageDay[] }) {
       <DailyBars
         days={days}
         title="Sessions per day"
-        summary={`${total('sessions')} room sessions started in the last ${days.length} days.`}
+        summary={consoleText.sessions(total('sessions'), days.length)}
         dataKey="sessions"
         name="Sessions"
         fill="#7c3aed"
@@ -96,7 +97,7 @@ export function UsageCharts({ days }: { days: UsageDay[] }) {
         title="Webhook success rate"
         summary={
           rated.length
-            ? `Success rate on ${rated.length} days with finished deliveries; latest ${rated[rated.length - 1].webhookSuccessRate}%.`
+            ? consoleText.webhookRate(rated.length, rated[rated.length - 1].webhookSuccessRate ?? 0)
             : 'No finished webhook deliveries yet.'
         }
       >

@@ -13,68 +13,87 @@ export async function person(browser: Browser) {
 export async function enter(page: Page, joinUrl: string) {
   await page.goto(joinUrl);
   await page.getByRole('button', { name: 'Join meeting' }).click();
-  await expect(page.locator('.lk-room-container')).toBeVisible();
+  // A join on a loaded machine can take tens of seconds; the call's own speed is the join specs' concern.
+  await expect(page.locator('.lk-room-container')).toBeVisible({ timeout: 60_000 });
+}
+
+/** Every remote participant's camera tile (tiles reorder as people speak: a tile is told by its track id). */
+export const REMOTE_CAMERA_VIDEOS = '.lk-participant-tile[data-lk-local-participant="false"] video';
+
+/**
+ * Frames shown so far of each video `selector` picks, by its track id: run in the page, either
+ * engine. Chromium counts decoded frames (getVideoPlaybackQuality); Firefox keeps that at 0 for a
+ * MediaStream and counts painted ones (mozPaintedFrames, of the tab in front).
+ */
+export function framesByTrack(selector: string) {
+  return Object.fromEntries(
+    [...document.querySelectorAll<HTMLVideoElement>(selector)].map((v) => {
+      const painted = (v as HTMLVideoElement & { mozPaintedFrames?: number }).mozPaintedFrames;
+      const frames = painted ?? v.getVideoPlaybackQuality().totalVideoFrames;
+      return [(v.srcObject as MediaStream | null)?.getVideoTracks()[0]?.id ?? '', frames];
+    }),
+  ) as Record<string, number>;
+}
+
+/** Frames the browser has shown for each remote participant's camera tile, by the tile's track id. */
+export function remoteVideoFrames(page: Page) {
+  return page.evaluate(framesByTrack, REMOTE_CAMERA_VIDEOS);
 }
 
 /**
- * Frames the browser has decoded for each remote participant's camera tile, by the tile's track id
- * (tiles reorder as people speak, so their positions say nothing).
+ * Waits until `tiles` videos counted by `read` (framesByTrack's figures) show frames, and more of
+ * them a little later: advancing, not one frozen frame.
  */
-export function remoteVideoFrames(page: Page) {
-  return page.evaluate(() =>
-    Object.fromEntries(
-      [
-        ...document.querySelectorAll<HTMLVideoElement>('.lk-participant-tile[data-lk-local-participant="false"] video'),
-      ].map((v) => [
-        (v.srcObject as MediaStream | null)?.getVideoTracks()[0]?.id ?? '',
-        v.getVideoPlaybackQuality().totalVideoFrames,
-      ]),
-    ),
-  );
+export async function expectFramesAdvancing(read: () => Promise<Record<string, number>>, tiles = 1) {
+  await expect
+    .poll(async () => Object.values(await read()).filter((n) => n > 10).length, { timeout: 30_000 })
+    .toBeGreaterThanOrEqual(tiles);
+  const before = await read();
+  await expect
+    .poll(async () => Object.entries(await read()).filter(([id, n]) => id && n > (before[id] ?? 0) + 5).length, {
+      timeout: 15_000,
+    })
+    .toBeGreaterThanOrEqual(tiles);
 }
 
 /** Waits until every remote camera tile shows video whose frame count keeps advancing. */
-export async function expectRemoteVideoAdvancing(page: Page, tiles = 1) {
-  await expect
-    .poll(async () => Object.values(await remoteVideoFrames(page)).filter((n) => n > 10).length, { timeout: 30_000 })
-    .toBeGreaterThanOrEqual(tiles);
-  const before = await remoteVideoFrames(page);
-  // Advancing, not one frozen frame: each tile decodes more frames a little later.
-  await expect
-    .poll(
-      async () =>
-        Object.entries(await remoteVideoFrames(page)).filter(([id, n]) => id && n > (before[id] ?? 0) + 5).length,
-      { timeout: 15_000 },
-    )
-    .toBeGreaterThanOrEqual(tiles);
+export function expectRemoteVideoAdvancing(page: Page, tiles = 1) {
+  return expectFramesAdvancing(() => remoteVideoFrames(page), tiles);
+}
+
+/**
+ * The loudest level on the page's audio elements that `selector` picks, over about two seconds
+ * (0 = silence): run in the page, either engine. The context's resume and close are bounded: in
+ * headless Firefox they may never settle.
+ */
+export async function audioPeak(selector: string) {
+  const streams = [...document.querySelectorAll<HTMLAudioElement>(selector)]
+    .map((a) => a.srcObject)
+    .filter((s): s is MediaStream => s instanceof MediaStream && s.getAudioTracks().length > 0);
+  if (!streams.length) return 0;
+  const ctx = new AudioContext();
+  await Promise.race([ctx.resume(), new Promise((r) => setTimeout(r, 1000))]);
+  const analysers = streams.map((s) => {
+    const analyser = ctx.createAnalyser();
+    ctx.createMediaStreamSource(s).connect(analyser);
+    return analyser;
+  });
+  let peak = 0;
+  const samples = new Float32Array(2048);
+  for (let i = 0; i < 20; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    for (const a of analysers) {
+      a.getFloatTimeDomainData(samples);
+      for (const v of samples) peak = Math.max(peak, Math.abs(v));
+    }
+  }
+  await Promise.race([ctx.close(), new Promise((r) => setTimeout(r, 1000))]);
+  return peak;
 }
 
 /** The loudest level heard on the remote audio elements (those `selector` picks) over about two seconds (0 = silence). */
 export function remoteAudioLevel(page: Page, selector = 'audio') {
-  return page.evaluate(async (selector) => {
-    const streams = [...document.querySelectorAll<HTMLAudioElement>(selector)]
-      .map((a) => a.srcObject)
-      .filter((s): s is MediaStream => s instanceof MediaStream && s.getAudioTracks().length > 0);
-    if (!streams.length) return 0;
-    const ctx = new AudioContext();
-    await ctx.resume();
-    const analysers = streams.map((s) => {
-      const analyser = ctx.createAnalyser();
-      ctx.createMediaStreamSource(s).connect(analyser);
-      return analyser;
-    });
-    let peak = 0;
-    const samples = new Float32Array(2048);
-    for (let i = 0; i < 20; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      for (const a of analysers) {
-        a.getFloatTimeDomainData(samples);
-        for (const v of samples) peak = Math.max(peak, Math.abs(v));
-      }
-    }
-    await ctx.close();
-    return peak;
-  }, selector);
+  return page.evaluate(audioPeak, selector);
 }
 
 /**

@@ -7,6 +7,7 @@
 import pg from 'pg';
 import { startDevMediaServer, type DevMediaServer } from '../../media-server';
 import { locatePostgres } from '../../test/support/postgres';
+import { startOpenAiStub } from '../../test/notes/support/openai-server';
 import { createSeededDatabase, startNextServer } from './app';
 
 export default async function globalSetup() {
@@ -17,11 +18,18 @@ export default async function globalSetup() {
   });
   const media = await startDevMediaServer({ log: (msg) => console.log(`[media] ${msg}`) });
   await mirrorSeededPresence(database.url, media);
+  // An OpenAI-compatible speech-to-text and chat service, as an installation that runs captions,
+  // transcripts and summaries has (captions.spec.ts and notes.spec.ts run the captions worker
+  // themselves; without one, captions start is refused). It tells the notes spec's voices apart.
+  const stt = await startOpenAiStub();
   const server = await startNextServer(database.url, {
     WEBHOOK_ALLOW_INSECURE_URLS: 'true',
     WEBHOOK_MAX_ATTEMPTS: '1',
+    STT_BASE_URL: stt.baseUrl,
+    LLM_BASE_URL: stt.baseUrl,
     ...media.env(),
   }).catch(async (err) => {
+    await stt.close();
     await media.close();
     await database.drop();
     await postgres.stop();
@@ -37,6 +45,7 @@ export default async function globalSetup() {
 
   return async () => {
     await server.stop();
+    await stt.close();
     await media.close();
     await database.drop();
     await postgres.stop();

@@ -50,6 +50,27 @@ async function main() {
       })),
     ],
   });
+  // A past meeting in the standup room, so its page shows the sessions and events tables.
+  await db().roomSession.create({
+    data: {
+      tenantId: live,
+      roomId: standup.id,
+      startedAt: new Date(now - 86_400_000 - 1_800_000),
+      endedAt: new Date(now - 86_400_000),
+      duration: 1800,
+      peakParticipants: 6,
+      uniqueAttendees: 6,
+    },
+  });
+  await db().event.create({
+    data: {
+      id: 'evt_e2eseedstandupstarted',
+      tenantId: live,
+      name: 'room.started',
+      data: { roomId: standup.id },
+      occurredAt: new Date(now - 86_400_000 - 1_800_000),
+    },
+  });
   for (let d = 0; d < 7; d++) {
     const day = new Date(new Date(now - d * 86_400_000).toISOString().slice(0, 10) + 'T00:00:00Z');
     await db().usageCounter.create({ data: { tenantId: live, day, metric: 'api_requests', value: 40 + d * 13 } });

@@ -5,7 +5,7 @@ import { PrismaAdapter } from '@next-auth/prisma-adapter';
 import { z } from 'zod';
 import { db } from '@/lib/db';
 import { verifyPassword } from '@/lib/console/passwords';
-import { consumeSignInAttempt } from '@/lib/console/sign-in-limit';
+import { consumeSignInAttempt, refundSignInAttempt } from '@/lib/console/sign-in-limit';
 import { clientAddress } from '@/lib/net/client-address';
 import { log } from '@/lib/log';
 
@@ -48,13 +48,13 @@ export const authOptions: AuthOptions = {
       async authorize(raw, req) {
         const parsed = credentials.safeParse(raw);
         if (!parsed.success) return null;
-        if (
-          !(await consumeSignInAttempt(parsed.data.email, clientAddress((req.headers ?? {}) as Record<string, string>)))
-        )
-          throw new Error('TooManyAttempts');
+        const address = clientAddress((req.headers ?? {}) as Record<string, string>);
+        if (!(await consumeSignInAttempt(parsed.data.email, address))) throw new Error('TooManyAttempts');
         const user = await db().user.findUnique({ where: { email: parsed.data.email } });
         const ok = await verifyPassword(parsed.data.password, user?.passwordHash);
-        return ok && user ? { id: user.id, email: user.email, name: user.name } : null;
+        if (!ok || !user) return null;
+        await refundSignInAttempt(parsed.data.email, address);
+        return { id: user.id, email: user.email, name: user.name };
       },
     }),
   ],

@@ -1,11 +1,13 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 
 /**
- * Password guessing. Attempts are counted per account whatever address they come from (10 per
+ * Password guessing. Failed attempts are counted per account whatever address they come from (10 per
  * 15 minutes), so rotating X-Forwarded-For or source addresses buys nothing; and per client
  * address (100 per 15 minutes, across accounts) against spraying one password over many accounts.
  * The client address is the TCP peer, or the forwarded client when the peer is one of
- * TRUSTED_PROXIES (lib/net/client-address.ts).
+ * TRUSTED_PROXIES (lib/net/client-address.ts). Every attempt takes a point before the password is
+ * checked (so a burst cannot race the count); a successful one gives it back, so people who sign in
+ * often (a team sharing an office address, a test suite) never lock themselves out.
  */
 const SIGN_IN_ATTEMPTS_PER_ACCOUNT = 10;
 const SIGN_IN_ATTEMPTS_PER_ADDRESS = 100;
@@ -32,9 +34,16 @@ async function take(limiter: RateLimiterMemory, key: string): Promise<boolean> {
   }
 }
 
+const accountKey = (email: string) => email.trim().toLowerCase();
+
 /** False when either budget is spent: the attempt is refused before the password is checked. */
 export async function consumeSignInAttempt(email: string, address: string): Promise<boolean> {
-  const account = await take(perAccount, email.trim().toLowerCase());
+  const account = await take(perAccount, accountKey(email));
   const client = await take(perAddress, address);
   return account && client;
+}
+
+/** The attempt signed in: it costs neither budget. */
+export async function refundSignInAttempt(email: string, address: string): Promise<void> {
+  await Promise.all([perAccount.reward(accountKey(email), 1), perAddress.reward(address, 1)]);
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LANGUAGES, isLanguage, type Language } from '@/lib/i18n/languages';
 import { named } from '@/lib/domain/shared.schemas';
+import { CONVENE_BRANDING, type ResolvedBranding } from '@/lib/domain/branding-defaults';
 
 /**
  * The hosted call UI's branding: what a tenant (or its provider, as the default for its tenants)
@@ -193,34 +194,7 @@ export interface Branding {
   noiseSuppressionEnabled: boolean | null;
 }
 
-/** What a page shows: every field resolved (logo, background image and language may stay unset). */
-export interface ResolvedBranding {
-  productName: string;
-  logoUrl: string | null;
-  accentColor: string;
-  backgroundColor: string;
-  backgroundImageUrl: string | null;
-  defaultLanguage: Language | null;
-  virtualBackgrounds: string[];
-  reactionsEnabled: boolean;
-  raiseHandEnabled: boolean;
-  backgroundsEnabled: boolean;
-  noiseSuppressionEnabled: boolean;
-}
-
-export const CONVENE_BRANDING: ResolvedBranding = {
-  productName: 'Convene',
-  logoUrl: null,
-  accentColor: '#1d4ed8',
-  backgroundColor: '#111111',
-  backgroundImageUrl: null,
-  defaultLanguage: null,
-  virtualBackgrounds: [],
-  reactionsEnabled: true,
-  raiseHandEnabled: true,
-  backgroundsEnabled: true,
-  noiseSuppressionEnabled: true,
-};
+export { CONVENE_BRANDING, type ResolvedBranding } from '@/lib/domain/branding-defaults';
 
 const EMPTY_BRANDING: Branding = {
   productName: null,

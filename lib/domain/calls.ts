@@ -2,7 +2,8 @@ import type { Call, CallStatus, Room, Tenant } from '@/lib/generated/prisma/clie
 import type { z } from 'zod';
 import { db, Prisma, type Tx } from '@/lib/db';
 import { invalidState, notFound } from '@/lib/errors';
-import { createRoom, endRoom, findRoom, roomView, roomViews } from '@/lib/domain/rooms';
+import { createRoom, findRoom, roomView, roomViews } from '@/lib/domain/rooms';
+import { endRoom } from '@/lib/domain/room-end';
 import { createParticipant, mintToken, participantView } from '@/lib/domain/participants';
 import { emitEvent } from '@/lib/events/outbox';
 import type { EventName } from '@/lib/events/catalog';

@@ -3,7 +3,8 @@ import { named, timestamp } from '@/lib/domain/shared.schemas';
 
 /** Chat: inputs and response shapes (see docs/chat.md). */
 
-export const CHAT_MAX_LENGTH = 2000;
+export { CHAT_MAX_LENGTH } from '@/lib/domain/chat-limits';
+import { CHAT_MAX_LENGTH } from '@/lib/domain/chat-limits';
 /** A sender may post at most CHAT_RATE_MESSAGES within CHAT_RATE_WINDOW_SECONDS. */
 export const CHAT_RATE_MESSAGES = 10;
 export const CHAT_RATE_WINDOW_SECONDS = 10;

@@ -195,7 +195,7 @@ export async function pruneChat(
   let total = 0;
   for (;;) {
     const n = await db()
-      .$executeRaw`DELETE FROM "ChatMessage" WHERE id IN (SELECT id FROM "ChatMessage" WHERE "createdAt" < ${cutoff} LIMIT ${batch})`;
+      .$executeRaw`DELETE FROM "ChatMessage" WHERE id = ANY(ARRAY(SELECT id FROM "ChatMessage" WHERE "createdAt" < ${cutoff} ORDER BY "createdAt" LIMIT ${batch}))`;
     total += n;
     if (n < batch) return total;
   }

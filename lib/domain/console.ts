@@ -3,8 +3,8 @@ import { db, type Tx } from '@/lib/db';
 import { ApiError, notFound } from '@/lib/errors';
 import { hashPassword } from '@/lib/console/passwords';
 import { findOwnedTenant } from '@/lib/domain/providers';
-import { tenantUsage } from '@/lib/domain/usage';
-import { sessionsPerDay } from '@/lib/domain/sessions';
+import { minutesOf, PARTICIPANT_SECONDS, tenantUsage } from '@/lib/domain/usage';
+import { sessionsPerDay } from '@/lib/domain/attendance';
 
 /**
  * Console users: a person who signs in to the dashboard, belonging to exactly one tenant or one
@@ -100,24 +100,97 @@ export async function tenantOverview(tenant: Tenant, now = new Date()) {
   return { liveRooms, participantsNow, days, monthToDate: usage.monthToDate };
 }
 
+/** Deliveries finished per day of their creation, from the daily rollups (lib/domain/usage.ts). */
 async function webhookSuccessByDay(tenantId: string, from: Date) {
-  const rows = await db().$queryRaw<{ day: Date; delivered: number; failed: number }[]>`
-    SELECT date_trunc('day', "createdAt")::date AS day,
-           count(*) FILTER (WHERE status = 'DELIVERED')::int AS delivered,
-           count(*) FILTER (WHERE status = 'FAILED')::int AS failed
-    FROM "WebhookDelivery" WHERE "tenantId" = ${tenantId} AND "createdAt" >= ${from}
-    GROUP BY 1`;
-  return new Map(rows.map((r) => [r.day.toISOString().slice(0, 10), r]));
+  const rows = await db().usageCounter.findMany({
+    where: { tenantId, day: { gte: from }, metric: { in: ['webhooks_delivered', 'webhooks_failed'] } },
+  });
+  const byDay = new Map<string, { delivered: number; failed: number }>();
+  for (const r of rows) {
+    const day = r.day.toISOString().slice(0, 10);
+    const counts = byDay.get(day) ?? { delivered: 0, failed: 0 };
+    counts[r.metric === 'webhooks_delivered' ? 'delivered' : 'failed'] += Number(r.value);
+    byDay.set(day, counts);
+  }
+  return byDay;
 }
 
-/** The events of one room, newest first (the room id is in every room-scoped event's data). */
+/** The events of one room, newest first (Event.roomId is the room id in a room-scoped event's data). */
 export async function roomEvents(tenantId: string, roomId: string, take = 50) {
   const events = await db().event.findMany({
-    where: { tenantId, data: { path: ['roomId'], equals: roomId } },
+    where: { tenantId, roomId },
     orderBy: { occurredAt: 'desc' },
     take,
   });
   return events.map((e) => ({ id: e.id, name: e.name, occurredAt: e.occurredAt.toISOString() }));
+}
+
+/**
+ * Everyone who was in a room, whatever their state now (left, removed, still connected), for the
+ * console's room page: their role and state, first join and last leave over all of the room's
+ * sessions (from the session connections, else the participant's own times), and the time they
+ * were connected. People who never got in (invited, waiting, refused) are left out.
+ */
+export async function roomPeople(tenantId: string, roomId: string, take = 500, now = new Date()) {
+  const [participants, connections] = await Promise.all([
+    db().participant.findMany({
+      where: { tenantId, roomId },
+      select: {
+        id: true,
+        displayName: true,
+        externalUserId: true,
+        role: true,
+        connectionState: true,
+        joinedAt: true,
+        leftAt: true,
+      },
+      orderBy: { createdAt: 'asc' },
+      take,
+    }),
+    db().sessionConnection.findMany({
+      where: { tenantId, roomId, joinedAt: { not: null } },
+      select: { participantId: true, joinedAt: true, leftAt: true },
+      orderBy: { joinedAt: 'asc' },
+    }),
+  ]);
+  const byParticipant = new Map<string, { joinedAt: Date; leftAt: Date | null }[]>();
+  for (const c of connections) {
+    const intervals = byParticipant.get(c.participantId) ?? [];
+    intervals.push({ joinedAt: c.joinedAt!, leftAt: c.leftAt });
+    byParticipant.set(c.participantId, intervals);
+  }
+  return participants
+    .map((p) => {
+      const own = byParticipant.get(p.id) ?? [];
+      const intervals = own.length ? own : p.joinedAt ? [{ joinedAt: p.joinedAt, leftAt: p.leftAt }] : [];
+      if (!intervals.length) return null;
+      const open = intervals.some((i) => !i.leftAt);
+      return {
+        id: p.id,
+        displayName: p.displayName,
+        externalUserId: p.externalUserId,
+        role: p.role,
+        connectionState: p.connectionState,
+        firstJoinedAt: intervals[0].joinedAt,
+        lastLeftAt: open ? null : new Date(Math.max(...intervals.map((i) => i.leftAt?.getTime() ?? 0))),
+        connectedSeconds: connectedSeconds(intervals, now),
+      };
+    })
+    .filter((p) => p !== null)
+    .sort((a, b) => a.firstJoinedAt.getTime() - b.firstJoinedAt.getTime());
+}
+
+/** Seconds covered by the intervals (sorted by start; overlaps counted once). */
+function connectedSeconds(intervals: { joinedAt: Date; leftAt: Date | null }[], now: Date) {
+  let total = 0;
+  let reach = 0;
+  for (const { joinedAt, leftAt } of intervals) {
+    const start = Math.max(joinedAt.getTime(), reach);
+    const end = (leftAt ?? now).getTime();
+    if (end > start) total += end - start;
+    reach = Math.max(reach, end);
+  }
+  return Math.round(total / 1000);
 }
 
 /** The reseller's tenants table: each tenant with this month's participant-minutes and API requests. */
@@ -125,18 +198,16 @@ export async function resellerTenants(providerId: string, now = new Date()) {
   const tenants = await db().tenant.findMany({ where: { providerId }, orderBy: { createdAt: 'desc' }, take: 200 });
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const ids = tenants.map((t) => t.id);
-  const [minutes, requests] = ids.length
-    ? await Promise.all([
-        db().$queryRaw<{ tenantId: string; minutes: number }[]>`
-          SELECT "tenantId", (sum(duration) / 60.0)::float AS minutes FROM "Participant"
-          WHERE "tenantId" = ANY(${ids}) AND "leftAt" >= ${monthStart} AND duration IS NOT NULL GROUP BY 1`,
-        db().$queryRaw<{ tenantId: string; value: number }[]>`
-          SELECT "tenantId", sum(value)::float AS value FROM "UsageCounter"
-          WHERE "tenantId" = ANY(${ids}) AND metric = 'api_requests' AND day >= ${monthStart} GROUP BY 1`,
-      ])
-    : [[], []];
-  const minutesBy = new Map(minutes.map((m) => [m.tenantId, Math.round(m.minutes * 10) / 10]));
-  const requestsBy = new Map(requests.map((r) => [r.tenantId, r.value]));
+  const totals = ids.length
+    ? await db().$queryRaw<{ tenantId: string; metric: string; value: number }[]>`
+          SELECT "tenantId", metric, sum(value)::float AS value FROM "UsageCounter"
+          WHERE "tenantId" = ANY(${ids}) AND day >= ${monthStart} AND metric IN ('api_requests', ${PARTICIPANT_SECONDS})
+          GROUP BY 1, 2`
+    : [];
+  const minutesBy = new Map(
+    totals.filter((m) => m.metric === PARTICIPANT_SECONDS).map((m) => [m.tenantId, minutesOf(m.value)]),
+  );
+  const requestsBy = new Map(totals.filter((r) => r.metric === 'api_requests').map((r) => [r.tenantId, r.value]));
   return tenants.map((t) => ({
     tenant: t,
     participantMinutes: minutesBy.get(t.id) ?? 0,

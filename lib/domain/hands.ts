@@ -15,7 +15,11 @@ import { HAND_ATTRIBUTE } from '@/lib/hand-attribute';
  * ParticipantAttributesChanged); a late joiner gets it with the participant list. A hand goes
  * down with the session: nothing is stored, and no webhook fires (docs/hosted-ui.md says why).
  */
-async function setHand(credential: ParticipantCredential, target: Participant, raised: boolean) {
+async function setHand(
+  credential: Pick<ParticipantCredential, 'tenant' | 'room'>,
+  target: Participant,
+  raised: boolean,
+) {
   if (!isInCall(target))
     throw invalidState(`Participant is ${target.connectionState}; only someone in the call has a hand to raise.`);
   const raisedAt = raised ? new Date().toISOString() : null;
@@ -53,4 +57,9 @@ export async function lowerHandAsModerator(credential: ParticipantCredential, pa
   const { tenant, room, participant } = credential;
   await requireModerator(room.id, participant.externalUserId);
   return setHand(credential, await findParticipant(tenant.id, room.id, participantId), false);
+}
+
+/** Lowers someone's hand on the tenant's own authority (the console's live view, lib/domain/live-room.ts). */
+export async function lowerHand(context: Pick<ParticipantCredential, 'tenant' | 'room'>, target: Participant) {
+  return setHand(context, target, false);
 }

@@ -5,9 +5,10 @@ import { mediaFor } from '@/lib/domain/media';
 import { isMediaNotFound } from '@/lib/media';
 import { LIVE_TOPICS } from '@/lib/live-topics';
 import { broadcast } from '@/lib/domain/live-updates';
-import { endRoom } from '@/lib/domain/rooms';
+import { endRoom } from '@/lib/domain/room-end';
 import { moveToBreakout } from '@/lib/domain/breakouts';
 import {
+  defaultPermissions,
   findParticipant,
   isInCall,
   mediaRoomOf,
@@ -16,6 +17,7 @@ import {
   updateParticipant,
 } from '@/lib/domain/participants';
 import type { ParticipantCredential } from '@/lib/domain/me';
+import type { Participant } from '@/lib/generated/prisma/client';
 import type { hostMoveInput, hostMuteInput, hostRoleInput, spotlightInput } from '@/lib/domain/host-actions.schemas';
 import { SPOTLIGHT_ATTRIBUTE } from '@/lib/spotlight-attribute';
 
@@ -65,15 +67,33 @@ export async function muteAsModerator(
   input: z.infer<typeof hostMuteInput>,
 ) {
   const { target } = await moderatorAndTarget(credential, participantId);
+  return muteParticipant({ ...credential, target, source: input.source, by: credential.participant.displayName });
+}
+
+/**
+ * The mute itself, once the caller's authority is settled: a moderator's in the call
+ * (muteAsModerator), or the tenant's own in the console's live view (lib/domain/live-room.ts).
+ * `by` is the name the muted person is shown.
+ */
+export async function muteParticipant({
+  tenant,
+  room,
+  target,
+  source,
+  by,
+}: Pick<ParticipantCredential, 'tenant' | 'room'> & {
+  target: Participant;
+  source: z.infer<typeof hostMuteInput>['source'];
+  by: string;
+}) {
   if (!isInCall(target))
     throw invalidState(`Participant is ${target.connectionState}; only someone in the call can be muted.`);
-  const { tenant, room } = credential;
   let mutedTracks = 0;
   try {
     mutedTracks = await mediaFor(tenant).muteTracks(
       await mediaRoomOf(target, room),
       target.mediaIdentity,
-      input.source === 'microphone' ? 'MICROPHONE' : 'CAMERA',
+      source === 'microphone' ? 'MICROPHONE' : 'CAMERA',
     );
   } catch (err) {
     if (!isMediaNotFound(err)) throw err; // not connected to the media room (yet): nothing to mute
@@ -83,7 +103,7 @@ export async function muteAsModerator(
       tenant,
       room,
       topic: LIVE_TOPICS.host,
-      payload: { type: 'host.muted', source: input.source, by: credential.participant.displayName },
+      payload: { type: 'host.muted', source, by },
       destinationIdentities: [target.mediaIdentity],
     });
   return { participantId: target.id, mutedTracks };
@@ -94,7 +114,12 @@ export async function removeAsModerator(credential: ParticipantCredential, parti
   return removeParticipant(credential.tenant, credential.room.id, target.id);
 }
 
-/** Role changes (co-host = MODERATOR); the new role reaches everyone's call through the participant's metadata. */
+/**
+ * Role changes (co-host = MODERATOR); the new role reaches everyone's call through the participant's
+ * metadata. What the role may publish comes with it (a VIEWER publishes nothing, camera, microphone
+ * or screen), and the media layer applies the new grants at once, in the room they are in (a
+ * breakout's too): their tracks a VIEWER may no longer publish are unpublished without a rejoin.
+ */
 export async function setRoleAsModerator(
   credential: ParticipantCredential,
   participantId: string,
@@ -102,11 +127,12 @@ export async function setRoleAsModerator(
 ) {
   const { actor, target } = await moderatorAndTarget(credential, participantId);
   if (input.role === 'HOST' && actor.role !== 'HOST') throw forbidden('Only a host can make someone host.');
+  const { canPublish, canScreenShare } = defaultPermissions(input.role);
   return updateParticipant({
     tenant: credential.tenant,
     roomId: credential.room.id,
     participantId: target.id,
-    input: { role: input.role },
+    input: { role: input.role, canPublish, canScreenShare },
   });
 }
 

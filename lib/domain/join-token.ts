@@ -1,4 +1,5 @@
-import { z } from 'zod';
+// zod's tree-shakable form: the hosted call UI's bundle reads this module.
+import * as z from 'zod/mini';
 // Types only: the hosted call UI imports this module, so nothing server-side may load with it.
 import type { Participant, Room } from '@/lib/generated/prisma/client';
 
@@ -24,10 +25,10 @@ export const roomFactsSchema = z.object({
 type RoomFacts = z.infer<typeof roomFactsSchema>;
 
 /** The metadata claim: the room facts and who the participant is. */
-const tokenMetadataSchema = roomFactsSchema.extend({
+const tokenMetadataSchema = z.extend(roomFactsSchema, {
   externalUserId: z.string(),
   role: z.string(),
-  externalRole: z.string().nullable(),
+  externalRole: z.nullable(z.string()),
 });
 type TokenMetadata = z.infer<typeof tokenMetadataSchema>;
 

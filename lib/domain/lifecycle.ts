@@ -2,11 +2,15 @@ import { db } from '@/lib/db';
 import { config } from '@/lib/config';
 import { log } from '@/lib/log';
 import { mediaFor } from '@/lib/domain/media';
-import { finishRoom } from '@/lib/domain/rooms';
+import { finishRoom } from '@/lib/domain/room-end';
 import { MediaLayerError } from '@/lib/media';
 import { closeConnections } from '@/lib/domain/sessions';
 import { pruneChat } from '@/lib/domain/chat';
-import { runTranscript } from '@/lib/domain/transcripts';
+import { pruneQuality } from '@/lib/domain/quality';
+import { runDueTranscripts } from '@/lib/domain/transcripts';
+import { pruneLiveTranscripts } from '@/lib/domain/live-transcripts';
+import { runDueSummaries } from '@/lib/domain/summaries';
+import { stopEgressOverMonthlyMinutes } from '@/lib/domain/recordings-limits';
 
 /**
  * Room lifecycle and housekeeping, run as one queue job (see lib/runtime/jobs.ts) every
@@ -19,9 +23,15 @@ import { runTranscript } from '@/lib/domain/transcripts';
  * - Reconciliation: rooms we think are ACTIVE are compared with the media layer; a room it no
  *   longer has is ended, participants it does not list are disconnected, activeParticipants is
  *   corrected. This repairs drift from lost media-layer webhooks.
+ * - Monthly minutes: running recordings and streams of a tenant whose month's minutes are used up
+ *   are stopped, with the reason (lib/domain/recordings-limits.ts).
  * - Retention: webhook attempt bodies and expired idempotency records older than RETENTION_DAYS
  *   are pruned in batches of 500 rows, so no long lock is held on hot tables; chat messages older
- *   than RETENTION_DAYS are deleted the same way (lib/domain/chat.ts pruneChat).
+ *   than RETENTION_DAYS are deleted the same way (lib/domain/chat.ts pruneChat), and so are call-quality
+ *   samples and their emptied series (lib/domain/quality.ts pruneQuality). Oldest first, from
+ *   an index of what is not pruned yet: a run reads what became due, however long the history. The
+ *   batch's ids go in as an array (`id = ANY(ARRAY(...))`), so each row is found by its key: as
+ *   `id IN (...)` the planner may hash-join the batch against the whole table.
  */
 const BATCH = 500;
 
@@ -39,22 +49,26 @@ async function endBySystem(roomId: string, reason: string, now: Date) {
   return !!ended;
 }
 
+// The due-work queries are SQL with their predicates written out (not Prisma's parameters), so
+// PostgreSQL matches them to the partial indexes that hold only what may be due (Room_open_autoEndAt_idx,
+// Room_active_idx): each run costs what is due, not every room ever made (docs/performance.md).
 export async function endDueRooms(now = new Date()): Promise<number> {
-  const due = await db().room.findMany({
-    where: { status: { not: 'ENDED' }, autoEndAt: { lte: now } },
-    select: { id: true },
-    take: BATCH,
-  });
+  const due = await db().$queryRaw<{ id: string }[]>`
+    SELECT id FROM "Room" WHERE status <> 'ENDED' AND "autoEndAt" IS NOT NULL AND "autoEndAt" <= ${now} LIMIT ${BATCH}`;
   let ended = 0;
   for (const r of due) if (await endBySystem(r.id, 'autoEndAt', now)) ended++;
   return ended;
 }
 
 export async function endEmptyRooms(now = new Date()): Promise<number> {
+  const empty = await db().$queryRaw<{ id: string }[]>`
+    SELECT r.id FROM "Room" r WHERE r.status = 'ACTIVE'
+      AND NOT EXISTS (SELECT 1 FROM "Participant" p WHERE p."roomId" = r.id AND p."connectionState" = 'CONNECTED')
+    LIMIT ${BATCH}`;
+  if (empty.length === 0) return 0;
   const candidates = await db().room.findMany({
-    where: { status: 'ACTIVE', participants: { none: { connectionState: 'CONNECTED' } } },
+    where: { id: { in: empty.map((r) => r.id) }, status: 'ACTIVE' },
     include: { tenant: { select: { emptyRoomTimeoutMinutes: true } } },
-    take: BATCH,
   });
   if (candidates.length === 0) return 0;
   // When each room's last participant left, computed by PostgreSQL (a nested `take: 1` would
@@ -79,7 +93,14 @@ export async function endEmptyRooms(now = new Date()): Promise<number> {
 }
 
 export async function reconcileRooms(now = new Date()): Promise<{ ended: number; corrected: number }> {
-  const active = await db().room.findMany({ where: { status: 'ACTIVE' }, include: { tenant: true }, take: BATCH });
+  const activeIds = await db().$queryRaw<{ id: string }[]>`
+    SELECT id FROM "Room" WHERE status = 'ACTIVE' LIMIT ${BATCH}`;
+  const active = activeIds.length
+    ? await db().room.findMany({
+        where: { id: { in: activeIds.map((r) => r.id) }, status: 'ACTIVE' },
+        include: { tenant: true },
+      })
+    : [];
   let ended = 0;
   let corrected = 0;
   for (const room of active) {
@@ -138,37 +159,41 @@ export async function pruneRetention(
   for (;;) {
     const n = await db().$executeRaw`
       UPDATE "WebhookAttempt" SET "requestBody" = '', "responseBody" = NULL
-      WHERE id IN (SELECT id FROM "WebhookAttempt" WHERE "createdAt" < ${cutoff} AND "requestBody" <> '' LIMIT ${BATCH})`;
+      WHERE id = ANY(ARRAY(SELECT id FROM "WebhookAttempt" WHERE "createdAt" < ${cutoff} AND "requestBody" <> ''
+                           ORDER BY "createdAt" LIMIT ${BATCH}))`;
     attempts += n;
     if (n < BATCH) break;
   }
   let idempotency = 0;
   for (;;) {
     const n = await db().$executeRaw`
-      DELETE FROM "IdempotencyRecord" WHERE id IN (SELECT id FROM "IdempotencyRecord" WHERE "expiresAt" < ${now} LIMIT ${BATCH})`;
+      DELETE FROM "IdempotencyRecord" WHERE id = ANY(ARRAY(SELECT id FROM "IdempotencyRecord" WHERE "expiresAt" < ${now} LIMIT ${BATCH}))`;
     idempotency += n;
     if (n < BATCH) break;
   }
   return { attempts, idempotency };
 }
 
-/** Transcripts left PENDING (their job was never queued, or the process died) are run here. */
-async function runStaleTranscripts(now = new Date()): Promise<number> {
-  const stale = await db().transcript.findMany({
-    where: { status: 'PENDING', createdAt: { lt: new Date(now.getTime() - 60_000) } },
-    select: { id: true },
-    take: 10,
-  });
-  for (const t of stale) await runTranscript(t.id);
-  return stale.length;
-}
-
 export async function runLifecycle(now = new Date()) {
-  await runStaleTranscripts(now);
+  // Transcripts and summaries whose job never ran, whose retry is due, or whose worker died.
+  await runDueTranscripts(now);
+  await runDueSummaries(now);
   const autoEnded = await endDueRooms(now);
   const emptyEnded = await endEmptyRooms(now);
   const reconciled = await reconcileRooms(now);
+  const overQuotaStopped = await stopEgressOverMonthlyMinutes(now);
   const pruned = await pruneRetention(now);
   const chatPruned = await pruneChat(now);
-  return { autoEnded, emptyEnded, reconciled, pruned, chatPruned };
+  const liveTranscriptsPruned = await pruneLiveTranscripts(now);
+  const qualityPruned = await pruneQuality(now);
+  return {
+    autoEnded,
+    emptyEnded,
+    reconciled,
+    overQuotaStopped,
+    pruned,
+    chatPruned,
+    qualityPruned,
+    liveTranscriptsPruned,
+  };
 }

@@ -94,11 +94,22 @@ function cursorValue(value: unknown, type: SortKey['type']): CursorValue | null 
 /**
  * Prisma arguments for one page in `order`: a where-clause fragment for the rows after the cursor,
  * the order, and take = limit + 1 so the extra row tells whether another page exists.
+ *
+ * The rows after the cursor are `(k1, k2) < (c1, c2)`, which Prisma can only write as
+ * `k1 < c1 OR (k1 = c1 AND k2 < c2)` — no index condition, so a deep page read every row above it.
+ * The bound it implies on the first key, `k1 <= c1`, is added beside it: the list's index
+ * (tenantId, k1, ...) then starts at the cursor, and the OR drops only the rows that share its k1.
  */
 export function pageArgs(page: PageQuery, order: ListOrder = NEWEST_FIRST) {
   const after = page.cursor ? decodeCursor(page.cursor, order) : undefined;
+  const [first] = order.keys;
   return {
-    where: after ? { OR: order.keys.map((key, i) => afterOn(order.keys.slice(0, i), key, after)) } : {},
+    where: after
+      ? {
+          [first.field]: { [first.direction === 'desc' ? 'lte' : 'gte']: after[first.field] },
+          OR: order.keys.map((key, i) => afterOn(order.keys.slice(0, i), key, after)),
+        }
+      : {},
     orderBy: order.keys.map(({ field, direction }) => ({ [field]: direction })),
     take: page.limit + 1,
   };

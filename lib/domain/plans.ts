@@ -4,6 +4,10 @@ import { z } from 'zod';
  * The plan catalogue. Each plan names its numeric limits; a provider may override any of them
  * per tenant (entitlementOverrides), and resolvedLimits = plan merged with the overrides.
  * -1 never appears: "unlimited" is expressed as a large number so comparisons stay simple.
+ * concurrentStreams / concurrentRecordings count egresses running at once (STARTING, ACTIVE or
+ * STOPPING); ingressEndpoints counts ingresses not deleted (each is a listener in the media layer).
+ * transcriptionMinutesPerMonth: minutes of audio sent to the speech-to-text service (a live
+ * transcript's are its captions' minutes); summariesPerMonth: summaries made (lib/domain/summaries.ts).
  */
 export const LIMIT_NAMES = [
   'maxParticipantsPerRoom',
@@ -11,6 +15,11 @@ export const LIMIT_NAMES = [
   'recordingMinutesPerMonth',
   'streamingMinutesPerMonth',
   'captionMinutesPerMonth',
+  'transcriptionMinutesPerMonth',
+  'summariesPerMonth',
+  'concurrentStreams',
+  'concurrentRecordings',
+  'ingressEndpoints',
   'webhookEndpoints',
   'apiRequestsPerSecond',
 ] as const;
@@ -24,6 +33,11 @@ export const PLANS = {
     recordingMinutesPerMonth: 0,
     streamingMinutesPerMonth: 0,
     captionMinutesPerMonth: 0,
+    transcriptionMinutesPerMonth: 0,
+    summariesPerMonth: 0,
+    concurrentStreams: 0,
+    concurrentRecordings: 0,
+    ingressEndpoints: 2,
     webhookEndpoints: 1,
     apiRequestsPerSecond: 20,
   },
@@ -33,6 +47,11 @@ export const PLANS = {
     recordingMinutesPerMonth: 1_000,
     streamingMinutesPerMonth: 500,
     captionMinutesPerMonth: 500,
+    transcriptionMinutesPerMonth: 1_000,
+    summariesPerMonth: 200,
+    concurrentStreams: 2,
+    concurrentRecordings: 5,
+    ingressEndpoints: 5,
     webhookEndpoints: 1,
     apiRequestsPerSecond: 50,
   },
@@ -42,6 +61,11 @@ export const PLANS = {
     recordingMinutesPerMonth: 20_000,
     streamingMinutesPerMonth: 10_000,
     captionMinutesPerMonth: 10_000,
+    transcriptionMinutesPerMonth: 20_000,
+    summariesPerMonth: 5_000,
+    concurrentStreams: 10,
+    concurrentRecordings: 50,
+    ingressEndpoints: 25,
     webhookEndpoints: 1,
     apiRequestsPerSecond: 200,
   },
@@ -51,6 +75,11 @@ export const PLANS = {
     recordingMinutesPerMonth: 1_000_000,
     streamingMinutesPerMonth: 1_000_000,
     captionMinutesPerMonth: 1_000_000,
+    transcriptionMinutesPerMonth: 1_000_000,
+    summariesPerMonth: 1_000_000,
+    concurrentStreams: 100,
+    concurrentRecordings: 1_000,
+    ingressEndpoints: 250,
     webhookEndpoints: 1,
     apiRequestsPerSecond: 1_000,
   },

@@ -7,14 +7,17 @@ import { storage } from '@/lib/storage';
 import { mediaFor } from '@/lib/domain/media';
 import { findRoom } from '@/lib/domain/rooms';
 import { assertBillableMediaAllowed } from '@/lib/domain/tenants';
+import { RUNNING_EGRESS, startEgressWithinLimits } from '@/lib/domain/recordings-limits';
 import { addUsage } from '@/lib/domain/usage';
 import { emitEvent } from '@/lib/events/outbox';
 import { queueTranscriptIfWanted } from '@/lib/domain/transcripts';
+import { openSessionId } from '@/lib/domain/sessions';
 import type { recordingListQuery, recordingStartInput, RecordingResponse } from '@/lib/domain/recordings.schemas';
 import { iso, secondsBetween } from '@/lib/domain/time';
 
 /**
- * Recordings: a room-composite egress to a file. Statuses: STARTING (egress requested) → ACTIVE
+ * Recordings: a room-composite egress to a file, or one participant's (participant egress; their
+ * microphone alone through track egress). Statuses: STARTING (egress requested) → ACTIVE
  * (egress.started) → STOPPING (stop requested) → COMPLETED | FAILED. COMPLETED, and the
  * recording.completed event, come only after the file is confirmed in storage with a size:
  * egress.ended alone says only that egress stopped.
@@ -24,6 +27,10 @@ function recordingView(r: Recording): RecordingResponse {
     id: r.id,
     roomId: r.roomId,
     status: r.status,
+    kind: r.kind,
+    audioOnly: r.audioOnly,
+    participantId: r.participantId,
+    sessionId: r.sessionId,
     preset: r.preset,
     sizeBytes: r.sizeBytes === null ? null : Number(r.sizeBytes),
     duration: r.duration,
@@ -36,10 +43,10 @@ function recordingView(r: Recording): RecordingResponse {
   };
 }
 
-/** The checks every billable egress shares, in order: test mode, plan, room state. */
-export async function assertCanRecord(tenant: Tenant, room: Room) {
-  const used = await minutesThisMonth(tenant.id, 'recording_minutes');
-  assertBillableMediaAllowed(tenant, 'recording', used);
+export { minutesThisMonth } from '@/lib/domain/recordings-limits';
+
+/** The room's own rules for recording it (the plan's are checked when the recording starts). */
+export function assertRoomRecordable(room: Room) {
   if (!room.enableRecording)
     throw new ApiError('FEATURE_DISABLED', 'Recording is not enabled for this room (enableRecording).');
   // Egress composes what it receives; with end-to-end encryption it receives only ciphertext.
@@ -51,46 +58,138 @@ export async function assertCanRecord(tenant: Tenant, room: Room) {
   if (room.status === 'ENDED') throw invalidState('The room has ended.');
 }
 
-export async function minutesThisMonth(tenantId: string, metric: string, now = new Date()) {
-  const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-  const rows = await db().usageCounter.findMany({ where: { tenantId, metric, day: { gte: monthStart } } });
-  return rows.reduce((sum, r) => sum + Number(r.value), 0);
-}
-
 export async function startRecording(tenant: Tenant, roomId: string, input: z.infer<typeof recordingStartInput>) {
   const room = await findRoom(tenant.id, roomId);
-  await assertCanRecord(tenant, room);
-  const running = await db().recording.findFirst({
-    where: { roomId: room.id, status: { in: ['STARTING', 'ACTIVE', 'STOPPING'] } },
-  });
-  if (running) throw new ApiError('CONFLICT', `The room is already being recorded (${running.id}).`);
+  if (input.participant)
+    return recordingView(
+      await beginParticipantRecording(tenant, room, { ...input, externalUserId: input.participant.externalUserId }),
+    );
   return recordingView(await beginRecording(tenant, room, input));
 }
 
-/** Media layer first, then the row: a media failure leaves nothing behind. */
+/**
+ * One participant's recording: their camera and microphone through the media layer's participant
+ * egress (MP4), or their microphone alone through its track egress (Ogg/Opus, as published). The
+ * room's rules and the plan's limits are a composite's; one at a time per participant (CONFLICT).
+ * It ends when they leave (their track is unpublished), or when stopped.
+ */
+async function beginParticipantRecording(
+  tenant: Tenant,
+  room: Room,
+  input: { externalUserId: string; createdByExternalId?: string; audioOnly?: boolean },
+) {
+  if (tenant.isTestMode) assertBillableMediaAllowed(tenant, 'recording');
+  assertRoomRecordable(room);
+  const participant = await db().participant.findUnique({
+    where: { roomId_externalUserId: { roomId: room.id, externalUserId: input.externalUserId } },
+  });
+  if (!participant) throw notFound('Participant');
+  if (participant.connectionState !== 'CONNECTED')
+    throw invalidState(`${participant.displayName} is not in the call (${participant.connectionState}).`);
+  const media = mediaFor(tenant);
+  let microphone: string | undefined;
+  if (input.audioOnly) {
+    const inRoom = (await media.listParticipants(room.mediaRoomName)).find(
+      (p) => p.identity === participant.mediaIdentity,
+    );
+    microphone = inRoom?.tracks.find((t) => t.type === 'AUDIO' && t.source === 'MICROPHONE')?.sid;
+    if (!microphone) throw invalidState(`${participant.displayName} has no microphone published to record.`);
+  }
+  const key = `recordings/${tenant.id}/${room.id}/${participant.id}-${Date.now().toString(36)}.${input.audioOnly ? 'ogg' : 'mp4'}`;
+  const store = storage();
+  const sessionId = await openSessionId(room.id);
+  return startEgressWithinLimits({
+    tenant,
+    kind: 'recording',
+    async check(tx) {
+      const running = await tx.recording.findFirst({
+        where: { participantId: participant.id, status: { in: [...RUNNING_EGRESS] } },
+        select: { id: true },
+      });
+      if (running)
+        throw new ApiError('CONFLICT', `${participant.displayName} is already being recorded (${running.id}).`);
+    },
+    async start() {
+      await store.ensure?.(key);
+      const file = { filepath: store.egressFilepath(key), s3: store.egressS3?.() };
+      return microphone
+        ? media.startTrackEgress(room.mediaRoomName, microphone, { file })
+        : media.startParticipantEgress(
+            room.mediaRoomName,
+            participant.mediaIdentity,
+            { file },
+            {
+              encodingPreset: room.recordingPreset,
+            },
+          );
+    },
+    save: (mediaEgressId, tx) =>
+      tx.recording.create({
+        data: {
+          tenantId: tenant.id,
+          roomId: room.id,
+          mediaEgressId,
+          status: 'STARTING',
+          kind: 'PARTICIPANT',
+          audioOnly: !!input.audioOnly,
+          participantIdentity: participant.mediaIdentity,
+          participantId: participant.id,
+          sessionId,
+          storageKey: key,
+          preset: input.audioOnly ? null : room.recordingPreset,
+          createdByExternalId: input.createdByExternalId ?? null,
+        },
+      }),
+  });
+}
+
+/**
+ * Starts a room's recording (the API's start, and autoRecord): test mode, the room's rules, then
+ * under the tenant's egress lock the plan's limits and one recording per room at a time
+ * (CONFLICT), the egress and its row together (recordings-limits.ts).
+ */
 export async function beginRecording(
   tenant: Tenant,
   room: Room,
   input: { createdByExternalId?: string; layout?: string; audioOnly?: boolean },
 ) {
+  if (tenant.isTestMode) assertBillableMediaAllowed(tenant, 'recording'); // refused before anything else
+  assertRoomRecordable(room);
   const key = `recordings/${tenant.id}/${room.id}/${Date.now().toString(36)}.${input.audioOnly ? 'ogg' : 'mp4'}`;
   const store = storage();
-  await store.ensure?.(key);
-  const egress = await mediaFor(tenant).startRoomCompositeEgress(
-    room.mediaRoomName,
-    { file: { filepath: store.egressFilepath(key), s3: store.egressS3?.() } },
-    { layout: input.layout, encodingPreset: room.recordingPreset, audioOnly: input.audioOnly },
-  );
-  return db().recording.create({
-    data: {
-      tenantId: tenant.id,
-      roomId: room.id,
-      mediaEgressId: egress.egressId,
-      status: 'STARTING',
-      storageKey: key,
-      preset: room.recordingPreset,
-      createdByExternalId: input.createdByExternalId ?? null,
+  const sessionId = await openSessionId(room.id);
+  return startEgressWithinLimits({
+    tenant,
+    kind: 'recording',
+    async check(tx) {
+      const running = await tx.recording.findFirst({
+        where: { roomId: room.id, kind: 'COMPOSITE', status: { in: [...RUNNING_EGRESS] } },
+        select: { id: true },
+      });
+      if (running) throw new ApiError('CONFLICT', `The room is already being recorded (${running.id}).`);
     },
+    async start() {
+      await store.ensure?.(key);
+      return mediaFor(tenant).startRoomCompositeEgress(
+        room.mediaRoomName,
+        { file: { filepath: store.egressFilepath(key), s3: store.egressS3?.() } },
+        { layout: input.layout, encodingPreset: room.recordingPreset, audioOnly: input.audioOnly },
+      );
+    },
+    save: (mediaEgressId, tx) =>
+      tx.recording.create({
+        data: {
+          tenantId: tenant.id,
+          roomId: room.id,
+          mediaEgressId,
+          status: 'STARTING',
+          audioOnly: !!input.audioOnly,
+          sessionId,
+          storageKey: key,
+          preset: room.recordingPreset,
+          createdByExternalId: input.createdByExternalId ?? null,
+        },
+      }),
   });
 }
 
@@ -110,7 +209,7 @@ export async function stopRecording(tenant: Tenant, id: string) {
 export async function stopRoomRecording(tenant: Tenant, roomId: string) {
   await findRoom(tenant.id, roomId);
   const r = await db().recording.findFirst({
-    where: { tenantId: tenant.id, roomId, status: { in: ['STARTING', 'ACTIVE'] } },
+    where: { tenantId: tenant.id, roomId, kind: 'COMPOSITE', status: { in: ['STARTING', 'ACTIVE'] } },
     orderBy: { createdAt: 'desc' },
   });
   if (!r) throw invalidState('The room is not being recorded.');
@@ -171,6 +270,8 @@ export interface EgressEvent {
   /** The media layer's egress status, e.g. EGRESS_COMPLETE. */
   status: string;
   error: string;
+  /** When the egress's file begins, as the media layer reports it on the end (its time 0). */
+  fileStartedAt?: Date | null;
   at: Date;
 }
 
@@ -179,22 +280,31 @@ export interface EgressEvent {
  * Returns null when the egress is not a recording, else the transcript to run (if any).
  */
 export async function onRecordingEgress(
-  { kind, egressId, status: egressStatus, error, at }: EgressEvent,
+  { kind, egressId, status: egressStatus, error, at, fileStartedAt }: EgressEvent,
   { tx }: { tx: Tx },
 ): Promise<{ transcriptId: string | null } | null> {
+  // Locked first: a started and an ended of one egress applied at once must not undo each other.
+  await tx.$executeRaw`SELECT 1 FROM "Recording" WHERE "mediaEgressId" = ${egressId} FOR UPDATE`;
   const r = await tx.recording.findUnique({ where: { mediaEgressId: egressId } });
   if (!r) return null;
   if (kind === 'started') {
-    await tx.recording.update({ where: { id: r.id }, data: { status: 'ACTIVE', startedAt: r.startedAt ?? at } });
+    // A stop requested meanwhile (STOPPING) stays so; the start time is kept either way.
+    await tx.recording.update({
+      where: { id: r.id },
+      data: { status: r.status === 'STARTING' ? 'ACTIVE' : r.status, startedAt: r.startedAt ?? at },
+    });
     return { transcriptId: null };
   }
   if (r.status === 'COMPLETED' || r.status === 'FAILED') return { transcriptId: null };
   const file = egressStatus === 'EGRESS_COMPLETE' ? await storage().stat(r.storageKey) : null;
-  const duration = secondsBetween(r.startedAt, at);
+  // A participant recording's start is its file's: the speakers' recordings are placed on one timeline by it.
+  const startedAt = r.kind === 'PARTICIPANT' && fileStartedAt ? fileStartedAt : r.startedAt;
+  const duration = secondsBetween(startedAt, at);
   if (file && file.size > 0) {
-    await tx.recording.update({
+    const completed = await tx.recording.update({
       where: { id: r.id },
-      data: { status: 'COMPLETED', endedAt: at, sizeBytes: BigInt(file.size), duration, error: null },
+      // error keeps why Convene stopped it, if it did (the month's minutes used up).
+      data: { status: 'COMPLETED', startedAt, endedAt: at, sizeBytes: BigInt(file.size), duration, error: r.error },
     });
     await emitEvent({
       tx,
@@ -203,13 +313,14 @@ export async function onRecordingEgress(
       data: { recordingId: r.id, roomId: r.roomId, sizeBytes: file.size, duration },
     });
     if (duration) addUsage({ tenantId: r.tenantId, metric: 'recording_minutes', amount: Math.ceil(duration / 60), at });
-    return { transcriptId: await queueTranscriptIfWanted(r, { tx }) };
+    return { transcriptId: await queueTranscriptIfWanted(completed, { tx }) };
   } else {
-    const reason =
+    const failure =
       egressStatus !== 'EGRESS_COMPLETE'
         ? error || `egress ended ${egressStatus}`
         : 'the recording file is missing or empty in storage';
-    await tx.recording.update({
+    const reason = r.error ? `${r.error} ${failure}` : failure;
+    const failed = await tx.recording.update({
       where: { id: r.id },
       data: { status: 'FAILED', endedAt: at, duration, error: reason },
     });
@@ -219,6 +330,8 @@ export async function onRecordingEgress(
       name: 'recording.failed',
       data: { recordingId: r.id, roomId: r.roomId, error: reason },
     });
+    // The room's other participant recordings may have waited for this one to end.
+    if (r.kind === 'PARTICIPANT') return { transcriptId: await queueTranscriptIfWanted(failed, { tx }) };
   }
   return { transcriptId: null };
 }

@@ -1,13 +1,10 @@
 import type { Participant, Room, Tenant } from '@/lib/generated/prisma/client';
 import { db, Prisma, sql, type Tx } from '@/lib/db';
-import { pooledRandomBytes, randomBase62 } from '@/lib/crypto';
+import { randomBase62 } from '@/lib/crypto';
+import { newRowId } from '@/lib/ids';
 import { ApiError, invalidState, notFound, validationFailed } from '@/lib/errors';
 import { pageArgs, toPage } from '@/lib/domain/pagination';
 import { resolveLimits } from '@/lib/domain/plans';
-import { mediaFor } from '@/lib/domain/media';
-import { emitEvent } from '@/lib/events/outbox';
-import { endSession } from '@/lib/domain/sessions';
-import { stopCaptionsOfEndedRoom } from '@/lib/domain/captions';
 import {
   DEFAULT_RECORDING_PRESET,
   type RecordingPreset,
@@ -17,8 +14,9 @@ import {
   type RoomResponse,
 } from '@/lib/domain/rooms.schemas';
 import type { z } from 'zod';
-import { participantView } from '@/lib/domain/participants';
-import { iso, secondsBetween } from '@/lib/domain/time';
+import { participantView } from '@/lib/domain/participants/views';
+import { lockRoom } from '@/lib/domain/room-lock';
+import { iso } from '@/lib/domain/time';
 import { roomFacts } from '@/lib/domain/join-token';
 
 /** Rooms: the durable handle a tenant keeps. Statuses: WAITING → ACTIVE → ENDED (→ WAITING on reopen). */
@@ -134,18 +132,6 @@ function checkSchedule(scheduledAt: Date | null | undefined, autoEndAt: Date | n
     throw validationFailed('autoEndAt', 'must be after scheduledAt');
 }
 
-let idCounter = 0;
-
-/**
- * A row id for rows our own SQL inserts (Prisma makes cuid()s client-side): the same shape — 25
- * lowercase base-36 characters starting with "c", time first so ids sort roughly by creation.
- */
-export function newRowId(): string {
-  idCounter = (idCounter + 1) % 1_679_616;
-  const random = pooledRandomBytes(8).readBigUInt64BE().toString(36).padStart(12, '0').slice(-12);
-  return `c${Date.now().toString(36).padStart(8, '0')}${idCounter.toString(36).padStart(4, '0')}${random}`;
-}
-
 const ROOM_DATES = ['scheduledAt', 'startedAt', 'autoEndAt', 'endedAt', 'createdAt', 'updatedAt'] as const;
 
 /** A room row as PostgreSQL's to_jsonb gives it (timestamps in UTC without a zone) → the Prisma shape. */
@@ -166,8 +152,7 @@ async function assertRoomCapacityWithinPlan(tenant: Tenant, maxParticipants: num
 }
 
 /**
- * Creates a room in ONE statement (the convene_create_room function, migration
- * join_and_room_fast_paths): the tenant's open-room counter row (TenantRoomCount, kept exact by a
+ * Creates a room in ONE statement (prisma/sql/convene_create_room.sql): the tenant's open-room counter row (TenantRoomCount, kept exact by a
  * trigger on Room) is locked for that statement, checked against the plan's concurrent-room
  * limit, and the room inserted. Concurrent creations cannot race past the limit.
  */
@@ -309,84 +294,13 @@ export async function updateRoom({
   return roomViewWithParticipants(updated);
 }
 
-/**
- * Ends a room: the media room is deleted first (a media failure leaves the room as it was),
- * then the room is ENDED and connected participants disconnected. Ending an ended room is a
- * no-op, so room.finished is emitted exactly once per end.
- */
-export async function endRoom(tenant: Tenant, roomId: string, now = new Date()) {
-  const room = await findRoom(tenant.id, roomId);
-  if (room.status === 'ENDED') return roomViewWithParticipants(room);
-  await mediaFor(tenant).deleteRoom(room.mediaRoomName);
-  const ended = await finishRoom(room.id, now);
-  return roomViewWithParticipants(ended ?? (await findRoom(tenant.id, roomId)));
-}
-
-/**
- * The ENDED transition, shared by the end endpoint, media webhooks and lifecycle jobs: in the
- * caller's transaction, else in one of its own. Null if already ended.
- */
-export async function finishRoom(roomId: string, now: Date, { tx }: { tx?: Tx } = {}): Promise<Room | null> {
-  const run = async (t: Tx) => {
-    const [locked] = await t.$queryRaw<{ status: string }[]>`SELECT status FROM "Room" WHERE id = ${roomId} FOR UPDATE`;
-    if (!locked || locked.status === 'ENDED') return null;
-    const room = await t.room.findUniqueOrThrow({ where: { id: roomId } });
-    const duration = secondsBetween(room.startedAt, now);
-    const ended = await t.room.update({
-      where: { id: roomId },
-      data: { status: 'ENDED', endedAt: now, duration, activeParticipants: 0 },
-    });
-    await endSession(room, now, { tx: t });
-    await stopCaptionsOfEndedRoom(roomId, now, { tx: t });
-    const connected = await t.participant.findMany({ where: { roomId, connectionState: 'CONNECTED' } });
-    for (const p of connected) {
-      await t.participant.update({
-        where: { id: p.id },
-        data: {
-          connectionState: 'DISCONNECTED',
-          leftAt: now,
-          duration: (p.duration ?? 0) + (secondsBetween(p.joinedAt, now) ?? 0),
-        },
-      });
-    }
-    await emitEvent({
-      tx: t,
-      tenantId: room.tenantId,
-      name: 'room.finished',
-      data: {
-        roomId: room.id,
-        mediaRoomName: room.mediaRoomName,
-        status: 'ENDED',
-        startedAt: iso(room.startedAt),
-        endedAt: now.toISOString(),
-        duration,
-      },
-    });
-    return ended;
-  };
-  return tx ? run(tx) : db().$transaction(run);
-}
-
-/** ENDED → WAITING. Used by POST reopen and by a join on an ended room. */
-export async function reopenRoomIn(room: Room, { tx }: { tx: Tx }): Promise<Room> {
-  return tx.room.update({
-    where: { id: room.id },
-    data: {
-      status: 'WAITING',
-      reopenCount: { increment: 1 },
-      endedAt: null,
-      startedAt: null,
-      duration: null,
-      activeParticipants: 0,
-    },
-  });
-}
-
-export async function reopenRoom(tenant: Tenant, roomId: string) {
+/** ENDED → WAITING (convene_reopen_room, as a join into an ended room does). */
+export async function reopenRoom(tenant: Tenant, roomId: string, now = new Date()) {
   return db().$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM "Room" WHERE id = ${roomId} AND "tenantId" = ${tenant.id} FOR UPDATE`;
-    const room = await findRoom(tenant.id, roomId, { tx });
+    const room = await lockRoom({ tx, roomId, tenantId: tenant.id });
     if (room.status !== 'ENDED') throw invalidState(`Room is ${room.status}; only an ENDED room can be reopened.`);
-    return roomViewWithParticipants(await reopenRoomIn(room, { tx }), { tx });
+    const [reopened] = await tx.$queryRaw<Room[]>`
+      SELECT * FROM convene_reopen_room(${room.id}, ${now.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
+    return roomViewWithParticipants(reopened, { tx });
   });
 }

@@ -1,17 +1,8 @@
 import { db, type Tx } from '@/lib/db';
-import { ApiError, notFound } from '@/lib/errors';
 import { emitEvent } from '@/lib/events/outbox';
-import { byTime, pageArgs, toPage, type PageQuery } from '@/lib/domain/pagination';
-import type { Participant, Room, RoomSession, SessionConnection, Tenant } from '@/lib/generated/prisma/client';
-import type { z } from 'zod';
-import { toCsv } from '@/lib/domain/csv';
-import { iso, secondsBetween } from '@/lib/domain/time';
-import type {
-  attendanceResponse,
-  presenceRoomResponse,
-  sessionResponse,
-  sessionWithAttendanceResponse,
-} from '@/lib/domain/sessions.schemas';
+import { lockRoom } from '@/lib/domain/room-lock';
+import type { Participant, Room, RoomSession, SessionConnection } from '@/lib/generated/prisma/client';
+import { secondsBetween } from '@/lib/domain/time';
 
 /**
  * Room sessions and attendance, filled from the media layer's room and participant webhooks.
@@ -32,10 +23,6 @@ type Interval = { joinedAt: Date; leftAt: Date | null };
 
 const LEFT = 'LEFT';
 const ROOM_ENDED = 'ROOM_ENDED';
-
-async function lockRoom(roomId: string, { tx }: { tx: Tx }) {
-  await tx.$queryRaw`SELECT id FROM "Room" WHERE id = ${roomId} FOR UPDATE`;
-}
 
 /**
  * The session an event at time t belongs to: a closed session that covers t, else the open one
@@ -62,7 +49,7 @@ async function sessionAt(room: Room, t: Date, { tx }: { tx: Tx }): Promise<RoomS
 
 /** room_started: opens the room's session (or moves an open one's start earlier). */
 export async function onRoomStarted(room: Room, at: Date, { tx }: { tx: Tx }) {
-  await lockRoom(room.id, { tx });
+  await lockRoom({ tx, roomId: room.id });
   await sessionAt(room, at, { tx });
 }
 
@@ -91,7 +78,7 @@ export async function onConnection({
   participant: Participant;
   event: ConnectionEvent;
 }): Promise<{ connected: boolean; continued: boolean }> {
-  await lockRoom(room.id, { tx });
+  await lockRoom({ tx, roomId: room.id });
   const joinedAt = e.kind === 'joined' ? (e.joinedAt ?? e.at) : e.joinedAt;
   let existing: SessionConnection | null = null;
   let key = e.sid ? `sid:${e.sid}` : joinedAt ? `joined:${joinedAt.getTime()}` : null;
@@ -181,7 +168,7 @@ export async function closeConnections({
   participantId: string;
   at: Date;
 }) {
-  await lockRoom(roomId, { tx });
+  await lockRoom({ tx, roomId });
   const open = await tx.sessionConnection.findMany({ where: { participantId, leftAt: null } });
   for (const c of open)
     await tx.sessionConnection.update({ where: { id: c.id }, data: { leftAt: at, closedBy: LEFT } });
@@ -256,7 +243,7 @@ export function peak(rows: { participantId: string; joinedAt: Date; leftAt: Date
 }
 
 /** Seconds covered by the union of the intervals; open ones run until `now`. */
-function unionSeconds(intervals: Interval[], now: Date): number {
+export function unionSeconds(intervals: Interval[], now: Date): number {
   const spans = intervals
     .map((i) => [i.joinedAt.getTime(), (i.leftAt ?? now).getTime()] as const)
     .filter(([a, b]) => b > a)
@@ -275,231 +262,12 @@ function unionSeconds(intervals: Interval[], now: Date): number {
   return Math.round(total / 1000);
 }
 
-// ───────────────────────────── reads ─────────────────────────────
-
-type SessionView = z.input<typeof sessionResponse>;
-type AttendanceView = z.input<typeof attendanceResponse>;
-
-function sessionView(s: RoomSession, now = new Date()): SessionView {
-  return {
-    id: s.id,
-    roomId: s.roomId,
-    status: s.endedAt ? 'ENDED' : 'LIVE',
-    startedAt: s.startedAt.toISOString(),
-    endedAt: iso(s.endedAt),
-    duration: s.endedAt ? (s.duration ?? 0) : secondsBetween(s.startedAt, now),
-    peakParticipants: s.peakParticipants,
-    uniqueAttendees: s.uniqueAttendees,
-  };
-}
-
-/** Sessions newest first by start. */
-const LATEST_STARTED_FIRST = byTime('startedAt', 'desc');
-
-async function sessionPage(where: object, page: PageQuery) {
-  const args = pageArgs(page, LATEST_STARTED_FIRST);
-  const rows = await db().roomSession.findMany({
-    where: { ...where, ...args.where },
-    orderBy: args.orderBy,
-    take: args.take,
-  });
-  const now = new Date();
-  return toPage(rows, page, (s) => sessionView(s, now), { order: LATEST_STARTED_FIRST });
-}
-
-export async function listRoomSessions(tenant: Tenant, roomId: string, page: PageQuery) {
-  const room = await db().room.findFirst({ where: { id: roomId, tenantId: tenant.id }, select: { id: true } });
-  if (!room) throw notFound('Room');
-  return sessionPage({ tenantId: tenant.id, roomId }, page);
-}
-
-/** Sessions across the tenant that overlap [from, to): started before `to` and not ended before `from`. */
-export async function listSessions(
-  tenant: Tenant,
-  query: PageQuery & { from?: Date; to?: Date; roomId?: string; status?: 'LIVE' | 'ENDED' },
-) {
-  if (query.from && query.to && query.from >= query.to) {
-    throw new ApiError('VALIDATION_FAILED', 'from must be before to.', [
-      { field: 'from', message: 'must be before to' },
-    ]);
-  }
-  return sessionPage(
-    {
-      tenantId: tenant.id,
-      ...(query.roomId ? { roomId: query.roomId } : {}),
-      ...(query.status === 'LIVE' ? { endedAt: null } : query.status === 'ENDED' ? { endedAt: { not: null } } : {}),
-      AND: [
-        ...(query.to ? [{ startedAt: { lt: query.to } }] : []),
-        ...(query.from ? [{ OR: [{ endedAt: null }, { endedAt: { gte: query.from } }] }] : []),
-      ],
-    },
-    query,
-  );
-}
-
-export async function getSession(
-  tenant: Tenant,
-  sessionId: string,
-): Promise<z.input<typeof sessionWithAttendanceResponse>> {
-  const session = await db().roomSession.findFirst({
-    where: { id: sessionId, tenantId: tenant.id },
-    include: { connections: true },
-  });
-  if (!session) throw notFound('Session');
-  const now = new Date();
-  return { ...sessionView(session, now), attendance: await attendance(session.connections, session.endedAt ?? now) };
-}
-
-async function attendance(connections: SessionConnection[], until: Date): Promise<AttendanceView[]> {
-  const known = connections.filter((c) => c.joinedAt);
-  const byParticipant = new Map<string, SessionConnection[]>();
-  for (const c of known) byParticipant.set(c.participantId, [...(byParticipant.get(c.participantId) ?? []), c]);
-  const participants = await db().participant.findMany({ where: { id: { in: [...byParticipant.keys()] } } });
-  const rows = participants.map((p) => {
-    const intervals = byParticipant
-      .get(p.id)!
-      .map((c) => ({ joinedAt: c.joinedAt!, leftAt: c.leftAt }))
-      .sort((a, b) => a.joinedAt.getTime() - b.joinedAt.getTime());
-    const open = intervals.some((i) => !i.leftAt);
-    return {
-      participantId: p.id,
-      externalUserId: p.externalUserId,
-      displayName: p.displayName,
-      role: p.role,
-      connected: open,
-      firstJoinedAt: intervals[0].joinedAt.toISOString(),
-      lastLeftAt: open ? null : new Date(Math.max(...intervals.map((i) => i.leftAt!.getTime()))).toISOString(),
-      totalSeconds: unionSeconds(intervals, until),
-      intervals: intervals.map((i) => ({
-        joinedAt: i.joinedAt.toISOString(),
-        leftAt: iso(i.leftAt),
-        seconds: unionSeconds([i], until),
-      })),
-    };
-  });
-  return rows.sort(
-    (a, b) => a.firstJoinedAt.localeCompare(b.firstJoinedAt) || a.externalUserId.localeCompare(b.externalUserId),
-  );
-}
-
-// ───────────────────────────── presence ─────────────────────────────
-
-type PresenceRoom = z.input<typeof presenceRoomResponse>;
-
-async function presenceOf(tenantId: string, roomIds: string[] | null): Promise<Map<string, PresenceRoom>> {
-  const open = await db().sessionConnection.findMany({
-    where: {
-      tenantId,
-      joinedAt: { not: null },
-      leftAt: null,
-      session: { endedAt: null },
-      ...(roomIds ? { roomId: { in: roomIds } } : {}),
-    },
-    orderBy: { joinedAt: 'asc' },
-  });
-  const participants = new Map(
-    (await db().participant.findMany({ where: { id: { in: [...new Set(open.map((c) => c.participantId))] } } })).map(
-      (p) => [p.id, p],
-    ),
-  );
-  const rooms = new Map<string, PresenceRoom>();
-  for (const c of open) {
-    const p = participants.get(c.participantId);
-    if (!p) continue;
-    const room = rooms.get(c.roomId) ?? { roomId: c.roomId, sessionId: c.sessionId, participants: [] };
-    if (!room.participants.some((x) => x.participantId === p.id)) {
-      room.participants.push({
-        participantId: p.id,
-        externalUserId: p.externalUserId,
-        displayName: p.displayName,
-        role: p.role,
-        connectedSince: c.joinedAt!.toISOString(),
-      });
-    }
-    rooms.set(c.roomId, room);
-  }
-  return rooms;
-}
-
-/** Who is connected now in one room. */
-export async function roomPresence(tenant: Tenant, roomId: string): Promise<PresenceRoom> {
-  const room = await db().room.findFirst({ where: { id: roomId, tenantId: tenant.id }, select: { id: true } });
-  if (!room) throw notFound('Room');
-  const session = await db().roomSession.findFirst({
+/** The room's session in progress, if any: what a recording or a transcript made now belongs to. */
+export async function openSessionId(roomId: string, { tx = db() }: { tx?: Tx } = {}) {
+  const open = await tx.roomSession.findFirst({
     where: { roomId, endedAt: null },
     orderBy: { startedAt: 'desc' },
     select: { id: true },
   });
-  return (
-    (await presenceOf(tenant.id, [roomId])).get(roomId) ?? { roomId, sessionId: session?.id ?? null, participants: [] }
-  );
-}
-
-/** Who is connected now across the tenant: rooms with anyone connected, most recently started session first. */
-export async function tenantPresence(tenant: Tenant, page: PageQuery) {
-  const args = pageArgs(page, LATEST_STARTED_FIRST);
-  const sessions = await db().roomSession.findMany({
-    where: {
-      tenantId: tenant.id,
-      endedAt: null,
-      connections: { some: { joinedAt: { not: null }, leftAt: null } },
-      ...args.where,
-    },
-    orderBy: args.orderBy,
-    take: args.take,
-  });
-  const visible = toPage(sessions, page, (s) => s, { order: LATEST_STARTED_FIRST });
-  const byRoom = await presenceOf(
-    tenant.id,
-    visible.data.map((s) => s.roomId),
-  );
-  return {
-    data: visible.data.map((s) => byRoom.get(s.roomId)).filter((r): r is PresenceRoom => !!r),
-    nextCursor: visible.nextCursor,
-  };
-}
-
-/** Sessions started per UTC day over the last `days` days (console overview). */
-export async function sessionsPerDay(tenantId: string, days = 14, now = new Date()) {
-  const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
-  const rows = await db().roomSession.findMany({
-    where: { tenantId, startedAt: { gte: since } },
-    select: { startedAt: true },
-  });
-  const counts = new Map<string, number>();
-  for (let i = 0; i < days; i++) counts.set(new Date(since.getTime() + i * 86_400_000).toISOString().slice(0, 10), 0);
-  for (const r of rows) {
-    const day = r.startedAt.toISOString().slice(0, 10);
-    counts.set(day, (counts.get(day) ?? 0) + 1);
-  }
-  return [...counts].map(([day, sessions]) => ({ day, sessions }));
-}
-
-/** The attendance of one session as CSV (console download): one row per user. */
-export async function attendanceCsv(tenant: Tenant, sessionId: string): Promise<string> {
-  const session = await getSession(tenant, sessionId);
-  return toCsv([
-    [
-      'sessionId',
-      'roomId',
-      'externalUserId',
-      'displayName',
-      'role',
-      'firstJoinedAt',
-      'lastLeftAt',
-      'totalSeconds',
-      'intervals',
-    ],
-    ...session.attendance.map((a) => [
-      session.id,
-      session.roomId,
-      a.externalUserId,
-      a.displayName,
-      a.role,
-      a.firstJoinedAt,
-      a.lastLeftAt,
-      a.totalSeconds,
-      a.intervals.map((i) => `${i.joinedAt}/${i.leftAt ?? ''}`).join(' '),
-    ]),
-  ]);
+  return open?.id ?? null;
 }

@@ -85,12 +85,13 @@ export async function createProviderWithKey(name: string, { tx }: { tx: Tx }) {
   return { provider, plainTextKey: key.plaintext };
 }
 
-type BillableFeature = 'recording' | 'streaming' | 'captions' | 'transcripts';
+type BillableFeature = 'recording' | 'streaming' | 'captions' | 'transcripts' | 'summaries';
 const FEATURE_LIMIT: Record<BillableFeature, keyof ReturnType<typeof resolveLimits>> = {
   recording: 'recordingMinutesPerMonth',
   streaming: 'streamingMinutesPerMonth',
   captions: 'captionMinutesPerMonth',
-  transcripts: 'recordingMinutesPerMonth',
+  transcripts: 'transcriptionMinutesPerMonth',
+  summaries: 'summariesPerMonth',
 };
 
 /**

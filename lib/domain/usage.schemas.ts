@@ -13,6 +13,10 @@ const usageTotals = {
   recordingMinutes: z.number(),
   streamingMinutes: z.number(),
   captionMinutes: z.number(),
+  /** Minutes of audio sent to the speech-to-text service for transcripts. */
+  transcriptionMinutes: z.number(),
+  /** Meeting summaries made. */
+  summaries: z.number(),
 };
 export const usageResponse = named(
   'Usage',

@@ -4,14 +4,21 @@ import { processState } from '@/lib/runtime/process-state';
 /**
  * Daily usage counters per tenant. API requests are counted in memory and flushed in batches
  * (one upsert per tenant and metric every few seconds) so counting costs no query per request.
- * A crash loses at most one flush interval of request counts; minutes are derived from rows.
+ * A crash loses at most one flush interval of request counts.
+ *
+ * Figures read over many days are rolled up per day by the database itself (triggers calling
+ * convene_add_usage and friends, prisma/sql/), so reading a month costs thirty rows however busy the tenant:
+ * participant_seconds (participants' durations by the day they left), sessions_started,
+ * webhooks_delivered and webhooks_failed.
  */
 type UsageMetric =
   | 'api_requests'
   | 'participant_minutes'
   | 'recording_minutes'
   | 'streaming_minutes'
-  | 'caption_minutes';
+  | 'caption_minutes'
+  | 'transcription_minutes'
+  | 'summaries';
 
 const usage = processState('usage', () => ({
   pending: new Map<string, number>(),
@@ -20,6 +27,9 @@ const usage = processState('usage', () => ({
   flushing: Promise.resolve(),
 }));
 const FLUSH_INTERVAL_MS = 5_000;
+
+/** The daily rollup of participants' durations (seconds, by the UTC day they left). */
+export const PARTICIPANT_SECONDS = 'participant_seconds';
 
 const DAY_MS = 86_400_000;
 // Every API request is counted under its UTC day: the day's text is made again only when a
@@ -79,6 +89,11 @@ async function writePending(): Promise<void> {
   }
 }
 
+/** Seconds as minutes to one decimal. */
+export function minutesOf(seconds: bigint | number): number {
+  return Math.round((Number(seconds) / 60) * 10) / 10;
+}
+
 export interface UsageDay {
   day: string;
   apiRequests: number;
@@ -86,6 +101,8 @@ export interface UsageDay {
   recordingMinutes: number;
   streamingMinutes: number;
   captionMinutes: number;
+  transcriptionMinutes: number;
+  summaries: number;
 }
 
 const METRIC_FIELD: Record<UsageMetric, keyof Omit<UsageDay, 'day'>> = {
@@ -94,12 +111,14 @@ const METRIC_FIELD: Record<UsageMetric, keyof Omit<UsageDay, 'day'>> = {
   recording_minutes: 'recordingMinutes',
   streaming_minutes: 'streamingMinutes',
   caption_minutes: 'captionMinutes',
+  transcription_minutes: 'transcriptionMinutes',
+  summaries: 'summaries',
 };
 
 /**
  * Daily usage for a tenant, UTC days from..to inclusive (default: the last 30 days), plus
- * month-to-date totals. Participant-minutes come from participants' sessions (duration, credited
- * to the day they left); the other metrics from the daily counters.
+ * month-to-date totals, all from the daily counters. Participant-minutes are participants' durations
+ * credited to the day they left (the participant_seconds rollup).
  */
 export async function tenantUsage(tenantId: string, range: { from?: string; to?: string }, now = new Date()) {
   await flushUsage();
@@ -115,21 +134,17 @@ export async function tenantUsage(tenantId: string, range: { from?: string; to?:
       recordingMinutes: 0,
       streamingMinutes: 0,
       captionMinutes: 0,
+      transcriptionMinutes: 0,
+      summaries: 0,
     });
   }
   const counters = await db().usageCounter.findMany({ where: { tenantId, day: { gte: from, lte: to } } });
   for (const c of counters) {
     const entry = days.get(utcDay(c.day));
+    if (!entry) continue;
+    if (c.metric === PARTICIPANT_SECONDS) entry.participantMinutes += minutesOf(c.value);
     const field = METRIC_FIELD[c.metric as UsageMetric];
-    if (entry && field) entry[field] += Number(c.value);
-  }
-  const sessions = await db().$queryRaw<{ day: Date; minutes: number }[]>`
-    SELECT date_trunc('day', "leftAt")::date AS day, (sum(duration) / 60.0)::float AS minutes
-    FROM "Participant" WHERE "tenantId" = ${tenantId} AND "leftAt" >= ${from} AND "leftAt" < ${new Date(to.getTime() + 86_400_000)} AND duration IS NOT NULL
-    GROUP BY 1`;
-  for (const s of sessions) {
-    const entry = days.get(utcDay(s.day));
-    if (entry) entry.participantMinutes += Math.round(s.minutes * 10) / 10;
+    if (field) entry[field] += Number(c.value);
   }
   const series = [...days.values()];
   const month = utcDay(now).slice(0, 7);
@@ -142,8 +157,18 @@ export async function tenantUsage(tenantId: string, range: { from?: string; to?:
         recordingMinutes: sum.recordingMinutes + d.recordingMinutes,
         streamingMinutes: sum.streamingMinutes + d.streamingMinutes,
         captionMinutes: sum.captionMinutes + d.captionMinutes,
+        transcriptionMinutes: sum.transcriptionMinutes + d.transcriptionMinutes,
+        summaries: sum.summaries + d.summaries,
       }),
-      { apiRequests: 0, participantMinutes: 0, recordingMinutes: 0, streamingMinutes: 0, captionMinutes: 0 },
+      {
+        apiRequests: 0,
+        participantMinutes: 0,
+        recordingMinutes: 0,
+        streamingMinutes: 0,
+        captionMinutes: 0,
+        transcriptionMinutes: 0,
+        summaries: 0,
+      },
     );
   return { from: utcDay(from), to: utcDay(to), data: series, monthToDate };
 }

@@ -8,8 +8,7 @@ import { pageArgs, toPage } from '@/lib/domain/pagination';
 import { assertPublicUrl, UnsafeUrlError } from '@/lib/net/ssrf';
 import { generateWebhookSecret } from '@/lib/domain/keys';
 import { tenantView } from '@/lib/domain/tenants';
-import { emitEvent } from '@/lib/events/outbox';
-import { currentRunner } from '@/lib/events/runner';
+import { emitEvent, outboxWritten } from '@/lib/events/outbox';
 import type {
   deliveryListQuery,
   webhookSettingsInput,
@@ -67,11 +66,11 @@ export async function sendTestEvent(tenant: Tenant, eventName: EventName) {
   const fresh = await db().tenant.findUniqueOrThrow({ where: { id: tenant.id } });
   if (!fresh.webhookUrl)
     throw invalidState('No webhook URL is configured: set one with PATCH /api/v1/tenant/webhook first.');
-  const { event, delivery } = await db().$transaction((tx) =>
+  const { eventId, deliveryId } = await db().$transaction((tx) =>
     emitEvent({ tx, tenantId: tenant.id, name: eventName, data: TEST_EVENT_DATA, force: true }),
   );
-  currentRunner()?.wake();
-  return { eventId: event.id, deliveryId: delivery!.id, event: eventName, status: 'pending' as const };
+  outboxWritten();
+  return { eventId, deliveryId: deliveryId!, event: eventName, status: 'pending' as const };
 }
 
 function attemptView(a: WebhookAttempt): WebhookAttemptResponse {
@@ -172,6 +171,6 @@ export async function replayDelivery(tenant: Tenant, id: string) {
       include: { attempts: true },
     });
   });
-  currentRunner()?.wake();
+  outboxWritten();
   return deliveryView(replay);
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 // Enums straight from the database schema: the catalogue imports nothing from lib/domain (no cycle).
-import { CallStatus, EgressJobStatus, ParticipantRole } from '@/lib/generated/prisma/enums';
+import { CallStatus, EgressJobStatus, ParticipantRole, TranscriptSource } from '@/lib/generated/prisma/enums';
 
 /**
  * The event catalogue. Names relayed from the media layer and platform events from the spec,
@@ -22,6 +22,7 @@ export const EVENT_NAMES = [
   'recording.completed',
   'recording.failed',
   'transcript.ready',
+  'summary.ready',
   'call.queued',
   'call.ringing',
   'call.accepted',
@@ -162,8 +163,32 @@ export const EVENT_DATA = {
     .object({ recordingId: z.string(), roomId, error: z.string().describe('Why the recording failed.') })
     .describe('A recording failed (the egress failed, or its file is missing or empty in storage).'),
   'transcript.ready': z
-    .object({ transcriptId: z.string(), recordingId: z.string() })
-    .describe('An AI transcript of a recording reached COMPLETED.'),
+    .object({
+      transcriptId: z.string().describe('Read it with GET /api/v1/transcripts/{id} (JSON, WebVTT, SRT or text).'),
+      recordingId: z
+        .string()
+        .nullable()
+        .describe(
+          'The composite recording it was made from; null for one made from participant recordings or captions.',
+        ),
+      roomId,
+      sessionId: z.string().nullable().describe('The room session (meeting) it covers, if known.'),
+      source: z
+        .enum(TranscriptSource)
+        .describe(
+          "RECORDING (a composite's mixed audio), PARTICIPANT_RECORDINGS (each speaker's own audio) or CAPTIONS (the live captions).",
+        ),
+    })
+    .describe('An AI transcript reached COMPLETED.'),
+  'summary.ready': z
+    .object({
+      summaryId: z.string().describe('Read it with GET /api/v1/summaries/{id}.'),
+      transcriptId: z.string(),
+      roomId,
+      sessionId: z.string().nullable(),
+      kind: z.string().describe('The built-in kind it was made as: general, standup or interview.'),
+    })
+    .describe('An AI summary of a transcript reached COMPLETED; it is stored with the transcript.'),
   'call.queued': callData.describe('A call was queued.'),
   'call.ringing': callData.describe('A queued call is ringing an agent.'),
   'call.accepted': callData.describe('A call was accepted; its room exists.'),

@@ -44,12 +44,3 @@ export async function requestInngestDelivery(delivery: { id: string; tenantId: s
     data: { deliveryId: delivery.id, tenantId: delivery.tenantId, firstAttempt: delivery.attemptCount + 1 },
   });
 }
-
-/** The room lifecycle (auto-end, empty rooms, reconciliation, retention) as an Inngest cron. */
-export const roomLifecycle = inngest.createFunction(
-  { id: 'room-lifecycle', triggers: [{ cron: '* * * * *' }] },
-  async () => {
-    const { runLifecycle } = await import('@/lib/domain/lifecycle');
-    return runLifecycle();
-  },
-);

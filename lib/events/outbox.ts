@@ -1,7 +1,24 @@
 import { randomBase62 } from '@/lib/crypto';
+import { newRowId } from '@/lib/ids';
 import type { Tx } from '@/lib/db';
-import type { Event, WebhookDelivery } from '@/lib/generated/prisma/client';
 import type { EventData, EventName } from '@/lib/events/catalog';
+import { processState } from '@/lib/runtime/process-state';
+
+// Who wants to know that events were committed: the delivery runner of this process, if one runs.
+const listeners = processState('outboxListeners', () => ({ written: undefined as (() => void) | undefined }));
+
+/**
+ * After the commit of a transaction that emitted events: deliver them now rather than at the
+ * runner's next tick. A signal, so the domain that writes events never imports the runner.
+ */
+export function outboxWritten(): void {
+  listeners.written?.();
+}
+
+/** The delivery runner listens for outboxWritten (one listener per process; undefined stops). */
+export function onOutboxWritten(listener: (() => void) | undefined): void {
+  listeners.written = listener;
+}
 
 export function newEventId(): string {
   return `evt_${randomBase62(24)}`;
@@ -16,10 +33,9 @@ export function newEventId(): string {
  * `data` is typed by the event's schema in the catalogue (EVENT_DATA), which the API reference
  * documents: checked at compile time only, never at run time.
  *
- * One twin in SQL: the one-statement join (`convene_join`, migration
- * 20261124220000_waiting_room_join_one_statement) writes `participant.waiting` and its delivery
- * itself, with the same filter, so a park costs no second round trip. A change to what an event or
- * a delivery row holds is a change to both (test/rooms/rooms.test.ts holds them alike).
+ * The write itself is one database function, convene_emit_event (prisma/sql/), which the
+ * one-statement join also calls to write `participant.waiting`: one definition of what an event
+ * and its delivery hold. Event.roomId is set by the database from data.roomId (trigger "Event_roomId").
  */
 export function emitEvent<N extends EventName>(event: {
   tx: Tx;
@@ -55,28 +71,13 @@ export async function emitEvent({
   data: object;
   occurredAt?: Date;
   force?: boolean;
-}) {
-  const event = await tx.event.create({ data: { id: newEventId(), tenantId, name, data, occurredAt } });
-  const tenant = await tx.tenant.findUniqueOrThrow({
-    where: { id: tenantId },
-    select: { webhookUrl: true, webhookEvents: true },
-  });
-  const filter = tenant.webhookEvents as string[] | null;
-  const subscribed = force || !filter || filter.includes(name);
-  const delivery =
-    tenant.webhookUrl && subscribed
-      ? await tx.webhookDelivery.create({
-          data: {
-            tenantId,
-            eventId: event.id,
-            eventName: name,
-            url: tenant.webhookUrl,
-            status: 'PENDING',
-            nextAttemptAt: occurredAt,
-          },
-        })
-      : null;
-  return { event, delivery };
+}): Promise<Emitted> {
+  const eventId = newEventId();
+  const deliveryId = newRowId();
+  const [{ delivered }] = await tx.$queryRaw<{ delivered: boolean }[]>`
+    SELECT convene_emit_event(${eventId}, ${tenantId}, ${name}, ${JSON.stringify(data)}::jsonb,
+      ${occurredAt.toISOString()}::timestamptz AT TIME ZONE 'UTC', ${deliveryId}, ${force}) AS delivered`;
+  return { eventId, deliveryId: delivered ? deliveryId : null };
 }
 
-type Emitted = { event: Event; delivery: WebhookDelivery | null };
+type Emitted = { eventId: string; deliveryId: string | null };

@@ -5,6 +5,7 @@ import { metrics } from '@/lib/metrics';
 import { recordAttempts, sendAttempt, type AttemptRecord, type DueDelivery } from '@/lib/events/delivery';
 import { requestInngestDelivery } from '@/lib/events/inngest';
 import { processState } from '@/lib/runtime/process-state';
+import { onOutboxWritten } from '@/lib/events/outbox';
 
 /**
  * Webhook delivery runners, in-process with the app.
@@ -38,17 +39,13 @@ interface DeliveryRunner {
   wake(): void;
 }
 
-// Once per process: emits in route handlers wake the runner that instrumentation started.
+// Once per process: emits in route handlers wake the runner that instrumentation started
+// (through outboxWritten).
 const runner = processState('deliveryRunner', () => ({ running: undefined as DeliveryRunner | undefined }));
-
-export function currentRunner(): DeliveryRunner | undefined {
-  return runner.running;
-}
 
 /**
  * Leases due deliveries and returns them, with everything their attempts need; empty if another
- * instance holds the dispatcher lock. One call (convene_lease_deliveries, migration
- * webhook_lease_one_call): a look for anything due, the dispatcher's advisory lock, the lease.
+ * instance holds the dispatcher lock. One call (prisma/sql/convene_lease_deliveries.sql): a look for anything due, the dispatcher's advisory lock, the lease.
  *
  * Per tenant: the oldest due deliveries, no more than WEBHOOK_TENANT_CONCURRENCY minus those in
  * flight. Tenants are walked one by one (a loose index scan over open deliveries) and each gives
@@ -134,9 +131,11 @@ function startLoop(dispatch: () => Promise<void>, onStop: () => Promise<void> = 
       await ticking;
       await onStop();
       runner.running = undefined;
+      onOutboxWritten(undefined);
     },
   };
   runner.running = started;
+  onOutboxWritten(run);
   return started;
 }
 

@@ -130,6 +130,8 @@ interface RouteOptions<A extends AuthSpec, B, Q, R = undefined> {
   response?: R;
   /** A success body that is not JSON (a file, a text exposition): its content types, for the API reference. */
   produces?: string[];
+  /** The request body's limit in bytes, when smaller than the 64 KB every endpoint has (PAYLOAD_TOO_LARGE beyond). */
+  maxBodyBytes?: number;
 }
 
 type Segment = { params: Promise<Record<string, string>> };
@@ -173,7 +175,7 @@ export function route<
         const credential = await authenticate(opts.auth, req, ctx);
         assertPathIds(params);
         const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-        const rawBody = hasBody ? await readRawBody(req) : '';
+        const rawBody = hasBody ? await readRawBody(req, opts.maxBodyBytes) : '';
 
         const idempotencyKey = req.headers.get('idempotency-key');
         if (req.method === 'POST' && idempotencyKey !== null && credential) {
@@ -355,7 +357,7 @@ function toApiError(err: unknown): ApiError {
   // A database it cannot reach or get a connection to (Prisma or the raw pool): a 503 to retry, not a 500.
   if (isDatabaseUnavailable(err)) {
     // "Nothing was changed" holds unless the connection was lost while COMMIT was on its way: then
-    // the outcome is unknown to us too, so the message does not promise it (README, error codes).
+    // the outcome is unknown to us too, so the message does not promise it (docs/api.md, error codes).
     return new ApiError('SERVICE_UNAVAILABLE', 'The database is not reachable. Retry shortly.');
   }
   if (err instanceof Prisma.PrismaClientKnownRequestError) {

@@ -1,6 +1,9 @@
 import type { Translation } from '@/lib/i18n/messages';
 
-/** German texts of the hosted call UI (keys as in en.ts). */
+/**
+ * German texts of the hosted call UI (keys as in en.ts). One file of about 400 lines on purpose: a
+ * translator works through one language's catalogue beside en.ts, key by key.
+ */
 export const de = {
   titles: { join: 'An Besprechung teilnehmen', waiting: 'Warten' },
   joiningAs: (name: string) => `Sie nehmen teil als ${name}`,
@@ -14,6 +17,43 @@ export const de = {
   recordingBadge: 'Aufnahme läuft',
   retry: 'Erneut versuchen',
   rejoin: 'Wieder beitreten',
+  code: 'de',
+  prejoin: { on: 'Ein', off: 'Aus', startingCamera: 'Ihre Kamera startet…', cameraOff: 'Ihre Kamera ist aus' },
+  top: { meeting: 'Besprechung', elapsed: (time: string) => `Die Besprechung läuft seit ${time}` },
+  leave: {
+    title: 'Besprechung verlassen?',
+    body: 'Sie können gehen und die anderen weitermachen lassen oder die Besprechung für alle beenden.',
+    leave: 'Besprechung verlassen',
+  },
+  end: {
+    meeting: (name: string) => `Besprechung: ${name}`,
+    back: 'Zurück',
+    rateTitle: 'Wie war die Besprechung?',
+    rate: (n: number) => `${n} von 5`,
+    rateLow: 'Schlecht',
+    rateHigh: 'Ausgezeichnet',
+    thanks: 'Danke, Ihre Bewertung wurde gesendet.',
+    failed: 'Ihre Bewertung konnte nicht gesendet werden.',
+  },
+  tools: {
+    title: 'Aufnahme und Untertitel',
+    startRecording: 'Aufnahme starten',
+    stopRecording: 'Aufnahme beenden',
+    startCaptions: 'Untertitel starten',
+    stopCaptions: 'Untertitel beenden',
+    recordingStarted: 'Die Aufnahme läuft.',
+    recordingStopped: 'Die Aufnahme ist beendet.',
+    captionsStarted: 'Die Untertitel laufen.',
+    captionsStopped: 'Die Untertitel sind beendet.',
+    transcriptFollows: 'Nach der Aufnahme wird ein Transkript erstellt.',
+    blocked: {
+      FEATURE_DISABLED: 'In diesem Raum nicht verfügbar.',
+      TEST_MODE_MEDIA_DISABLED: 'Im Testmodus nicht verfügbar.',
+      PLAN_LIMIT_REACHED: 'Ihr Tarif erlaubt das derzeit nicht.',
+      CAPTIONS_NOT_CONFIGURED: 'Untertitel sind für diesen Dienst nicht eingerichtet.',
+      INVALID_STATE: 'Die Besprechung ist beendet.',
+    },
+  },
   host: {
     title: 'Moderationsfunktionen',
     muteAll: 'Alle stummschalten',
@@ -37,6 +77,7 @@ export const de = {
     hostToggle: (waiting: number) =>
       waiting > 0 ? `Moderationsfunktionen (${waiting} warten)` : 'Moderationsfunktionen',
     pollsToggle: (open: number) => (open > 0 ? `Umfragen (${open} offen)` : 'Umfragen'),
+    questionsShort: 'Fragen',
     questionsToggle: (open: number) => (open > 0 ? `Fragen (${open})` : 'Fragen'),
     peopleToggle: (count: number) => `Teilnehmende (${count})`,
     loading: 'Wird geladen…',
@@ -83,6 +124,8 @@ export const de = {
   hands: {
     raise: 'Hand heben',
     lower: 'Hand senken',
+    raisedToast: (name: string) => `${name} hat die Hand gehoben`,
+    lowerShort: 'Senken',
     raisedBadge: 'Hand gehoben',
     queue: 'Gehobene Hände',
     lowerFor: (name: string) => `Hand von ${name} senken`,
@@ -91,6 +134,16 @@ export const de = {
     reacted: (name: string, emoji: string) => `${name} hat mit ${emoji} reagiert`,
   },
   hostActions: {
+    short: {
+      mute: 'Stummschalten',
+      stopVideo: 'Video beenden',
+      makeCohost: 'Zum Co-Host',
+      makeHost: 'Zum Host',
+      makeAttendee: 'Zum Teilnehmer',
+      moveTo: (breakout: string) => `Nach ${breakout}`,
+      remove: 'Entfernen',
+    },
+    actionFor: (action: string, name: string) => `${action}: ${name}`,
     toggle: (name: string) => `Aktionen für ${name}`,
     mute: (name: string) => `${name} stummschalten`,
     stopVideo: (name: string) => `Video von ${name} beenden`,
@@ -133,6 +186,7 @@ export const de = {
     close: 'Umfrage beenden',
     openLabel: (question: string) => `Umfrage starten: ${question}`,
     closeLabel: (question: string) => `Umfrage beenden: ${question}`,
+    toast: 'Neue Umfrage',
     opened: 'Die Umfrage läuft.',
     closed: 'Die Umfrage ist beendet.',
     create: {
@@ -191,6 +245,8 @@ export const de = {
     privateFrom: 'privat',
     tooLong: (max: number) => `Eine Nachricht hat höchstens ${max} Zeichen.`,
     failed: 'Die Nachricht wurde nicht gesendet. Bitte versuchen Sie es erneut.',
+    toast: (name: string) => `Nachricht von ${name}`,
+    open: 'Chat öffnen',
     log: 'Nachrichten',
     e2eeNote:
       'Diese Besprechung ist Ende-zu-Ende-verschlüsselt, daher wird ihr Chat nicht gespeichert: Nachrichten gehen über die verschlüsselte Verbindung direkt zwischen den Teilnehmenden, und wer später beitritt, sieht sie nicht. Verwenden Sie die Chat-Schaltfläche in der Leiste unten.',
@@ -201,6 +257,8 @@ export const de = {
   },
   controls: {
     bar: 'Anrufsteuerung',
+    share: 'Teilen',
+    stopShort: 'Beenden',
     shareScreen: 'Bildschirm teilen',
     stopScreenShare: 'Teilen beenden',
     chat: 'Verschlüsselter Chat',
@@ -209,6 +267,8 @@ export const de = {
     startAudio: 'Ton zulassen',
   },
   tiles: {
+    sharingScreen: (name: string) => `${name} teilt den Bildschirm…`,
+    youAreSharing: 'Sie teilen Ihren Bildschirm',
     focus: (name: string) => `${name} hervorheben`,
     unfocus: (name: string) => `${name} nicht mehr hervorheben`,
     screen: (name: string) => `Bildschirm von ${name}`,
@@ -221,6 +281,8 @@ export const de = {
     exitFullscreen: 'Vollbild beenden',
     pip: 'Bild im Bild',
     exitPip: 'Bild im Bild beenden',
+    pages: 'Personen auf der Bühne',
+    showPerson: (name: string) => `${name} zeigen`,
     spotlight: (name: string) => `${name} für alle hervorheben`,
     unspotlight: (name: string) => `Hervorhebung von ${name} für alle beenden`,
     spotlighted: (name: string) => `${name} ist für alle hervorgehoben`,
@@ -260,6 +322,46 @@ export const de = {
     lost: {
       title: 'Dieser Warte-Link ist ungültig',
       body: 'Verwenden Sie den vollständigen Link, den Sie erhalten haben, einschließlich allem nach dem #-Zeichen.',
+    },
+  },
+  roomFeatures: {
+    enableRecording: 'Aufzeichnung',
+    enableChat: 'Chat',
+    enableScreenShare: 'Bildschirmfreigabe',
+    enableWaitingRoom: 'Warteraum',
+    enableE2EE: 'Ende-zu-Ende-Verschlüsselung',
+    enableAiFeatures: 'KI-Funktionen',
+  },
+  precall: {
+    title: 'Technik prüfen',
+    speakers: 'Lautsprecher testen',
+    speakersHint:
+      'Sie sollten ein Klopfen hören. Wenn nicht, prüfen Sie die Lautstärke und welche Lautsprecher Ihr Gerät verwendet.',
+    connection: 'Verbindung testen',
+    again: 'Erneut testen',
+    failed: 'Der Test konnte nicht abgeschlossen werden. Versuchen Sie es erneut.',
+    steps: {
+      server: 'Besprechungsserver wird erreicht…',
+      media: 'Testvideo wird gesendet und empfangen…',
+      network: 'Ihre Verbindung wird gemessen…',
+    },
+    verdict: { good: 'Gut: Ihre Verbindung ist bereit.', weak: 'Ihr Netzwerk könnte mit Video Probleme haben.' },
+    blocked: {
+      server: 'Medien sind blockiert: Der Besprechungsserver ist nicht erreichbar.',
+      media: 'Medien sind blockiert: Audio und Video kommen nicht durch.',
+    },
+    advice: {
+      good: 'Sie können jetzt teilnehmen.',
+      weak: 'Schließen Sie andere Apps, die das Netzwerk nutzen, gehen Sie näher an Ihren WLAN-Router oder nutzen Sie ein Kabel. Wenn andere Sie ruckeln sehen, schalten Sie Ihre Kamera aus.',
+      server:
+        'Prüfen Sie, ob Sie online sind. In einem Firmen- oder Schulnetz kann eine Firewall oder ein Proxy Videoanrufe blockieren: Versuchen Sie ein anderes Netzwerk oder bitten Sie Ihre IT, diese Seite freizugeben.',
+      media:
+        'Eine Firewall blockiert möglicherweise die Ports für Videoanrufe. Versuchen Sie ein anderes Netzwerk oder bitten Sie Ihre IT, WebRTC-Medien freizugeben (UDP, ersatzweise TCP).',
+    },
+    figures: (rttMs: number | null, upKbps: number | null, downKbps: number | null) => {
+      const rate = (kbps: number | null) =>
+        kbps === null ? '–' : kbps >= 1000 ? `${(kbps / 1000).toFixed(1).replace('.', ',')} Mbit/s` : `${kbps} kbit/s`;
+      return `Umlaufzeit ${rttMs ?? '–'} ms · Upload ${rate(upKbps)} · empfangen ${rate(downKbps)}`;
     },
   },
   errors: {

@@ -1,5 +1,10 @@
-/** Every text of the hosted call UI, in one place so translations can follow. */
+/**
+ * Every text of the hosted call UI, in one place so translations can follow (about 400 lines on
+ * purpose: split by screen, a new text's translations would be spread over four times as many files).
+ */
 export const en = {
+  /** The language's tag (what captions a host starts are in). */
+  code: 'en',
   titles: { join: 'Join meeting', waiting: 'Waiting' },
   joiningAs: (name: string) => `Joining as ${name}`,
   join: 'Join meeting',
@@ -12,6 +17,50 @@ export const en = {
   recordingBadge: 'Recording',
   retry: 'Try again',
   rejoin: 'Rejoin',
+  prejoin: {
+    on: 'On',
+    off: 'Off',
+    startingCamera: 'Starting your camera…',
+    cameraOff: 'Your camera is off',
+  },
+  top: {
+    meeting: 'Meeting',
+    elapsed: (time: string) => `The meeting has run for ${time}`,
+  },
+  leave: {
+    title: 'Leave the meeting?',
+    body: 'You can leave and let the others go on, or end the meeting for everyone.',
+    leave: 'Leave meeting',
+  },
+  end: {
+    meeting: (name: string) => `Meeting: ${name}`,
+    back: 'Go back',
+    rateTitle: 'How was the meeting?',
+    rate: (n: number) => `${n} of 5`,
+    rateLow: 'Bad',
+    rateHigh: 'Excellent',
+    thanks: 'Thank you: your rating was sent.',
+    failed: 'Your rating could not be sent.',
+  },
+  tools: {
+    title: 'Recording and captions',
+    startRecording: 'Start recording',
+    stopRecording: 'Stop recording',
+    startCaptions: 'Start captions',
+    stopCaptions: 'Stop captions',
+    recordingStarted: 'Recording started.',
+    recordingStopped: 'Recording stopped.',
+    captionsStarted: 'Captions started.',
+    captionsStopped: 'Captions stopped.',
+    transcriptFollows: 'A transcript is made when the recording ends.',
+    blocked: {
+      FEATURE_DISABLED: 'Not available in this room.',
+      TEST_MODE_MEDIA_DISABLED: 'Not available in test mode.',
+      PLAN_LIMIT_REACHED: 'Your plan does not allow this now.',
+      CAPTIONS_NOT_CONFIGURED: 'Captions are not set up for this service.',
+      INVALID_STATE: 'The meeting has ended.',
+    },
+  },
   host: {
     title: 'Host controls',
     muteAll: 'Mute everyone',
@@ -35,6 +84,8 @@ export const en = {
     hostToggle: (waiting: number) => (waiting > 0 ? `Host controls (${waiting} waiting)` : 'Host controls'),
     pollsToggle: (open: number) => (open > 0 ? `Polls (${open} open)` : 'Polls'),
     questionsToggle: (open: number) => (open > 0 ? `Q&A (${open})` : 'Q&A'),
+    /** The word on the questions button (the panel's title is the long form). */
+    questionsShort: 'Q&A',
     peopleToggle: (count: number) => `People (${count})`,
     loading: 'Loading…',
     loadFailed: 'Could not load. It will be tried again.',
@@ -81,9 +132,23 @@ export const en = {
     reactions: 'Reactions',
     reactWith: (emoji: string) => `React with ${emoji}`,
     reacted: (name: string, emoji: string) => `${name} reacted ${emoji}`,
+    raisedToast: (name: string) => `${name} raised their hand`,
+    lowerShort: 'Lower',
   },
   hostActions: {
     toggle: (name: string) => `Actions for ${name}`,
+    /** What each action button shows: the person is the group's name. */
+    short: {
+      mute: 'Mute',
+      stopVideo: 'Stop video',
+      makeCohost: 'Make co-host',
+      makeHost: 'Make host',
+      makeAttendee: 'Make attendee',
+      moveTo: (breakout: string) => `Move to ${breakout}`,
+      remove: 'Remove',
+    },
+    /** An action button's accessible name: the action as shown, then the person. */
+    actionFor: (action: string, name: string) => `${action} ${name}`,
     mute: (name: string) => `Mute ${name}`,
     stopVideo: (name: string) => `Stop ${name}’s video`,
     makeCohost: (name: string) => `Make ${name} co-host`,
@@ -127,6 +192,7 @@ export const en = {
     closeLabel: (question: string) => `Close poll: ${question}`,
     opened: 'The poll is open.',
     closed: 'The poll is closed.',
+    toast: 'New poll',
     create: {
       title: 'New poll',
       question: 'Question',
@@ -149,7 +215,7 @@ export const en = {
     },
   },
   questions: {
-    title: 'Questions',
+    title: 'Questions & answers',
     empty: 'No questions yet. Ask the first one.',
     ask: 'Ask',
     askLabel: 'Your question',
@@ -184,6 +250,8 @@ export const en = {
     tooLong: (max: number) => `A message has ${max} characters at most.`,
     failed: 'The message was not sent. Try again.',
     log: 'Messages',
+    toast: (name: string) => `Message from ${name}`,
+    open: 'Open chat',
     e2eeNote:
       'This meeting is end-to-end encrypted, so its chat is not stored: messages go directly between participants over the encrypted connection and nobody who joins later sees them. Use the chat button in the bar at the bottom.',
   },
@@ -195,6 +263,9 @@ export const en = {
     bar: 'Call controls',
     shareScreen: 'Share screen',
     stopScreenShare: 'Stop sharing',
+    /** The words under the screen-share icon (its name says the rest). */
+    share: 'Share',
+    stopShort: 'Stop',
     chat: 'Encrypted chat',
     settings: 'Settings',
     leave: 'Leave',
@@ -204,6 +275,8 @@ export const en = {
     focus: (name: string) => `Focus on ${name}`,
     unfocus: (name: string) => `Stop focusing on ${name}`,
     screen: (name: string) => `${name}'s screen`,
+    sharingScreen: (name: string) => `${name} is sharing their screen…`,
+    youAreSharing: 'You are sharing your screen',
   },
   stage: {
     layout: 'Layout',
@@ -216,6 +289,8 @@ export const en = {
     spotlight: (name: string) => `Spotlight ${name} for everyone`,
     unspotlight: (name: string) => `Remove the spotlight from ${name}`,
     spotlighted: (name: string) => `${name} is in the spotlight for everyone`,
+    pages: 'People on the stage',
+    showPerson: (name: string) => `Show ${name}`,
     shortcuts: 'Keyboard shortcuts',
     close: 'Close',
     or: 'or',
@@ -248,6 +323,46 @@ export const en = {
     lost: {
       title: 'This waiting link is not valid',
       body: 'Use the complete link you were given, including everything after the # sign.',
+    },
+  },
+  /** A room's switches in words (the console's room page). */
+  roomFeatures: {
+    enableRecording: 'Recording',
+    enableChat: 'Chat',
+    enableScreenShare: 'Screen share',
+    enableWaitingRoom: 'Waiting room',
+    enableE2EE: 'End-to-end encryption',
+    enableAiFeatures: 'AI features',
+  },
+  precall: {
+    title: 'Check your setup',
+    speakers: 'Test speakers',
+    speakersHint: 'You should hear a knock. If not, check your volume and which speakers your device uses.',
+    connection: 'Test connection',
+    again: 'Test again',
+    failed: 'The test could not finish. Try again.',
+    steps: {
+      server: 'Reaching the meeting server…',
+      media: 'Sending and receiving test video…',
+      network: 'Measuring your connection…',
+    },
+    verdict: { good: 'Good: your connection is ready.', weak: 'Your network may struggle with video.' },
+    blocked: {
+      server: 'Media is blocked: the meeting server cannot be reached.',
+      media: 'Media is blocked: audio and video cannot get through.',
+    },
+    advice: {
+      good: 'You can join now.',
+      weak: 'Close other apps that use the network, move closer to your Wi-Fi router or use a cable. If others see you stutter, turn your camera off.',
+      server:
+        'Check that you are online. On a work or school network a firewall or proxy may block video calls: try another network, or ask your IT team to allow this site.',
+      media:
+        'A firewall may block the ports video calls use. Try another network, or ask your IT team to allow WebRTC media (UDP, or TCP as a fallback).',
+    },
+    figures: (rttMs: number | null, upKbps: number | null, downKbps: number | null) => {
+      const rate = (kbps: number | null) =>
+        kbps === null ? '–' : kbps >= 1000 ? `${(kbps / 1000).toFixed(1)} Mbit/s` : `${kbps} kbit/s`;
+      return `Round trip ${rttMs ?? '–'} ms · upload ${rate(upKbps)} · received ${rate(downKbps)}`;
     },
   },
   errors: {

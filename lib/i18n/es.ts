@@ -1,6 +1,9 @@
 import type { Translation } from '@/lib/i18n/messages';
 
-/** Spanish texts of the hosted call UI (keys as in en.ts). */
+/**
+ * Spanish texts of the hosted call UI (keys as in en.ts). One file of about 400 lines on purpose: a
+ * translator works through one language's catalogue beside en.ts, key by key.
+ */
 export const es = {
   titles: { join: 'Unirse a la reunión', waiting: 'En espera' },
   joiningAs: (name: string) => `Te unirás como ${name}`,
@@ -14,6 +17,43 @@ export const es = {
   recordingBadge: 'Grabando',
   retry: 'Volver a intentarlo',
   rejoin: 'Volver a unirse',
+  code: 'es',
+  prejoin: { on: 'Sí', off: 'No', startingCamera: 'Iniciando tu cámara…', cameraOff: 'Tu cámara está apagada' },
+  top: { meeting: 'Reunión', elapsed: (time: string) => `La reunión dura ya ${time}` },
+  leave: {
+    title: '¿Salir de la reunión?',
+    body: 'Puedes salir y dejar que los demás sigan, o finalizar la reunión para todos.',
+    leave: 'Salir de la reunión',
+  },
+  end: {
+    meeting: (name: string) => `Reunión: ${name}`,
+    back: 'Volver',
+    rateTitle: '¿Qué tal ha ido la reunión?',
+    rate: (n: number) => `${n} de 5`,
+    rateLow: 'Mal',
+    rateHigh: 'Excelente',
+    thanks: 'Gracias: se ha enviado tu valoración.',
+    failed: 'No se pudo enviar tu valoración.',
+  },
+  tools: {
+    title: 'Grabación y subtítulos',
+    startRecording: 'Empezar a grabar',
+    stopRecording: 'Dejar de grabar',
+    startCaptions: 'Activar subtítulos',
+    stopCaptions: 'Desactivar subtítulos',
+    recordingStarted: 'La grabación ha empezado.',
+    recordingStopped: 'La grabación se ha detenido.',
+    captionsStarted: 'Los subtítulos están activados.',
+    captionsStopped: 'Los subtítulos están desactivados.',
+    transcriptFollows: 'Al terminar la grabación se hará una transcripción.',
+    blocked: {
+      FEATURE_DISABLED: 'No disponible en esta sala.',
+      TEST_MODE_MEDIA_DISABLED: 'No disponible en modo de prueba.',
+      PLAN_LIMIT_REACHED: 'Tu plan no lo permite ahora.',
+      CAPTIONS_NOT_CONFIGURED: 'Los subtítulos no están configurados en este servicio.',
+      INVALID_STATE: 'La reunión ha terminado.',
+    },
+  },
   host: {
     title: 'Controles de anfitrión',
     muteAll: 'Silenciar a todos',
@@ -37,6 +77,7 @@ export const es = {
     hostToggle: (waiting: number) =>
       waiting > 0 ? `Controles de anfitrión (${waiting} en espera)` : 'Controles de anfitrión',
     pollsToggle: (open: number) => (open > 0 ? `Encuestas (${open} abiertas)` : 'Encuestas'),
+    questionsShort: 'Preguntas',
     questionsToggle: (open: number) => (open > 0 ? `Preguntas (${open})` : 'Preguntas'),
     peopleToggle: (count: number) => `Participantes (${count})`,
     loading: 'Cargando…',
@@ -79,6 +120,8 @@ export const es = {
   hands: {
     raise: 'Levantar la mano',
     lower: 'Bajar la mano',
+    raisedToast: (name: string) => `${name} ha levantado la mano`,
+    lowerShort: 'Bajar',
     raisedBadge: 'Mano levantada',
     queue: 'Manos levantadas',
     lowerFor: (name: string) => `Bajar la mano de ${name}`,
@@ -87,6 +130,16 @@ export const es = {
     reacted: (name: string, emoji: string) => `${name} reaccionó con ${emoji}`,
   },
   hostActions: {
+    short: {
+      mute: 'Silenciar',
+      stopVideo: 'Detener vídeo',
+      makeCohost: 'Hacer coanfitrión',
+      makeHost: 'Hacer anfitrión',
+      makeAttendee: 'Hacer asistente',
+      moveTo: (breakout: string) => `Mover a ${breakout}`,
+      remove: 'Expulsar',
+    },
+    actionFor: (action: string, name: string) => `${action}: ${name}`,
     toggle: (name: string) => `Acciones para ${name}`,
     mute: (name: string) => `Silenciar a ${name}`,
     stopVideo: (name: string) => `Detener el vídeo de ${name}`,
@@ -129,6 +182,7 @@ export const es = {
     close: 'Cerrar encuesta',
     openLabel: (question: string) => `Abrir encuesta: ${question}`,
     closeLabel: (question: string) => `Cerrar encuesta: ${question}`,
+    toast: 'Nueva encuesta',
     opened: 'La encuesta está abierta.',
     closed: 'La encuesta está cerrada.',
     create: {
@@ -187,6 +241,8 @@ export const es = {
     privateFrom: 'en privado',
     tooLong: (max: number) => `Un mensaje tiene como máximo ${max} caracteres.`,
     failed: 'El mensaje no se ha enviado. Inténtalo de nuevo.',
+    toast: (name: string) => `Mensaje de ${name}`,
+    open: 'Abrir el chat',
     log: 'Mensajes',
     e2eeNote:
       'Esta reunión tiene cifrado de extremo a extremo, así que su chat no se guarda: los mensajes van directamente entre los participantes por la conexión cifrada y quien se una más tarde no los verá. Usa el botón de chat de la barra inferior.',
@@ -197,6 +253,8 @@ export const es = {
   },
   controls: {
     bar: 'Controles de la llamada',
+    share: 'Compartir',
+    stopShort: 'Detener',
     shareScreen: 'Compartir pantalla',
     stopScreenShare: 'Dejar de compartir',
     chat: 'Chat cifrado',
@@ -205,6 +263,8 @@ export const es = {
     startAudio: 'Permitir audio',
   },
   tiles: {
+    sharingScreen: (name: string) => `${name} está compartiendo su pantalla…`,
+    youAreSharing: 'Estás compartiendo tu pantalla',
     focus: (name: string) => `Destacar a ${name}`,
     unfocus: (name: string) => `Dejar de destacar a ${name}`,
     screen: (name: string) => `Pantalla de ${name}`,
@@ -217,6 +277,8 @@ export const es = {
     exitFullscreen: 'Salir de pantalla completa',
     pip: 'Imagen en imagen',
     exitPip: 'Salir de imagen en imagen',
+    pages: 'Personas en pantalla',
+    showPerson: (name: string) => `Mostrar a ${name}`,
     spotlight: (name: string) => `Destacar a ${name} para todos`,
     unspotlight: (name: string) => `Dejar de destacar a ${name} para todos`,
     spotlighted: (name: string) => `${name} está destacado para todos`,
@@ -252,6 +314,45 @@ export const es = {
     lost: {
       title: 'Este enlace de espera no es válido',
       body: 'Usa el enlace completo que recibiste, incluido todo lo que va después del signo #.',
+    },
+  },
+  roomFeatures: {
+    enableRecording: 'Grabación',
+    enableChat: 'Chat',
+    enableScreenShare: 'Compartir pantalla',
+    enableWaitingRoom: 'Sala de espera',
+    enableE2EE: 'Cifrado de extremo a extremo',
+    enableAiFeatures: 'Funciones de IA',
+  },
+  precall: {
+    title: 'Comprueba tu equipo',
+    speakers: 'Probar altavoces',
+    speakersHint: 'Deberías oír un golpe. Si no, revisa el volumen y qué altavoces usa tu dispositivo.',
+    connection: 'Probar conexión',
+    again: 'Probar de nuevo',
+    failed: 'La prueba no pudo terminar. Inténtalo de nuevo.',
+    steps: {
+      server: 'Conectando con el servidor de la reunión…',
+      media: 'Enviando y recibiendo vídeo de prueba…',
+      network: 'Midiendo tu conexión…',
+    },
+    verdict: { good: 'Bien: tu conexión está lista.', weak: 'Puede que tu red tenga dificultades con el vídeo.' },
+    blocked: {
+      server: 'Los medios están bloqueados: no se puede llegar al servidor de la reunión.',
+      media: 'Los medios están bloqueados: el audio y el vídeo no pasan.',
+    },
+    advice: {
+      good: 'Ya puedes unirte.',
+      weak: 'Cierra otras aplicaciones que usen la red, acércate a tu router wifi o usa un cable. Si los demás te ven a saltos, apaga la cámara.',
+      server:
+        'Comprueba que tienes conexión. En una red de trabajo o de centro educativo, un cortafuegos o un proxy pueden bloquear las videollamadas: prueba otra red o pide a tu equipo de TI que permita este sitio.',
+      media:
+        'Puede que un cortafuegos bloquee los puertos de las videollamadas. Prueba otra red o pide a tu equipo de TI que permita el tráfico WebRTC (UDP, o TCP como alternativa).',
+    },
+    figures: (rttMs: number | null, upKbps: number | null, downKbps: number | null) => {
+      const rate = (kbps: number | null) =>
+        kbps === null ? '–' : kbps >= 1000 ? `${(kbps / 1000).toFixed(1).replace('.', ',')} Mbit/s` : `${kbps} kbit/s`;
+      return `Ida y vuelta ${rttMs ?? '–'} ms · subida ${rate(upKbps)} · recibido ${rate(downKbps)}`;
     },
   },
   errors: {

@@ -1,6 +1,9 @@
 import type { Translation } from '@/lib/i18n/messages';
 
-/** French texts of the hosted call UI (keys as in en.ts). */
+/**
+ * French texts of the hosted call UI (keys as in en.ts). One file of about 400 lines on purpose: a
+ * translator works through one language's catalogue beside en.ts, key by key.
+ */
 export const fr = {
   titles: { join: 'Rejoindre la réunion', waiting: 'En attente' },
   joiningAs: (name: string) => `Vous rejoignez en tant que ${name}`,
@@ -14,6 +17,48 @@ export const fr = {
   recordingBadge: 'Enregistrement',
   retry: 'Réessayer',
   rejoin: 'Rejoindre à nouveau',
+  code: 'fr',
+  prejoin: {
+    on: 'Activé',
+    off: 'Coupé',
+    startingCamera: 'Démarrage de votre caméra…',
+    cameraOff: 'Votre caméra est coupée',
+  },
+  top: { meeting: 'Réunion', elapsed: (time: string) => `La réunion dure depuis ${time}` },
+  leave: {
+    title: 'Quitter la réunion ?',
+    body: 'Vous pouvez partir et laisser les autres continuer, ou mettre fin à la réunion pour tout le monde.',
+    leave: 'Quitter la réunion',
+  },
+  end: {
+    meeting: (name: string) => `Réunion : ${name}`,
+    back: 'Retour',
+    rateTitle: 'Comment s’est passée la réunion ?',
+    rate: (n: number) => `${n} sur 5`,
+    rateLow: 'Mauvaise',
+    rateHigh: 'Excellente',
+    thanks: 'Merci : votre note a été envoyée.',
+    failed: 'Votre note n’a pas pu être envoyée.',
+  },
+  tools: {
+    title: 'Enregistrement et sous-titres',
+    startRecording: 'Démarrer l’enregistrement',
+    stopRecording: 'Arrêter l’enregistrement',
+    startCaptions: 'Activer les sous-titres',
+    stopCaptions: 'Désactiver les sous-titres',
+    recordingStarted: 'L’enregistrement a commencé.',
+    recordingStopped: 'L’enregistrement est arrêté.',
+    captionsStarted: 'Les sous-titres sont activés.',
+    captionsStopped: 'Les sous-titres sont désactivés.',
+    transcriptFollows: 'Une transcription sera faite à la fin de l’enregistrement.',
+    blocked: {
+      FEATURE_DISABLED: 'Indisponible dans cette salle.',
+      TEST_MODE_MEDIA_DISABLED: 'Indisponible en mode test.',
+      PLAN_LIMIT_REACHED: 'Votre formule ne le permet pas pour l’instant.',
+      CAPTIONS_NOT_CONFIGURED: 'Les sous-titres ne sont pas configurés pour ce service.',
+      INVALID_STATE: 'La réunion est terminée.',
+    },
+  },
   host: {
     title: 'Outils de l’organisateur',
     muteAll: 'Couper le micro de tous',
@@ -37,6 +82,7 @@ export const fr = {
     hostToggle: (waiting: number) =>
       waiting > 0 ? `Outils de l’organisateur (${waiting} en attente)` : 'Outils de l’organisateur',
     pollsToggle: (open: number) => (open > 0 ? `Sondages (${open} ouverts)` : 'Sondages'),
+    questionsShort: 'Questions',
     questionsToggle: (open: number) => (open > 0 ? `Questions (${open})` : 'Questions'),
     peopleToggle: (count: number) => `Participants (${count})`,
     loading: 'Chargement…',
@@ -79,6 +125,8 @@ export const fr = {
   hands: {
     raise: 'Lever la main',
     lower: 'Baisser la main',
+    raisedToast: (name: string) => `${name} a levé la main`,
+    lowerShort: 'Baisser',
     raisedBadge: 'Main levée',
     queue: 'Mains levées',
     lowerFor: (name: string) => `Baisser la main de ${name}`,
@@ -87,6 +135,16 @@ export const fr = {
     reacted: (name: string, emoji: string) => `${name} a réagi avec ${emoji}`,
   },
   hostActions: {
+    short: {
+      mute: 'Couper le micro',
+      stopVideo: 'Couper la vidéo',
+      makeCohost: 'Nommer coorganisateur',
+      makeHost: 'Nommer organisateur',
+      makeAttendee: 'Nommer participant',
+      moveTo: (breakout: string) => `Déplacer vers ${breakout}`,
+      remove: 'Retirer',
+    },
+    actionFor: (action: string, name: string) => `${action} : ${name}`,
     toggle: (name: string) => `Actions pour ${name}`,
     mute: (name: string) => `Couper le micro de ${name}`,
     stopVideo: (name: string) => `Arrêter la vidéo de ${name}`,
@@ -129,6 +187,7 @@ export const fr = {
     close: 'Clore le sondage',
     openLabel: (question: string) => `Ouvrir le sondage : ${question}`,
     closeLabel: (question: string) => `Clore le sondage : ${question}`,
+    toast: 'Nouveau sondage',
     opened: 'Le sondage est ouvert.',
     closed: 'Le sondage est clos.',
     create: {
@@ -187,6 +246,8 @@ export const fr = {
     privateFrom: 'en privé',
     tooLong: (max: number) => `Un message compte au plus ${max} caractères.`,
     failed: 'Le message n’a pas été envoyé. Réessayez.',
+    toast: (name: string) => `Message de ${name}`,
+    open: 'Ouvrir la discussion',
     log: 'Messages',
     e2eeNote:
       'Cette réunion est chiffrée de bout en bout : sa discussion n’est donc pas enregistrée. Les messages passent directement entre les participants par la connexion chiffrée, et personne ne les voit en arrivant plus tard. Utilisez le bouton de discussion dans la barre du bas.',
@@ -197,6 +258,8 @@ export const fr = {
   },
   controls: {
     bar: "Commandes de l'appel",
+    share: 'Partager',
+    stopShort: 'Arrêter',
     shareScreen: "Partager l'écran",
     stopScreenShare: 'Arrêter le partage',
     chat: 'Discussion chiffrée',
@@ -205,6 +268,8 @@ export const fr = {
     startAudio: 'Autoriser le son',
   },
   tiles: {
+    sharingScreen: (name: string) => `${name} partage son écran…`,
+    youAreSharing: 'Vous partagez votre écran',
     focus: (name: string) => `Mettre ${name} en avant`,
     unfocus: (name: string) => `Ne plus mettre ${name} en avant`,
     screen: (name: string) => `Écran de ${name}`,
@@ -217,6 +282,8 @@ export const fr = {
     exitFullscreen: 'Quitter le plein écran',
     pip: 'Image dans l’image',
     exitPip: 'Quitter l’image dans l’image',
+    pages: 'Personnes à l’écran',
+    showPerson: (name: string) => `Afficher ${name}`,
     spotlight: (name: string) => `Mettre ${name} à l’honneur pour tous`,
     unspotlight: (name: string) => `Ne plus mettre ${name} à l’honneur pour tous`,
     spotlighted: (name: string) => `${name} est à l’honneur pour tous`,
@@ -252,6 +319,46 @@ export const fr = {
     lost: {
       title: 'Ce lien d’attente n’est pas valide',
       body: 'Utilisez le lien complet que vous avez reçu, y compris tout ce qui suit le signe #.',
+    },
+  },
+  roomFeatures: {
+    enableRecording: 'Enregistrement',
+    enableChat: 'Chat',
+    enableScreenShare: 'Partage d’écran',
+    enableWaitingRoom: 'Salle d’attente',
+    enableE2EE: 'Chiffrement de bout en bout',
+    enableAiFeatures: 'Fonctions d’IA',
+  },
+  precall: {
+    title: 'Vérifiez votre équipement',
+    speakers: 'Tester les haut-parleurs',
+    speakersHint:
+      'Vous devriez entendre un toc. Sinon, vérifiez le volume et les haut-parleurs utilisés par votre appareil.',
+    connection: 'Tester la connexion',
+    again: 'Tester à nouveau',
+    failed: 'Le test n’a pas pu aboutir. Réessayez.',
+    steps: {
+      server: 'Connexion au serveur de la réunion…',
+      media: 'Envoi et réception d’une vidéo de test…',
+      network: 'Mesure de votre connexion…',
+    },
+    verdict: { good: 'Bien : votre connexion est prête.', weak: 'Votre réseau risque d’avoir du mal avec la vidéo.' },
+    blocked: {
+      server: 'Les médias sont bloqués : le serveur de la réunion est injoignable.',
+      media: 'Les médias sont bloqués : l’audio et la vidéo ne passent pas.',
+    },
+    advice: {
+      good: 'Vous pouvez rejoindre la réunion.',
+      weak: 'Fermez les autres applications qui utilisent le réseau, rapprochez-vous de votre routeur Wi-Fi ou utilisez un câble. Si les autres vous voient saccader, coupez votre caméra.',
+      server:
+        'Vérifiez que vous êtes en ligne. Sur un réseau d’entreprise ou d’école, un pare-feu ou un proxy peut bloquer les appels vidéo : essayez un autre réseau ou demandez à votre service informatique d’autoriser ce site.',
+      media:
+        'Un pare-feu bloque peut-être les ports des appels vidéo. Essayez un autre réseau ou demandez à votre service informatique d’autoriser les médias WebRTC (UDP, ou TCP à défaut).',
+    },
+    figures: (rttMs: number | null, upKbps: number | null, downKbps: number | null) => {
+      const rate = (kbps: number | null) =>
+        kbps === null ? '–' : kbps >= 1000 ? `${(kbps / 1000).toFixed(1).replace('.', ',')} Mbit/s` : `${kbps} kbit/s`;
+      return `Aller-retour ${rttMs ?? '–'} ms · envoi ${rate(upKbps)} · reçu ${rate(downKbps)}`;
     },
   },
   errors: {

@@ -3,6 +3,8 @@
  * (`lang` on a join, a tenant's default language) and by the join and waiting pages.
  */
 export const LANGUAGES = ['en', 'de', 'es', 'fr'] as const;
+/** The request header the proxy sets to a hosted page's language, for the root layout's <html lang>. */
+export const LANGUAGE_HEADER = 'x-convene-lang';
 export type Language = (typeof LANGUAGES)[number];
 
 export function isLanguage(value: unknown): value is Language {

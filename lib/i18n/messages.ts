@@ -3,41 +3,11 @@ import { de } from '@/lib/i18n/de';
 import { es } from '@/lib/i18n/es';
 import { fr } from '@/lib/i18n/fr';
 import type { Language } from '@/lib/i18n/languages';
+import { translated, type Messages, type Translation } from '@/lib/i18n/translate';
 
-/** The shape of every text of the hosted call UI (English's, with literal types widened). */
-type Widen<T> = T extends string
-  ? string
-  : T extends (...args: infer A) => infer R
-    ? (...args: A) => Widen<R>
-    : T extends object
-      ? { [K in keyof T]: Widen<T[K]> }
-      : T;
-export type Messages = Widen<typeof en>;
-
-/**
- * A translation. Typed as partial so a text added to en.ts never breaks the build: it shows in
- * English until translated, and test/ui/i18n.test.ts fails until every language has it.
- */
-export type Translation = DeepPartial<Messages>;
-type DeepPartial<T> = T extends (...args: never[]) => unknown
-  ? T
-  : T extends object
-    ? { [K in keyof T]?: DeepPartial<T[K]> }
-    : T;
+export type { Messages, Translation } from '@/lib/i18n/translate';
 
 export const TRANSLATIONS: Record<Exclude<Language, 'en'>, Translation> = { de, es, fr };
-
-function merge<T>(base: T, over: unknown): T {
-  if (over === undefined || over === null) return base;
-  if (typeof base !== 'object' || base === null || typeof over !== 'object')
-    return (typeof over === typeof base ? over : base) as T;
-  const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
-  for (const [key, value] of Object.entries(base as Record<string, unknown>))
-    out[key] = merge(value, (over as Record<string, unknown>)[key]);
-  // Maps keyed by data (e.g. roles) may hold keys English lacks.
-  for (const [key, value] of Object.entries(over as Record<string, unknown>)) if (!(key in out)) out[key] = value;
-  return out as T;
-}
 
 const cache = new Map<Language, Messages>();
 
@@ -45,6 +15,6 @@ const cache = new Map<Language, Messages>();
 export function messagesFor(lang: Language): Messages {
   if (lang === 'en') return en;
   let messages = cache.get(lang);
-  if (!messages) cache.set(lang, (messages = merge<Messages>(en, TRANSLATIONS[lang])));
+  if (!messages) cache.set(lang, (messages = translated(en, TRANSLATIONS[lang])));
   return messages;
 }

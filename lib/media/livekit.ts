@@ -1,6 +1,7 @@
 import { createSecretKey } from 'node:crypto';
 import {
   AgentDispatchClient,
+  DirectFileOutput,
   EgressClient,
   EncodedFileOutput,
   EncodingOptionsPreset,
@@ -48,6 +49,9 @@ const INGRESS_STATES = [
 ];
 
 const toDate = (seconds: bigint | number | undefined) => (seconds ? new Date(Number(seconds) * 1000) : null);
+/** Egress reports times in nanoseconds since the epoch. */
+const fileStart = (nanoseconds: bigint | undefined) =>
+  nanoseconds ? new Date(Number(nanoseconds / 1_000_000n)) : null;
 
 function participantOf(p: ParticipantInfo): MediaParticipant {
   return {
@@ -62,6 +66,7 @@ function participantOf(p: ParticipantInfo): MediaParticipant {
       source: TrackSource[t.source] ?? 'UNKNOWN',
       muted: t.muted,
     })),
+    attributes: { ...p.attributes },
   };
 }
 
@@ -111,6 +116,12 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
     }
   }
 
+  const encodedFile = (file: NonNullable<Parameters<MediaLayer['startTrackEgress']>[2]['file']>) =>
+    new EncodedFileOutput({
+      filepath: file.filepath,
+      ...(file.s3 ? { output: { case: 's3', value: new S3Upload({ ...file.s3 }) } } : {}),
+    });
+
   const layer: MediaLayer = {
     url,
     async deleteRoom(name) {
@@ -128,6 +139,15 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
     },
     async listParticipants(room) {
       return (await call('listParticipants', () => rooms.listParticipants(room))).map(participantOf);
+    },
+    async isInRoom(room, identity) {
+      try {
+        await call('getParticipant', () => rooms.getParticipant(room, identity));
+        return true;
+      } catch (err) {
+        if (isMediaNotFound(err)) return false;
+        throw err;
+      }
     },
     async removeParticipant(room, identity) {
       await call('removeParticipant', () => rooms.removeParticipant(room, identity));
@@ -196,6 +216,28 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
           ...(preset !== undefined ? { encodingOptions: preset } : {}),
         }),
       );
+      return { egressId: info.egressId, status: EgressStatus[info.status] ?? 'UNKNOWN' };
+    },
+    async startParticipantEgress(room, identity, target, opts = {}) {
+      const preset = opts.encodingPreset
+        ? EncodingOptionsPreset[opts.encodingPreset as keyof typeof EncodingOptionsPreset]
+        : undefined;
+      const info = await call('startParticipantEgress', () =>
+        egress.startParticipantEgress(
+          room,
+          identity,
+          { file: encodedFile(target.file) },
+          { screenShare: opts.screenShare ?? false, ...(preset !== undefined ? { encodingOptions: preset } : {}) },
+        ),
+      );
+      return { egressId: info.egressId, status: EgressStatus[info.status] ?? 'UNKNOWN' };
+    },
+    async startTrackEgress(room, trackSid, target) {
+      const output = new DirectFileOutput({
+        filepath: target.file.filepath,
+        ...(target.file.s3 ? { output: { case: 's3', value: new S3Upload({ ...target.file.s3 }) } } : {}),
+      });
+      const info = await call('startTrackEgress', () => egress.startTrackEgress(room, output, trackSid));
       return { egressId: info.egressId, status: EgressStatus[info.status] ?? 'UNKNOWN' };
     },
     async stopEgress(egressId) {
@@ -285,6 +327,7 @@ export function createLiveKitMediaLayer(credentials: MediaCredentials): MediaLay
               roomName: event.egressInfo.roomName,
               status: EgressStatus[event.egressInfo.status] ?? 'UNKNOWN',
               error: event.egressInfo.error,
+              fileStartedAt: fileStart(event.egressInfo.fileResults[0]?.startedAt),
             }
           : undefined,
         ingress: event.ingressInfo

@@ -30,6 +30,8 @@ export interface MediaParticipant {
   metadata: string;
   joinedAt: Date | null;
   tracks: MediaTrack[];
+  /** Attributes this server set on them (a raised hand, a spotlight). */
+  attributes: Record<string, string>;
 }
 
 export type PublishSource = 'camera' | 'microphone' | 'screen_share' | 'screen_share_audio';
@@ -64,22 +66,26 @@ export interface MediaWebhookEvent {
   createdAt: Date | null;
   room?: { name: string; sid: string };
   participant?: { identity: string; sid: string; joinedAt: Date | null };
-  egress?: { egressId: string; roomName: string; status: string; error: string };
+  /** fileStartedAt: when the egress's file begins (its time 0), as the media layer reports it on the end. */
+  egress?: { egressId: string; roomName: string; status: string; error: string; fileStartedAt: Date | null };
   ingress?: { ingressId: string; roomName: string; status: string };
+}
+
+/** Where egress uploads a file in object storage (LiveKit's S3Upload): one type for storage and media. */
+export interface S3Upload {
+  bucket: string;
+  region: string;
+  endpoint?: string;
+  accessKey?: string;
+  secret?: string;
+  forcePathStyle: boolean;
 }
 
 interface EgressTarget {
   /** A file written by the media layer's egress: a path on storage it shares, or an S3 upload. */
   file?: {
     filepath: string;
-    s3?: {
-      bucket: string;
-      region?: string;
-      endpoint?: string;
-      accessKey?: string;
-      secret?: string;
-      forcePathStyle?: boolean;
-    };
+    s3?: S3Upload;
   };
   /** RTMP(S) destinations, stream keys included. */
   streamUrls?: string[];
@@ -96,6 +102,8 @@ export interface MediaLayer {
   deleteRoom(name: string): Promise<void>;
   listRooms(names?: string[]): Promise<MediaRoom[]>;
   listParticipants(room: string): Promise<MediaParticipant[]>;
+  /** Whether `identity` is in `room` now, hidden participants (agents, recorders) included. */
+  isInRoom(room: string, identity: string): Promise<boolean>;
   removeParticipant(room: string, identity: string): Promise<void>;
   updateParticipant(
     room: string,
@@ -118,6 +126,22 @@ export interface MediaLayer {
       audioOnly?: boolean /** An EncodingOptionsPreset name, e.g. H264_720P_30. */;
       encodingPreset?: string;
     },
+  ): Promise<{ egressId: string; status: string }>;
+  /**
+   * Participant egress: one participant's camera and microphone (or screen share and its audio)
+   * to a file, as a composite of their tracks alone (LiveKit's StartParticipantEgress).
+   */
+  startParticipantEgress(
+    room: string,
+    identity: string,
+    target: { file: NonNullable<EgressTarget['file']> },
+    opts?: { screenShare?: boolean; encodingPreset?: string },
+  ): Promise<{ egressId: string; status: string }>;
+  /** Track egress: one track as it is published, to a file (an Opus microphone: Ogg) (StartTrackEgress). */
+  startTrackEgress(
+    room: string,
+    trackSid: string,
+    target: { file: NonNullable<EgressTarget['file']> },
   ): Promise<{ egressId: string; status: string }>;
   stopEgress(egressId: string): Promise<void>;
   createIngress(request: {

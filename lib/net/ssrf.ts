@@ -4,7 +4,8 @@ import { BlockList, isIP } from 'node:net';
 /**
  * Webhook targets must be public: no loopback, private, link-local, CGNAT, multicast or cloud
  * metadata addresses, nor an IPv6 address carrying one (every transition form) — checked when the URL is saved AND when each delivery connects (a DNS name
- * may point elsewhere later). WEBHOOK_ALLOW_INSECURE_URLS lifts this for development and tests.
+ * may point elsewhere later). RTMP stream destinations go through the same check when a stream
+ * starts (lib/domain/streams.ts). WEBHOOK_ALLOW_INSECURE_URLS lifts both for development and tests.
  */
 const blockedV4 = new BlockList();
 for (const [net, prefix] of [
@@ -125,22 +126,30 @@ export async function assertPublicUrl(
     return url;
   }
   if (url.protocol !== 'https:') throw new UnsafeUrlError('must be an https URL');
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  await assertPublicHost(url.hostname, opts.resolve);
+  return url;
+}
+
+/**
+ * Throws UnsafeUrlError unless the host (a URL's hostname: an address, [IPv6] or a DNS name) and
+ * every address it resolves to are public. For any scheme: webhook URLs above, RTMP destinations.
+ */
+export async function assertPublicHost(hostname: string, resolve: typeof dnsLookup = dnsLookup): Promise<void> {
+  const host = hostname.replace(/^\[|\]$/g, '');
   if (isIP(host)) {
     if (!isPublicAddress(host)) throw new UnsafeUrlError('must not point to a private, loopback or link-local address');
-    return url;
+    return;
   }
   if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal')) {
     throw new UnsafeUrlError('must not point to a local host name');
   }
   let addresses: { address: string }[];
   try {
-    addresses = await (opts.resolve ?? dnsLookup)(host, { all: true, verbatim: true });
+    addresses = await resolve(host, { all: true, verbatim: true });
   } catch {
     throw new UnsafeUrlError(`host ${host} does not resolve`);
   }
   if (addresses.length === 0 || addresses.some((a) => !isPublicAddress(a.address))) {
     throw new UnsafeUrlError(`host ${host} resolves to a private, loopback or link-local address`);
   }
-  return url;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_STATUS } from '@/lib/errors';
+import { ERROR_CATALOGUE, type ErrorCode } from '@/lib/errors';
 import {
   FAILED_CREDENTIALS_PER_ADDRESS,
   FAILED_CREDENTIALS_WINDOW_SECONDS,
@@ -17,6 +17,8 @@ import { responseComponents } from '@/lib/domain/shared.schemas';
  * typed with (zod's own JSON Schema output, which is the dialect OpenAPI 3.1 uses). Named response
  * shapes (registered with named() in each area's lib/domain/X.schemas.ts) become components; each
  * route declares its own section (tag) and one-line summary. Nothing here is maintained by hand.
+ * About 400 lines: the document's introduction (auth, errors, limits, webhooks) is written here,
+ * beside the code that fills in its figures.
  */
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
 
@@ -87,23 +89,25 @@ function responseJsonSchema(
 }
 
 function successResponse(description: RouteDescription, components: Record<string, JsonSchema>) {
+  // Non-JSON bodies a route may answer instead (a file; a transcript as WebVTT, SRT or text).
+  const others = Object.fromEntries(
+    (description.produces ?? []).map((type) => [
+      type,
+      {
+        schema:
+          type.startsWith('text/') || type === 'application/x-subrip'
+            ? { type: 'string' }
+            : { type: 'string', format: 'binary' },
+      },
+    ]),
+  );
   if (description.response) {
     return {
       description: responseComponents.get(description.response)?.description ?? 'Success',
-      content: { 'application/json': { schema: responseJsonSchema(description.response, components) } },
+      content: { 'application/json': { schema: responseJsonSchema(description.response, components) }, ...others },
     };
   }
-  if (description.produces) {
-    return {
-      description: 'Success',
-      content: Object.fromEntries(
-        description.produces.map((type) => [
-          type,
-          { schema: type.startsWith('text/') ? { type: 'string' } : { type: 'string', format: 'binary' } },
-        ]),
-      ),
-    };
-  }
+  if (description.produces) return { description: 'Success', content: others };
   // Undocumented: the API reference test fails on this.
   return { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } };
 }
@@ -115,8 +119,10 @@ const errorResponse = (codes: string[]) => ({
 
 function errorResponses(op: Operation) {
   const byStatus = new Map<number, string[]>();
-  const add = (code: keyof typeof ERROR_STATUS) =>
-    byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  const add = (code: ErrorCode) => {
+    const { status } = ERROR_CATALOGUE[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  };
   const { auth, body } = op.handler.description;
   if (body || op.handler.description.query) add('VALIDATION_FAILED');
   if (body) {
@@ -132,7 +138,7 @@ function errorResponses(op: Operation) {
   if (auth.kind !== 'none' || auth.perAddressPerSecond) add('RATE_LIMITED');
   if (op.path.includes('{')) add('NOT_FOUND');
   if (op.method === 'POST' && auth.kind !== 'none') add('CONFLICT');
-  // Any operation: the database could not be reached or was too busy; retry (README: error codes).
+  // Any operation: the database could not be reached or was too busy; retry (docs/api.md: error codes).
   add('SERVICE_UNAVAILABLE');
   return Object.fromEntries([...byStatus].map(([status, codes]) => [String(status), errorResponse(codes)]));
 }
@@ -256,10 +262,51 @@ export function buildOpenApiDocument(serverUrl: string) {
   return document;
 }
 
+/**
+ * Where an operation comes in an integrator's day, within its section: make one, join it, read
+ * one, list them, change one, then the actions on one, reading what hangs off one, removing one.
+ */
+function journeyRank({ method, path }: Operation): number {
+  if (path === '/api/v1/me') return -1; // the participant surface starts with who you are
+  const item = /\}$/.test(path);
+  const collection = !path.includes('{');
+  if (method === 'POST' && (/\/start$/.test(path) || (collection && !/\/(stop|rotate|test|replay)$/.test(path))))
+    return 0;
+  if (/\/join$/.test(path)) return 1;
+  if (method === 'GET' && item) return 2;
+  if (method === 'GET' && collection) return 3;
+  if (method === 'PATCH' || method === 'PUT') return 4;
+  if (method === 'POST') return 5;
+  if (method === 'GET') return 6;
+  return 7; // DELETE
+}
+
+/**
+ * The operations in the order the reference shows them: by section (API_TAGS), and within one the
+ * way an integrator meets them (journeyRank) — create a room, join it, get it, list rooms… —
+ * instead of by path (which opened the Rooms section with "End a room"). A path's operations stay
+ * together (Redoc lists a path's methods in a row), ranked by its first one.
+ */
+function inJourneyOrder(ops: Operation[]): Operation[] {
+  const tagIndex = (op: Operation) => API_TAGS.indexOf(op.handler.description.tag);
+  const pathRank = new Map<string, number>();
+  for (const op of ops) pathRank.set(op.path, Math.min(pathRank.get(op.path) ?? 99, journeyRank(op)));
+  const methodOrder = ['POST', 'GET', 'PATCH', 'PUT', 'DELETE'];
+  return [...ops].sort(
+    (a, b) =>
+      tagIndex(a) - tagIndex(b) ||
+      pathRank.get(a.path)! - pathRank.get(b.path)! ||
+      a.path.split('/').length - b.path.split('/').length ||
+      a.path.localeCompare(b.path) ||
+      journeyRank(a) - journeyRank(b) ||
+      methodOrder.indexOf(a.method) - methodOrder.indexOf(b.method),
+  );
+}
+
 function buildDocument(serverUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   const components: Record<string, JsonSchema> = {};
-  for (const op of operations()) {
+  for (const op of inJourneyOrder(operations())) {
     const { tag, summary, auth, body, query, status } = op.handler.description;
     const pathParams = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
       name: m[1],
@@ -304,8 +351,24 @@ function buildDocument(serverUrl: string) {
     openapi: '3.1.0',
     info: {
       title: 'Convene API',
-      version: '1',
-      description: `Multi-tenant hosted video meetings. Errors always use the Error envelope; lists are { data, nextCursor } with ?limit= (1–100) and ?cursor=. Input bounds on every operation: bodies up to 64 KB, nested at most 32 levels, at most 10,000 values; metadata objects at most 8 levels and 200 keys; a NUL character or an unpaired UTF-16 surrogate in any string (body or query) is 400 VALIDATION_FAILED naming the field; an id that cannot be ours is 404. Rate limits: per API key (the plan), per provider key (100/s), per participant (30/s), per client address for operations without a credential (10/s), and per client address for refused credentials (${FAILED_CREDENTIALS_PER_ADDRESS} refused API keys, provider keys, participant tokens or admission secrets per ${FAILED_CREDENTIALS_WINDOW_SECONDS} s; past that, 429 with Retry-After for any credential from that address); each operation names its budget in x-rate-limit, and limited responses carry x-ratelimit-limit/remaining/reset. The participant surface, /me/*, /polls/public/*, /questions/public/* and /chat/messages, is what the hosted call UI calls with a participant token (Authorization: Bearer, from join), acting as the token’s participant in the token’s room: “public” in a path names that surface, not access without a credential; its host actions need a HOST or MODERATOR participant per Convene’s records. Idempotency-Key compares the parsed body canonically (key order does not matter). See docs/ in the repository (docs/security.md) for the rules of each area.`,
+      // Redoc shows the title with the version in brackets: "Convene API (v1)".
+      version: 'v1',
+      description: [
+        'Multi-tenant hosted video meetings: create a room, join people to it (each gets a participant token and a join URL for the hosted call), and follow what happens through webhooks. The sections below go the way an integration does: rooms first, then what happens in them, then your tenant and webhooks.',
+        '## Credentials',
+        '- **Tenant API key** (`x-api-key: cv_live_…` or `cv_test_…`): your backend, for everything about your rooms.',
+        '- **Participant token** (`Authorization: Bearer …`, from a join): the hosted call UI, acting as that participant in that room — `/me/*`, `/polls/public/*`, `/questions/public/*` and `/chat/messages`. “public” in a path names that surface, not access without a credential; its host actions need a HOST or MODERATOR participant in Convene’s records.',
+        '- **Provider key** (`x-provider-key: cv_prov_…`): a reseller, for its tenants.',
+        '## Errors and lists',
+        '- Errors always use the `Error` envelope with a catalogue `code` and a `requestId`.',
+        '- Lists are `{ data, nextCursor }` with `?limit=` (1–100) and `?cursor=`.',
+        '- `Idempotency-Key` on a POST replays the first answer; the parsed body is compared canonically (key order does not matter).',
+        '## Input bounds',
+        'Bodies up to 64 KB, nested at most 32 levels, at most 10,000 values; metadata objects at most 8 levels and 200 keys. A NUL character or an unpaired UTF-16 surrogate in any string (body or query) is 400 `VALIDATION_FAILED` naming the field; an id that cannot be ours is 404.',
+        '## Rate limits',
+        `Per API key (the plan), per provider key (100/s), per participant (30/s), per client address for operations without a credential (10/s), and per client address for refused credentials (${FAILED_CREDENTIALS_PER_ADDRESS} refused API keys, provider keys, participant tokens or admission secrets per ${FAILED_CREDENTIALS_WINDOW_SECONDS} s; past that, 429 with \`Retry-After\` for any credential from that address). Each operation names its budget in \`x-rate-limit\`; limited responses carry \`x-ratelimit-limit/remaining/reset\`.`,
+        'See `docs/` in the repository (`docs/security.md`) for the rules of each area, and the guide at [/docs/guide](/docs/guide) for the first integration step by step.',
+      ].join('\n\n'),
     },
     servers: [{ url: serverUrl }],
     tags: [...API_TAGS, 'Webhook events'].map((name) => ({ name })),
@@ -337,7 +400,7 @@ function buildDocument(serverUrl: string) {
               type: 'object',
               required: ['code', 'message', 'requestId'],
               properties: {
-                code: { type: 'string', enum: Object.keys(ERROR_STATUS) },
+                code: { type: 'string', enum: Object.keys(ERROR_CATALOGUE) },
                 message: { type: 'string' },
                 details: {
                   type: 'array',

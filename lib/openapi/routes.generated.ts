@@ -7,99 +7,111 @@ import * as r4 from '@/app/api/v1/calls/[id]/miss/route';
 import * as r5 from '@/app/api/v1/calls/[id]/ring/route';
 import * as r6 from '@/app/api/v1/calls/[id]/route';
 import * as r7 from '@/app/api/v1/calls/route';
-import * as r8 from '@/app/api/v1/captions/start/route';
-import * as r9 from '@/app/api/v1/captions/status/[roomId]/route';
-import * as r10 from '@/app/api/v1/captions/stop/route';
-import * as r11 from '@/app/api/v1/chat/messages/route';
-import * as r12 from '@/app/api/v1/health/route';
-import * as r13 from '@/app/api/v1/ingress/[id]/route';
-import * as r14 from '@/app/api/v1/ingress/route';
-import * as r15 from '@/app/api/v1/me/end/route';
-import * as r16 from '@/app/api/v1/me/hand/route';
-import * as r17 from '@/app/api/v1/me/lock/route';
-import * as r18 from '@/app/api/v1/me/mute-all/route';
-import * as r19 from '@/app/api/v1/me/participants/[participantId]/lower-hand/route';
-import * as r20 from '@/app/api/v1/me/participants/[participantId]/move/route';
-import * as r21 from '@/app/api/v1/me/participants/[participantId]/mute/route';
-import * as r22 from '@/app/api/v1/me/participants/[participantId]/remove/route';
-import * as r23 from '@/app/api/v1/me/participants/[participantId]/role/route';
-import * as r24 from '@/app/api/v1/me/participants/route';
-import * as r25 from '@/app/api/v1/me/route';
-import * as r26 from '@/app/api/v1/me/spotlight/route';
-import * as r27 from '@/app/api/v1/me/waiting/[participantId]/admit/route';
-import * as r28 from '@/app/api/v1/me/waiting/[participantId]/deny/route';
-import * as r29 from '@/app/api/v1/me/waiting/route';
-import * as r30 from '@/app/api/v1/metrics/route';
-import * as r31 from '@/app/api/v1/polls/[id]/close/route';
-import * as r32 from '@/app/api/v1/polls/[id]/open/route';
-import * as r33 from '@/app/api/v1/polls/[id]/route';
-import * as r34 from '@/app/api/v1/polls/[id]/vote/route';
-import * as r35 from '@/app/api/v1/polls/public/[id]/close/route';
-import * as r36 from '@/app/api/v1/polls/public/[id]/open/route';
-import * as r37 from '@/app/api/v1/polls/public/[id]/vote/route';
-import * as r38 from '@/app/api/v1/polls/public/route';
-import * as r39 from '@/app/api/v1/polls/route';
-import * as r40 from '@/app/api/v1/presence/route';
-import * as r41 from '@/app/api/v1/provider/branding/route';
-import * as r42 from '@/app/api/v1/provider/tenants/[id]/api-keys/[keyId]/rotate/route';
-import * as r43 from '@/app/api/v1/provider/tenants/[id]/api-keys/[keyId]/route';
-import * as r44 from '@/app/api/v1/provider/tenants/[id]/api-keys/route';
-import * as r45 from '@/app/api/v1/provider/tenants/[id]/route';
-import * as r46 from '@/app/api/v1/provider/tenants/[id]/usage/route';
-import * as r47 from '@/app/api/v1/provider/tenants/[id]/webhook-secret/rotate/route';
-import * as r48 from '@/app/api/v1/provider/tenants/route';
-import * as r49 from '@/app/api/v1/questions/[id]/answer/route';
-import * as r50 from '@/app/api/v1/questions/[id]/dismiss/route';
-import * as r51 from '@/app/api/v1/questions/[id]/route';
-import * as r52 from '@/app/api/v1/questions/[id]/upvote/route';
-import * as r53 from '@/app/api/v1/questions/public/[id]/answer/route';
-import * as r54 from '@/app/api/v1/questions/public/[id]/dismiss/route';
-import * as r55 from '@/app/api/v1/questions/public/[id]/upvote/route';
-import * as r56 from '@/app/api/v1/questions/public/route';
-import * as r57 from '@/app/api/v1/questions/route';
-import * as r58 from '@/app/api/v1/recordings/[id]/download/route';
-import * as r59 from '@/app/api/v1/recordings/[id]/route';
-import * as r60 from '@/app/api/v1/recordings/[id]/stop/route';
-import * as r61 from '@/app/api/v1/recordings/[id]/transcripts/route';
-import * as r62 from '@/app/api/v1/recordings/route';
-import * as r63 from '@/app/api/v1/rooms/[id]/breakouts/[breakoutId]/close/route';
-import * as r64 from '@/app/api/v1/rooms/[id]/breakouts/[breakoutId]/move/route';
-import * as r65 from '@/app/api/v1/rooms/[id]/breakouts/route';
-import * as r66 from '@/app/api/v1/rooms/[id]/chat/route';
-import * as r67 from '@/app/api/v1/rooms/[id]/end/route';
-import * as r68 from '@/app/api/v1/rooms/[id]/info/route';
-import * as r69 from '@/app/api/v1/rooms/[id]/join/route';
-import * as r70 from '@/app/api/v1/rooms/[id]/mute-all/route';
-import * as r71 from '@/app/api/v1/rooms/[id]/participants/[participantId]/admission/route';
-import * as r72 from '@/app/api/v1/rooms/[id]/participants/[participantId]/approve/route';
-import * as r73 from '@/app/api/v1/rooms/[id]/participants/[participantId]/deny/route';
-import * as r74 from '@/app/api/v1/rooms/[id]/participants/[participantId]/remove/route';
-import * as r75 from '@/app/api/v1/rooms/[id]/participants/[participantId]/route';
-import * as r76 from '@/app/api/v1/rooms/[id]/participants/route';
-import * as r77 from '@/app/api/v1/rooms/[id]/presence/route';
-import * as r78 from '@/app/api/v1/rooms/[id]/recordings/start/route';
-import * as r79 from '@/app/api/v1/rooms/[id]/recordings/stop/route';
-import * as r80 from '@/app/api/v1/rooms/[id]/reopen/route';
-import * as r81 from '@/app/api/v1/rooms/[id]/route';
-import * as r82 from '@/app/api/v1/rooms/[id]/sessions/route';
-import * as r83 from '@/app/api/v1/rooms/route';
-import * as r84 from '@/app/api/v1/sessions/[id]/route';
-import * as r85 from '@/app/api/v1/sessions/route';
-import * as r86 from '@/app/api/v1/streaming/[id]/route';
-import * as r87 from '@/app/api/v1/streaming/[id]/stop/route';
-import * as r88 from '@/app/api/v1/streaming/start/route';
-import * as r89 from '@/app/api/v1/tenant/branding/route';
-import * as r90 from '@/app/api/v1/tenant/keys/rotate/route';
-import * as r91 from '@/app/api/v1/tenant/keys/route';
-import * as r92 from '@/app/api/v1/tenant/route';
-import * as r93 from '@/app/api/v1/tenant/usage/route';
-import * as r94 from '@/app/api/v1/tenant/webhook/route';
-import * as r95 from '@/app/api/v1/tenant/webhook-secret/rotate/route';
-import * as r96 from '@/app/api/v1/transcripts/[id]/route';
-import * as r97 from '@/app/api/v1/webhooks/deliveries/[id]/replay/route';
-import * as r98 from '@/app/api/v1/webhooks/deliveries/[id]/route';
-import * as r99 from '@/app/api/v1/webhooks/deliveries/route';
-import * as r100 from '@/app/api/v1/webhooks/test/route';
+import * as r8 from '@/app/api/v1/captions/segments/route';
+import * as r9 from '@/app/api/v1/captions/start/route';
+import * as r10 from '@/app/api/v1/captions/status/[roomId]/route';
+import * as r11 from '@/app/api/v1/captions/stop/route';
+import * as r12 from '@/app/api/v1/chat/messages/route';
+import * as r13 from '@/app/api/v1/health/route';
+import * as r14 from '@/app/api/v1/ingress/[id]/route';
+import * as r15 from '@/app/api/v1/ingress/route';
+import * as r16 from '@/app/api/v1/me/captions/route';
+import * as r17 from '@/app/api/v1/me/connection-test/route';
+import * as r18 from '@/app/api/v1/me/end/route';
+import * as r19 from '@/app/api/v1/me/hand/route';
+import * as r20 from '@/app/api/v1/me/lock/route';
+import * as r21 from '@/app/api/v1/me/meeting/route';
+import * as r22 from '@/app/api/v1/me/mute-all/route';
+import * as r23 from '@/app/api/v1/me/participants/[participantId]/lower-hand/route';
+import * as r24 from '@/app/api/v1/me/participants/[participantId]/move/route';
+import * as r25 from '@/app/api/v1/me/participants/[participantId]/mute/route';
+import * as r26 from '@/app/api/v1/me/participants/[participantId]/remove/route';
+import * as r27 from '@/app/api/v1/me/participants/[participantId]/role/route';
+import * as r28 from '@/app/api/v1/me/participants/route';
+import * as r29 from '@/app/api/v1/me/quality/route';
+import * as r30 from '@/app/api/v1/me/rating/route';
+import * as r31 from '@/app/api/v1/me/recording/route';
+import * as r32 from '@/app/api/v1/me/route';
+import * as r33 from '@/app/api/v1/me/spotlight/route';
+import * as r34 from '@/app/api/v1/me/waiting/[participantId]/admit/route';
+import * as r35 from '@/app/api/v1/me/waiting/[participantId]/deny/route';
+import * as r36 from '@/app/api/v1/me/waiting/route';
+import * as r37 from '@/app/api/v1/metrics/route';
+import * as r38 from '@/app/api/v1/polls/[id]/close/route';
+import * as r39 from '@/app/api/v1/polls/[id]/open/route';
+import * as r40 from '@/app/api/v1/polls/[id]/route';
+import * as r41 from '@/app/api/v1/polls/[id]/vote/route';
+import * as r42 from '@/app/api/v1/polls/public/[id]/close/route';
+import * as r43 from '@/app/api/v1/polls/public/[id]/open/route';
+import * as r44 from '@/app/api/v1/polls/public/[id]/vote/route';
+import * as r45 from '@/app/api/v1/polls/public/route';
+import * as r46 from '@/app/api/v1/polls/route';
+import * as r47 from '@/app/api/v1/presence/route';
+import * as r48 from '@/app/api/v1/provider/branding/route';
+import * as r49 from '@/app/api/v1/provider/tenants/[id]/api-keys/[keyId]/rotate/route';
+import * as r50 from '@/app/api/v1/provider/tenants/[id]/api-keys/[keyId]/route';
+import * as r51 from '@/app/api/v1/provider/tenants/[id]/api-keys/route';
+import * as r52 from '@/app/api/v1/provider/tenants/[id]/route';
+import * as r53 from '@/app/api/v1/provider/tenants/[id]/usage/route';
+import * as r54 from '@/app/api/v1/provider/tenants/[id]/webhook-secret/rotate/route';
+import * as r55 from '@/app/api/v1/provider/tenants/route';
+import * as r56 from '@/app/api/v1/questions/[id]/answer/route';
+import * as r57 from '@/app/api/v1/questions/[id]/dismiss/route';
+import * as r58 from '@/app/api/v1/questions/[id]/route';
+import * as r59 from '@/app/api/v1/questions/[id]/upvote/route';
+import * as r60 from '@/app/api/v1/questions/public/[id]/answer/route';
+import * as r61 from '@/app/api/v1/questions/public/[id]/dismiss/route';
+import * as r62 from '@/app/api/v1/questions/public/[id]/upvote/route';
+import * as r63 from '@/app/api/v1/questions/public/route';
+import * as r64 from '@/app/api/v1/questions/route';
+import * as r65 from '@/app/api/v1/recordings/[id]/download/route';
+import * as r66 from '@/app/api/v1/recordings/[id]/route';
+import * as r67 from '@/app/api/v1/recordings/[id]/stop/route';
+import * as r68 from '@/app/api/v1/recordings/[id]/transcripts/route';
+import * as r69 from '@/app/api/v1/recordings/route';
+import * as r70 from '@/app/api/v1/rooms/[id]/breakouts/[breakoutId]/close/route';
+import * as r71 from '@/app/api/v1/rooms/[id]/breakouts/[breakoutId]/move/route';
+import * as r72 from '@/app/api/v1/rooms/[id]/breakouts/route';
+import * as r73 from '@/app/api/v1/rooms/[id]/chat/route';
+import * as r74 from '@/app/api/v1/rooms/[id]/end/route';
+import * as r75 from '@/app/api/v1/rooms/[id]/info/route';
+import * as r76 from '@/app/api/v1/rooms/[id]/join/route';
+import * as r77 from '@/app/api/v1/rooms/[id]/mute-all/route';
+import * as r78 from '@/app/api/v1/rooms/[id]/participants/[participantId]/admission/route';
+import * as r79 from '@/app/api/v1/rooms/[id]/participants/[participantId]/approve/route';
+import * as r80 from '@/app/api/v1/rooms/[id]/participants/[participantId]/deny/route';
+import * as r81 from '@/app/api/v1/rooms/[id]/participants/[participantId]/remove/route';
+import * as r82 from '@/app/api/v1/rooms/[id]/participants/[participantId]/route';
+import * as r83 from '@/app/api/v1/rooms/[id]/participants/route';
+import * as r84 from '@/app/api/v1/rooms/[id]/presence/route';
+import * as r85 from '@/app/api/v1/rooms/[id]/recordings/start/route';
+import * as r86 from '@/app/api/v1/rooms/[id]/recordings/stop/route';
+import * as r87 from '@/app/api/v1/rooms/[id]/reopen/route';
+import * as r88 from '@/app/api/v1/rooms/[id]/route';
+import * as r89 from '@/app/api/v1/rooms/[id]/sessions/route';
+import * as r90 from '@/app/api/v1/rooms/route';
+import * as r91 from '@/app/api/v1/sessions/[id]/quality/route';
+import * as r92 from '@/app/api/v1/sessions/[id]/route';
+import * as r93 from '@/app/api/v1/sessions/route';
+import * as r94 from '@/app/api/v1/streaming/[id]/route';
+import * as r95 from '@/app/api/v1/streaming/[id]/stop/route';
+import * as r96 from '@/app/api/v1/streaming/start/route';
+import * as r97 from '@/app/api/v1/summaries/[id]/route';
+import * as r98 from '@/app/api/v1/summaries/settings/route';
+import * as r99 from '@/app/api/v1/tenant/branding/route';
+import * as r100 from '@/app/api/v1/tenant/keys/rotate/route';
+import * as r101 from '@/app/api/v1/tenant/keys/route';
+import * as r102 from '@/app/api/v1/tenant/route';
+import * as r103 from '@/app/api/v1/tenant/usage/route';
+import * as r104 from '@/app/api/v1/tenant/webhook/route';
+import * as r105 from '@/app/api/v1/tenant/webhook-secret/rotate/route';
+import * as r106 from '@/app/api/v1/transcripts/[id]/route';
+import * as r107 from '@/app/api/v1/transcripts/[id]/summaries/route';
+import * as r108 from '@/app/api/v1/transcripts/route';
+import * as r109 from '@/app/api/v1/webhooks/deliveries/[id]/replay/route';
+import * as r110 from '@/app/api/v1/webhooks/deliveries/[id]/route';
+import * as r111 from '@/app/api/v1/webhooks/deliveries/route';
+import * as r112 from '@/app/api/v1/webhooks/test/route';
 
 export const ROUTE_MODULES: { path: string; module: Record<string, unknown> }[] = [
   { path: '/api/v1/calls/{id}/accept', module: r0 },
@@ -110,97 +122,109 @@ export const ROUTE_MODULES: { path: string; module: Record<string, unknown> }[] 
   { path: '/api/v1/calls/{id}/ring', module: r5 },
   { path: '/api/v1/calls/{id}', module: r6 },
   { path: '/api/v1/calls', module: r7 },
-  { path: '/api/v1/captions/start', module: r8 },
-  { path: '/api/v1/captions/status/{roomId}', module: r9 },
-  { path: '/api/v1/captions/stop', module: r10 },
-  { path: '/api/v1/chat/messages', module: r11 },
-  { path: '/api/v1/health', module: r12 },
-  { path: '/api/v1/ingress/{id}', module: r13 },
-  { path: '/api/v1/ingress', module: r14 },
-  { path: '/api/v1/me/end', module: r15 },
-  { path: '/api/v1/me/hand', module: r16 },
-  { path: '/api/v1/me/lock', module: r17 },
-  { path: '/api/v1/me/mute-all', module: r18 },
-  { path: '/api/v1/me/participants/{participantId}/lower-hand', module: r19 },
-  { path: '/api/v1/me/participants/{participantId}/move', module: r20 },
-  { path: '/api/v1/me/participants/{participantId}/mute', module: r21 },
-  { path: '/api/v1/me/participants/{participantId}/remove', module: r22 },
-  { path: '/api/v1/me/participants/{participantId}/role', module: r23 },
-  { path: '/api/v1/me/participants', module: r24 },
-  { path: '/api/v1/me', module: r25 },
-  { path: '/api/v1/me/spotlight', module: r26 },
-  { path: '/api/v1/me/waiting/{participantId}/admit', module: r27 },
-  { path: '/api/v1/me/waiting/{participantId}/deny', module: r28 },
-  { path: '/api/v1/me/waiting', module: r29 },
-  { path: '/api/v1/metrics', module: r30 },
-  { path: '/api/v1/polls/{id}/close', module: r31 },
-  { path: '/api/v1/polls/{id}/open', module: r32 },
-  { path: '/api/v1/polls/{id}', module: r33 },
-  { path: '/api/v1/polls/{id}/vote', module: r34 },
-  { path: '/api/v1/polls/public/{id}/close', module: r35 },
-  { path: '/api/v1/polls/public/{id}/open', module: r36 },
-  { path: '/api/v1/polls/public/{id}/vote', module: r37 },
-  { path: '/api/v1/polls/public', module: r38 },
-  { path: '/api/v1/polls', module: r39 },
-  { path: '/api/v1/presence', module: r40 },
-  { path: '/api/v1/provider/branding', module: r41 },
-  { path: '/api/v1/provider/tenants/{id}/api-keys/{keyId}/rotate', module: r42 },
-  { path: '/api/v1/provider/tenants/{id}/api-keys/{keyId}', module: r43 },
-  { path: '/api/v1/provider/tenants/{id}/api-keys', module: r44 },
-  { path: '/api/v1/provider/tenants/{id}', module: r45 },
-  { path: '/api/v1/provider/tenants/{id}/usage', module: r46 },
-  { path: '/api/v1/provider/tenants/{id}/webhook-secret/rotate', module: r47 },
-  { path: '/api/v1/provider/tenants', module: r48 },
-  { path: '/api/v1/questions/{id}/answer', module: r49 },
-  { path: '/api/v1/questions/{id}/dismiss', module: r50 },
-  { path: '/api/v1/questions/{id}', module: r51 },
-  { path: '/api/v1/questions/{id}/upvote', module: r52 },
-  { path: '/api/v1/questions/public/{id}/answer', module: r53 },
-  { path: '/api/v1/questions/public/{id}/dismiss', module: r54 },
-  { path: '/api/v1/questions/public/{id}/upvote', module: r55 },
-  { path: '/api/v1/questions/public', module: r56 },
-  { path: '/api/v1/questions', module: r57 },
-  { path: '/api/v1/recordings/{id}/download', module: r58 },
-  { path: '/api/v1/recordings/{id}', module: r59 },
-  { path: '/api/v1/recordings/{id}/stop', module: r60 },
-  { path: '/api/v1/recordings/{id}/transcripts', module: r61 },
-  { path: '/api/v1/recordings', module: r62 },
-  { path: '/api/v1/rooms/{id}/breakouts/{breakoutId}/close', module: r63 },
-  { path: '/api/v1/rooms/{id}/breakouts/{breakoutId}/move', module: r64 },
-  { path: '/api/v1/rooms/{id}/breakouts', module: r65 },
-  { path: '/api/v1/rooms/{id}/chat', module: r66 },
-  { path: '/api/v1/rooms/{id}/end', module: r67 },
-  { path: '/api/v1/rooms/{id}/info', module: r68 },
-  { path: '/api/v1/rooms/{id}/join', module: r69 },
-  { path: '/api/v1/rooms/{id}/mute-all', module: r70 },
-  { path: '/api/v1/rooms/{id}/participants/{participantId}/admission', module: r71 },
-  { path: '/api/v1/rooms/{id}/participants/{participantId}/approve', module: r72 },
-  { path: '/api/v1/rooms/{id}/participants/{participantId}/deny', module: r73 },
-  { path: '/api/v1/rooms/{id}/participants/{participantId}/remove', module: r74 },
-  { path: '/api/v1/rooms/{id}/participants/{participantId}', module: r75 },
-  { path: '/api/v1/rooms/{id}/participants', module: r76 },
-  { path: '/api/v1/rooms/{id}/presence', module: r77 },
-  { path: '/api/v1/rooms/{id}/recordings/start', module: r78 },
-  { path: '/api/v1/rooms/{id}/recordings/stop', module: r79 },
-  { path: '/api/v1/rooms/{id}/reopen', module: r80 },
-  { path: '/api/v1/rooms/{id}', module: r81 },
-  { path: '/api/v1/rooms/{id}/sessions', module: r82 },
-  { path: '/api/v1/rooms', module: r83 },
-  { path: '/api/v1/sessions/{id}', module: r84 },
-  { path: '/api/v1/sessions', module: r85 },
-  { path: '/api/v1/streaming/{id}', module: r86 },
-  { path: '/api/v1/streaming/{id}/stop', module: r87 },
-  { path: '/api/v1/streaming/start', module: r88 },
-  { path: '/api/v1/tenant/branding', module: r89 },
-  { path: '/api/v1/tenant/keys/rotate', module: r90 },
-  { path: '/api/v1/tenant/keys', module: r91 },
-  { path: '/api/v1/tenant', module: r92 },
-  { path: '/api/v1/tenant/usage', module: r93 },
-  { path: '/api/v1/tenant/webhook', module: r94 },
-  { path: '/api/v1/tenant/webhook-secret/rotate', module: r95 },
-  { path: '/api/v1/transcripts/{id}', module: r96 },
-  { path: '/api/v1/webhooks/deliveries/{id}/replay', module: r97 },
-  { path: '/api/v1/webhooks/deliveries/{id}', module: r98 },
-  { path: '/api/v1/webhooks/deliveries', module: r99 },
-  { path: '/api/v1/webhooks/test', module: r100 },
+  { path: '/api/v1/captions/segments', module: r8 },
+  { path: '/api/v1/captions/start', module: r9 },
+  { path: '/api/v1/captions/status/{roomId}', module: r10 },
+  { path: '/api/v1/captions/stop', module: r11 },
+  { path: '/api/v1/chat/messages', module: r12 },
+  { path: '/api/v1/health', module: r13 },
+  { path: '/api/v1/ingress/{id}', module: r14 },
+  { path: '/api/v1/ingress', module: r15 },
+  { path: '/api/v1/me/captions', module: r16 },
+  { path: '/api/v1/me/connection-test', module: r17 },
+  { path: '/api/v1/me/end', module: r18 },
+  { path: '/api/v1/me/hand', module: r19 },
+  { path: '/api/v1/me/lock', module: r20 },
+  { path: '/api/v1/me/meeting', module: r21 },
+  { path: '/api/v1/me/mute-all', module: r22 },
+  { path: '/api/v1/me/participants/{participantId}/lower-hand', module: r23 },
+  { path: '/api/v1/me/participants/{participantId}/move', module: r24 },
+  { path: '/api/v1/me/participants/{participantId}/mute', module: r25 },
+  { path: '/api/v1/me/participants/{participantId}/remove', module: r26 },
+  { path: '/api/v1/me/participants/{participantId}/role', module: r27 },
+  { path: '/api/v1/me/participants', module: r28 },
+  { path: '/api/v1/me/quality', module: r29 },
+  { path: '/api/v1/me/rating', module: r30 },
+  { path: '/api/v1/me/recording', module: r31 },
+  { path: '/api/v1/me', module: r32 },
+  { path: '/api/v1/me/spotlight', module: r33 },
+  { path: '/api/v1/me/waiting/{participantId}/admit', module: r34 },
+  { path: '/api/v1/me/waiting/{participantId}/deny', module: r35 },
+  { path: '/api/v1/me/waiting', module: r36 },
+  { path: '/api/v1/metrics', module: r37 },
+  { path: '/api/v1/polls/{id}/close', module: r38 },
+  { path: '/api/v1/polls/{id}/open', module: r39 },
+  { path: '/api/v1/polls/{id}', module: r40 },
+  { path: '/api/v1/polls/{id}/vote', module: r41 },
+  { path: '/api/v1/polls/public/{id}/close', module: r42 },
+  { path: '/api/v1/polls/public/{id}/open', module: r43 },
+  { path: '/api/v1/polls/public/{id}/vote', module: r44 },
+  { path: '/api/v1/polls/public', module: r45 },
+  { path: '/api/v1/polls', module: r46 },
+  { path: '/api/v1/presence', module: r47 },
+  { path: '/api/v1/provider/branding', module: r48 },
+  { path: '/api/v1/provider/tenants/{id}/api-keys/{keyId}/rotate', module: r49 },
+  { path: '/api/v1/provider/tenants/{id}/api-keys/{keyId}', module: r50 },
+  { path: '/api/v1/provider/tenants/{id}/api-keys', module: r51 },
+  { path: '/api/v1/provider/tenants/{id}', module: r52 },
+  { path: '/api/v1/provider/tenants/{id}/usage', module: r53 },
+  { path: '/api/v1/provider/tenants/{id}/webhook-secret/rotate', module: r54 },
+  { path: '/api/v1/provider/tenants', module: r55 },
+  { path: '/api/v1/questions/{id}/answer', module: r56 },
+  { path: '/api/v1/questions/{id}/dismiss', module: r57 },
+  { path: '/api/v1/questions/{id}', module: r58 },
+  { path: '/api/v1/questions/{id}/upvote', module: r59 },
+  { path: '/api/v1/questions/public/{id}/answer', module: r60 },
+  { path: '/api/v1/questions/public/{id}/dismiss', module: r61 },
+  { path: '/api/v1/questions/public/{id}/upvote', module: r62 },
+  { path: '/api/v1/questions/public', module: r63 },
+  { path: '/api/v1/questions', module: r64 },
+  { path: '/api/v1/recordings/{id}/download', module: r65 },
+  { path: '/api/v1/recordings/{id}', module: r66 },
+  { path: '/api/v1/recordings/{id}/stop', module: r67 },
+  { path: '/api/v1/recordings/{id}/transcripts', module: r68 },
+  { path: '/api/v1/recordings', module: r69 },
+  { path: '/api/v1/rooms/{id}/breakouts/{breakoutId}/close', module: r70 },
+  { path: '/api/v1/rooms/{id}/breakouts/{breakoutId}/move', module: r71 },
+  { path: '/api/v1/rooms/{id}/breakouts', module: r72 },
+  { path: '/api/v1/rooms/{id}/chat', module: r73 },
+  { path: '/api/v1/rooms/{id}/end', module: r74 },
+  { path: '/api/v1/rooms/{id}/info', module: r75 },
+  { path: '/api/v1/rooms/{id}/join', module: r76 },
+  { path: '/api/v1/rooms/{id}/mute-all', module: r77 },
+  { path: '/api/v1/rooms/{id}/participants/{participantId}/admission', module: r78 },
+  { path: '/api/v1/rooms/{id}/participants/{participantId}/approve', module: r79 },
+  { path: '/api/v1/rooms/{id}/participants/{participantId}/deny', module: r80 },
+  { path: '/api/v1/rooms/{id}/participants/{participantId}/remove', module: r81 },
+  { path: '/api/v1/rooms/{id}/participants/{participantId}', module: r82 },
+  { path: '/api/v1/rooms/{id}/participants', module: r83 },
+  { path: '/api/v1/rooms/{id}/presence', module: r84 },
+  { path: '/api/v1/rooms/{id}/recordings/start', module: r85 },
+  { path: '/api/v1/rooms/{id}/recordings/stop', module: r86 },
+  { path: '/api/v1/rooms/{id}/reopen', module: r87 },
+  { path: '/api/v1/rooms/{id}', module: r88 },
+  { path: '/api/v1/rooms/{id}/sessions', module: r89 },
+  { path: '/api/v1/rooms', module: r90 },
+  { path: '/api/v1/sessions/{id}/quality', module: r91 },
+  { path: '/api/v1/sessions/{id}', module: r92 },
+  { path: '/api/v1/sessions', module: r93 },
+  { path: '/api/v1/streaming/{id}', module: r94 },
+  { path: '/api/v1/streaming/{id}/stop', module: r95 },
+  { path: '/api/v1/streaming/start', module: r96 },
+  { path: '/api/v1/summaries/{id}', module: r97 },
+  { path: '/api/v1/summaries/settings', module: r98 },
+  { path: '/api/v1/tenant/branding', module: r99 },
+  { path: '/api/v1/tenant/keys/rotate', module: r100 },
+  { path: '/api/v1/tenant/keys', module: r101 },
+  { path: '/api/v1/tenant', module: r102 },
+  { path: '/api/v1/tenant/usage', module: r103 },
+  { path: '/api/v1/tenant/webhook', module: r104 },
+  { path: '/api/v1/tenant/webhook-secret/rotate', module: r105 },
+  { path: '/api/v1/transcripts/{id}', module: r106 },
+  { path: '/api/v1/transcripts/{id}/summaries', module: r107 },
+  { path: '/api/v1/transcripts', module: r108 },
+  { path: '/api/v1/webhooks/deliveries/{id}/replay', module: r109 },
+  { path: '/api/v1/webhooks/deliveries/{id}', module: r110 },
+  { path: '/api/v1/webhooks/deliveries', module: r111 },
+  { path: '/api/v1/webhooks/test', module: r112 },
 ];

@@ -7,7 +7,7 @@ import { processState } from '@/lib/runtime/process-state';
 /**
  * Tenant API key lookups, cached per process: the hottest query (every API request) becomes a
  * map lookup. Correctness comes from PostgreSQL: triggers NOTIFY 'convene_credentials' whenever
- * a key or tenant changes (migration credential_change_notify), and every process LISTENs and
+ * a key or tenant changes (prisma/sql/convene_notify_credentials.sql), and every process LISTENs and
  * empties its cache. While the LISTEN connection is down nothing is cached, so a missed signal can
  * never leave a revoked key working. Expiry is checked on every use, not at caching time.
  */

@@ -2,8 +2,9 @@ import { config } from '@/lib/config';
 import { log } from '@/lib/log';
 import { runLifecycle } from '@/lib/domain/lifecycle';
 import { runTranscript } from '@/lib/domain/transcripts';
+import { runSummary } from '@/lib/domain/summaries';
 import { ensureQueue } from '@/lib/runtime/queue';
-import { processState } from '@/lib/runtime/process-state';
+import { enqueueNotesJob, startNotesJobs } from '@/lib/runtime/notes-jobs';
 
 /**
  * The room lifecycle job on the shared PostgreSQL queue. The queue's 'short' policy keeps at most
@@ -12,23 +13,15 @@ import { processState } from '@/lib/runtime/process-state';
  * restart or a killed instance loses nothing.
  */
 const LIFECYCLE_QUEUE = 'room-lifecycle';
-const TRANSCRIPT_QUEUE = 'transcripts';
-const transcripts = processState('transcriptJobs', () => ({ running: false }));
 
-/** Transcript jobs: one per completed recording that wants one (see lib/domain/transcripts.ts). */
+/** Transcript and summary jobs (lib/runtime/notes-jobs.ts, lib/domain/transcripts.ts, summaries.ts). */
 export async function startTranscriptJobs(): Promise<void> {
-  const boss = await ensureQueue(TRANSCRIPT_QUEUE, { retryLimit: 0, expireInSeconds: 900 });
-  await boss.work<{ transcriptId: string }>(TRANSCRIPT_QUEUE, { pollingIntervalSeconds: 2 }, async ([job]) => {
-    await runTranscript(job.data.transcriptId);
-  });
-  transcripts.running = true;
+  await startNotesJobs({ runTranscript, runSummary });
 }
 
 /** Queues a transcript if this process runs the queue; otherwise the lifecycle sweep picks it up. */
 export async function enqueueTranscript(transcriptId: string): Promise<void> {
-  if (!transcripts.running) return;
-  const boss = await ensureQueue(TRANSCRIPT_QUEUE, { retryLimit: 0, expireInSeconds: 900 });
-  await boss.send(TRANSCRIPT_QUEUE, { transcriptId });
+  await enqueueNotesJob('transcript', transcriptId);
 }
 
 export async function startLifecycleJobs(): Promise<void> {

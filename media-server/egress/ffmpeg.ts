@@ -6,10 +6,14 @@
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
 let located: { path?: string; reason?: string } | undefined;
+
+/** How much lower every ffmpeg runs than the media server (nice, 0–19). */
+export const FFMPEG_NICENESS = 10;
 
 /** Children still running: killed when this process exits, so no decoder outlives its server. */
 const running = new Set<ChildProcess>();
@@ -57,6 +61,15 @@ export function spawnFfmpeg(
   });
   running.add(child);
   child.once('exit', () => running.delete(child));
+  // Below this process: on a busy machine the encoders and decoders wait, not everyone's signaling
+  // and forwarding (three 720p encoders alone fill two cores).
+  if (child.pid) {
+    try {
+      os.setPriority(child.pid, FFMPEG_NICENESS);
+    } catch {
+      // not permitted here: it runs at this process's priority
+    }
+  }
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);

@@ -6,12 +6,18 @@
  * size), audio as 48 kHz mono s16le PCM.
  */
 import dgram from 'node:dgram';
+import type { RTCRtpCodecParameters, RtpPacket } from 'werift';
 import type { DevTrack } from '../rtc/room-state';
+import { codecsOf, primaryCodec } from '../sfu/codecs';
+import { av1ToIvf } from './av1-ivf';
+import { vp9ToIvf } from './vp9-ivf';
 import { spawnFfmpeg, type FfmpegProcess } from './ffmpeg';
 
 export const SAMPLE_RATE = 48_000;
 /** At most this much decoded audio waits for the mixer; older samples are dropped (bounded latency). */
 const MAX_QUEUED_SAMPLES = SAMPLE_RATE / 2;
+/** At most this much AV1 waits for its decoder; what comes beyond it is dropped. */
+const MAX_QUEUED_IVF_BYTES = 4 * 1024 * 1024;
 
 /** A free even UDP port whose successor is free too (ffmpeg's RTP input binds both, RTP and RTCP). */
 async function freePortPair(): Promise<number> {
@@ -41,18 +47,41 @@ async function freePortPair(): Promise<number> {
   throw new Error('no free UDP port pair on 127.0.0.1 for the egress decoder');
 }
 
-function sdpFor(track: DevTrack, port: number, payloadType: number) {
-  const video = track.media!.kind === 'video';
+/** The SDP ffmpeg reads a track's RTP with: its codec as the publisher's section was answered. */
+function sdpFor(codec: RTCRtpCodecParameters, kind: string, port: number) {
+  const [, name] = codec.mimeType.split('/');
   return [
     'v=0',
     'o=- 0 0 IN IP4 127.0.0.1',
     's=convene-egress',
     'c=IN IP4 127.0.0.1',
     't=0 0',
-    `m=${video ? 'video' : 'audio'} ${port} RTP/AVP ${payloadType}`,
-    video ? `a=rtpmap:${payloadType} VP8/90000` : `a=rtpmap:${payloadType} opus/48000/2`,
+    `m=${kind} ${port} RTP/AVP ${codec.payloadType}`,
+    `a=rtpmap:${codec.payloadType} ${name}/${codec.clockRate}${codec.channels ? `/${codec.channels}` : ''}`,
+    ...(codec.parameters ? [`a=fmtp:${codec.payloadType} ${codec.parameters}`] : []),
     '',
   ].join('\r\n');
+}
+
+/**
+ * The codecs whose RTP is put back into frames here and given to ffmpeg as IVF, and the decoder
+ * that reads them: the static ffmpeg has no AV1 RTP depacketizer (it decodes AV1 with libaom), and
+ * its VP9 one reads one spatial layer only, while livekit-client sends VP9 as SVC — which libvpx
+ * decodes, and ffmpeg's own VP9 decoder does not ("Not all references are available").
+ */
+const IVF_INPUTS: Partial<Record<string, { depacketize: typeof av1ToIvf; decoder: string }>> = {
+  'video/av1': { depacketize: av1ToIvf, decoder: 'libaom-av1' },
+  'video/vp9': { depacketize: vp9ToIvf, decoder: 'libvpx-vp9' },
+};
+
+/**
+ * Why a track's codec cannot be decoded here, or undefined when it can: the static ffmpeg reads
+ * VP8, H.264 and Opus from RTP, VP9 and AV1 from IVF (IVF_INPUTS).
+ */
+export function undecodable(codec: RTCRtpCodecParameters | undefined): string | undefined {
+  const mime = codec?.mimeType.toLowerCase();
+  if (mime && ['video/vp8', 'video/h264', 'video/vp9', 'video/av1', 'audio/opus'].includes(mime)) return undefined;
+  return `the egress cannot decode ${codec?.mimeType ?? 'a track of unknown codec'}`;
 }
 
 export interface TrackDecoder {
@@ -75,8 +104,12 @@ export async function startTrackDecoder(
 ): Promise<TrackDecoder> {
   const media = track.media!;
   const video = media.kind === 'video';
-  const port = await freePortPair();
-  const payloadType = media.codec?.payloadType ?? (video ? 96 : 111);
+  // The codec it is sent in (werift's media.codec is the first both sides listed, not the one answered).
+  const codec = primaryCodec(codecsOf(track));
+  const reason = undecodable(codec);
+  if (!codec || reason) throw new Error(reason);
+  const ivf = IVF_INPUTS[codec.mimeType.toLowerCase()];
+  const port = ivf ? 0 : await freePortPair();
   const width = size.width - (size.width % 2);
   const height = size.height - (size.height % 2);
   const output = video
@@ -92,26 +125,39 @@ export async function startTrackDecoder(
         'pipe:1',
       ]
     : ['-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-f', 's16le', 'pipe:1'];
+  const input = ivf
+    ? ['-f', 'ivf', '-c:v', ivf.decoder, '-i', 'pipe:0']
+    : ['-protocol_whitelist', 'pipe,udp,rtp', '-f', 'sdp', '-i', 'pipe:0'];
   const ffmpeg = spawnFfmpeg([
-    '-protocol_whitelist',
-    'pipe,udp,rtp',
     '-fflags',
     'nobuffer',
     '-probesize',
     '32768',
     '-analyzeduration',
     '0',
-    '-f',
-    'sdp',
-    '-i',
-    'pipe:0',
+    ...input,
     ...output,
   ]);
-  ffmpeg.child.stdin!.end(sdpFor(track, port, payloadType));
 
   const socket = dgram.createSocket('udp4');
   socket.on('error', (err) => log(`egress decoder socket: ${err.message}`));
-  const rtp = media.onReceiveRtp.subscribe((packet) => socket.send(packet.serialize(), port, '127.0.0.1'));
+  let send: (packet: RtpPacket) => void;
+  if (ivf) {
+    const stdin = ffmpeg.child.stdin!;
+    stdin.on('error', () => undefined); // ffmpeg gone: its exit is reported below
+    // A decoder that falls behind loses frames, not memory (it asks for a key frame below).
+    const depacketize = ivf.depacketize(
+      (chunk) => {
+        if (stdin.writable && stdin.writableLength < MAX_QUEUED_IVF_BYTES) stdin.write(chunk);
+      },
+      { width, height },
+    );
+    send = ({ header, payload }) => depacketize({ ...header, payload });
+  } else {
+    ffmpeg.child.stdin!.end(sdpFor(codec, media.kind, port));
+    send = (packet) => socket.send(packet.serialize(), port, '127.0.0.1');
+  }
+  const rtp = media.onReceiveRtp.subscribe((packet) => send(packet));
 
   const frameBytes = (width * height * 3) / 2;
   let lastFrameAt = 0;

@@ -1,6 +1,7 @@
 /**
- * Ingress on the development media server: WHIP served on this server's own port (`/w`), RTMP by
- * an ffmpeg listener per ingress. The Twirp Ingress service creates and deletes through here.
+ * Ingress on the development media server: WHIP served on this server's own port (`/w`), RTMP on a
+ * port per ingress where Node listens and starts an ffmpeg only while a publisher streams. The Twirp
+ * Ingress service creates and deletes through here.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -21,7 +22,7 @@ export function createIngressService(
 ) {
   const { ingresses } = ctx;
   const whip = createWhipEndpoint(ctx, (key) => [...ingresses.values()].find((i) => i.streamKey === key && key));
-  const rtmp = new Map<string, ReturnType<typeof createRtmpListener>>();
+  const rtmp = new Map<string, Awaited<ReturnType<typeof createRtmpListener>>>();
 
   return {
     /** CreateIngress: WHIP is served at once; RTMP needs ffmpeg, else LiveKit's error status. */
@@ -43,10 +44,14 @@ export function createIngressService(
       if (isWhip) info.url = `${ctx.httpUrl()}/w`;
       else {
         const missing = ffmpegUnavailable();
-        const port = await freePort();
-        info.url = `rtmp://${ctx.host}:${port}/live`;
-        if (!missing) rtmp.set(info.ingressId, createRtmpListener(ctx, info, { ...ctx, port }));
-        else info.state = new IngressState({ status: IngressState_Status.ENDPOINT_ERROR, error: missing });
+        if (missing) {
+          info.url = `rtmp://${ctx.host}:${await freePort()}/live`;
+          info.state = new IngressState({ status: IngressState_Status.ENDPOINT_ERROR, error: missing });
+        } else {
+          const listener = await createRtmpListener(ctx, info, ctx.host);
+          info.url = `rtmp://${ctx.host}:${listener.port}/live`;
+          rtmp.set(info.ingressId, listener);
+        }
       }
       ingresses.set(info.ingressId, info);
       return info;

@@ -15,6 +15,7 @@ import {
 import type { MediaStreamTrack } from 'werift';
 import type { Registry } from '../rtc/registry';
 import { DevParticipant, type DevRoom, type DevTrack, newSid } from '../rtc/room-state';
+import { SESSION_LIMITS } from '../rtc/limits';
 import type { WebhookSender } from '../webhooks/sender';
 
 export interface IngressContext {
@@ -48,9 +49,12 @@ export class IngressPublisher {
     );
   }
 
-  /** Joins the room (on the first track) and forwards this track to everyone in it. */
+  /**
+   * Joins the room (on the first track) and forwards this track to everyone in it; past signaling's
+   * per-participant track limit a track is not published (WHIP refuses such offers before this).
+   */
   addTrack(media: MediaStreamTrack, requestKeyFrame?: () => void) {
-    if (this.ended) return;
+    if (this.ended || this.participant.tracks.size >= SESSION_LIMITS.tracksPerParticipant) return;
     const video = media.kind === 'video';
     const sid = newSid('TR');
     const track: DevTrack = {

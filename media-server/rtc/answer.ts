@@ -1,4 +1,5 @@
 import type { RTCDtlsTransport, RTCPeerConnection } from 'werift';
+import { sectionsOf } from './offer';
 
 /**
  * Answers the remote offer as the DTLS server (a=setup:passive, which RFC 5763 allows an answerer).
@@ -61,4 +62,25 @@ function handOverEarlyHandshake(transport: RTCDtlsTransport) {
         if (from) for (const record of kept.splice(0)) transport.dtls?.transport.socket.onData(record, from);
       });
   });
+}
+
+/**
+ * A description this server wrote, with the sections of `mids` sending nothing: inactive, without
+ * the msid that names a track. A track can go (its publisher left) while werift writes the
+ * description that sends it; the client, told of the departure first, then got a section for
+ * someone no longer there (livekit-client logs an error, and the track hangs unbound).
+ */
+export function withSectionsStopped(sdp: string, mids: string[]) {
+  if (!mids.length) return sdp;
+  return sectionsOf(sdp)
+    .map((section) => {
+      const mid = /\r\na=mid:(\S+)/.exec(section)?.[1];
+      if (mid === undefined || !mids.includes(mid)) return section;
+      return section
+        .split('\r\n')
+        .filter((line) => !line.startsWith('a=msid:') && !/^a=ssrc:\d+ msid:/.test(line))
+        .map((line) => (/^a=(sendrecv|sendonly)$/.test(line) ? 'a=inactive' : line))
+        .join('\r\n');
+    })
+    .join('\r\n');
 }

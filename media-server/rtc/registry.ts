@@ -62,6 +62,7 @@ export function createRegistry(opts: { webhooks: WebhookSender; departureTimeout
   function leave(room: DevRoom, participant: DevParticipant, reason: DisconnectReason) {
     if (room.participants.get(participant.identity) !== participant) return;
     room.participants.delete(participant.identity);
+    room.forgetUpdates(participant);
     for (const track of participant.tracks.values()) {
       for (const other of room.connected()) other.link!.unsubscribe(track.sid);
     }
@@ -139,6 +140,7 @@ export function createRegistry(opts: { webhooks: WebhookSender; departureTimeout
   function move(from: DevRoom, participant: DevParticipant, to: DevRoom) {
     if (from.participants.get(participant.identity) !== participant) return;
     from.participants.delete(participant.identity);
+    from.forgetUpdates(participant);
     for (const track of participant.tracks.values())
       for (const other of from.connected()) other.link!.unsubscribe(track.sid);
     for (const other of from.participants.values())

@@ -7,19 +7,43 @@ import {
   type ConnectionQualityInfo,
   Encryption_Type,
   ParticipantInfo,
+  ParticipantInfo_Kind,
   ParticipantInfo_State,
   ParticipantPermission,
   Room,
+  SimulcastCodecInfo,
   type SpeakerInfo,
   TrackInfo,
   TrackSource,
   TrackType,
 } from '@livekit/protocol';
-import type { MediaStreamTrack } from 'werift';
+import type { MediaStreamTrack, RTCRtpCodecParameters } from 'werift';
+import type { PublishPreference } from '../sfu/codecs';
 import type { ArrivalMeter } from '../sfu/quality';
 
 export const newSid = (prefix: 'RM' | 'PA' | 'TR' | 'EG' | 'IN' | 'AD' | 'EV') =>
   `${prefix}_${randomBytes(6).toString('hex')}`;
+
+/**
+ * What a participant may make everyone else receive with each update about it (LiveKit's
+ * `limit.max_participant_name_length`, `max_metadata_size`, `max_attributes_size` defaults; a
+ * track's name, cid and stream as a participant's name), and how often such updates go out: every
+ * update carries the participant's whole track list, so a flood of changes (mute toggles) is
+ * coalesced into the latest state once its burst is spent.
+ */
+export const PARTICIPANT_LIMITS = {
+  nameBytes: 256,
+  metadataBytes: 512 * 1024,
+  /** Keys and values together. */
+  attributesBytes: 64 * 1024,
+  trackNameBytes: 256,
+  updateBurst: 10,
+  updatesPerSecond: 4,
+};
+
+/** The size of a participant's attributes as LiveKit counts it: every key and value. */
+export const attributesBytes = (attributes: Record<string, string>) =>
+  Object.entries(attributes).reduce((sum, [k, v]) => sum + Buffer.byteLength(k) + Buffer.byteLength(v), 0);
 
 export interface Permission {
   canPublish: boolean;
@@ -47,6 +71,15 @@ export interface DevTrack {
   mimeType: string;
   encryption: Encryption_Type;
   stream: string;
+  /**
+   * The codecs its publisher's section was answered with (codecs.ts): the one it is sent in, with
+   * its RTX or, for audio, RED around Opus. Undefined until the media arrives.
+   */
+  codecs?: RTCRtpCodecParameters[];
+  /** What the publisher asked the track to be sent as (AddTrackRequest). */
+  preference?: PublishPreference;
+  /** Announced by its publisher, its media not arrived yet: no one else is told of it. */
+  pending?: boolean;
   /** The received media, once it arrives (undefined for tracks of participants added by tests). */
   media?: MediaStreamTrack;
   /** The publisher's section it arrives in: the client unpublishes by turning it inactive. */
@@ -81,6 +114,8 @@ export class DevParticipant {
   readonly joinedAt = Date.now();
   readonly tracks = new Map<string, DevTrack>();
   state = ParticipantInfo_State.JOINED;
+  /** LiveKit's participant kind (an agent's token says it is one): only agents' transcriptions are relayed. */
+  kind = ParticipantInfo_Kind.STANDARD;
   version = 1;
   link?: ParticipantLink;
 
@@ -104,6 +139,7 @@ export class DevParticipant {
       metadata: this.metadata,
       attributes: this.attributes,
       state: this.state,
+      kind: this.kind,
       joinedAt: BigInt(Math.floor(this.joinedAt / 1000)),
       joinedAtMs: BigInt(this.joinedAt),
       version: this.version,
@@ -116,7 +152,9 @@ export class DevParticipant {
         canPublishSources: this.permission.canPublishSources,
         hidden: this.permission.hidden,
       }),
-      tracks: [...this.tracks.values()].map(trackInfo),
+      // As on LiveKit, a track is listed once published (its media arrived): it then shows in the
+      // codec it is sent in, which clients read when it first appears (the Rust SDK only then).
+      tracks: [...this.tracks.values()].filter((t) => !t.pending).map(trackInfo),
     });
   }
 }
@@ -131,6 +169,12 @@ export function trackInfo(t: DevTrack): TrackInfo {
     width: t.width,
     height: t.height,
     mimeType: t.mimeType,
+    // The codec it is sent in once known, else the one it was announced as (LiveKit's codecs list,
+    // of which only the primary: this server asks for no backup codec).
+    codecs:
+      t.mimeType || t.preference?.codec
+        ? [new SimulcastCodecInfo({ mimeType: t.mimeType || t.preference?.codec, cid: t.cid, mid: t.mid ?? '' })]
+        : [],
     encryption: t.encryption,
     stream: t.stream,
   });
@@ -150,6 +194,11 @@ export class DevRoom {
   activeRecording = false;
   /** Who was speaking at the last speaker update (participant sid → level). */
   speakers = new Map<string, number>();
+  /** Each participant's update budget (PARTICIPANT_LIMITS) and its coalesced update, if one waits. */
+  private readonly updateBudgets = new Map<
+    DevParticipant,
+    { tokens: number; refilledAt: number; waiting?: NodeJS.Timeout }
+  >();
 
   constructor(readonly name: string) {}
 
@@ -162,8 +211,58 @@ export class DevRoom {
     return [...this.participants.values()].filter((p) => p !== except && p.link);
   }
 
-  /** Tells every connected participant (and the one changed, so it sees its own permission). */
+  /** A track of someone in this room (published or only announced) and who it is of, by track sid. */
+  findTrack(trackSid: string) {
+    for (const publisher of this.participants.values()) {
+      const track = publisher.tracks.get(trackSid);
+      if (track) return { publisher, track };
+    }
+    return undefined;
+  }
+
+  /**
+   * Tells every connected participant (and the one changed, so it sees its own permission) —
+   * at once while the participant's update budget lasts, then its latest state once a token is back.
+   */
   broadcastUpdate(changed: DevParticipant) {
+    const now = performance.now();
+    let budget = this.updateBudgets.get(changed);
+    if (!budget) {
+      budget = { tokens: PARTICIPANT_LIMITS.updateBurst, refilledAt: now };
+      this.updateBudgets.set(changed, budget);
+    }
+    if (budget.waiting) return; // the update on its way will carry this change too
+    budget.tokens = Math.min(
+      PARTICIPANT_LIMITS.updateBurst,
+      budget.tokens + ((now - budget.refilledAt) / 1000) * PARTICIPANT_LIMITS.updatesPerSecond,
+    );
+    budget.refilledAt = now;
+    if (budget.tokens >= 1) {
+      budget.tokens--;
+      this.sendUpdate(changed);
+      return;
+    }
+    const wait = ((1 - budget.tokens) / PARTICIPANT_LIMITS.updatesPerSecond) * 1000;
+    const waiting = budget;
+    waiting.waiting = setTimeout(() => {
+      waiting.waiting = undefined;
+      // Gone or moved meanwhile: its leave said the rest.
+      if (this.participants.get(changed.identity) !== changed) {
+        this.updateBudgets.delete(changed);
+        return;
+      }
+      this.broadcastUpdate(changed);
+    }, wait);
+    waiting.waiting.unref();
+  }
+
+  /** Forgets a participant's update budget (and a coalesced update still waiting) once it left. */
+  forgetUpdates(participant: DevParticipant) {
+    clearTimeout(this.updateBudgets.get(participant)?.waiting);
+    this.updateBudgets.delete(participant);
+  }
+
+  private sendUpdate(changed: DevParticipant) {
     const info = changed.info();
     for (const p of this.connected()) {
       if (p === changed || !changed.permission.hidden) p.link!.sendUpdate([info]);

@@ -19,6 +19,8 @@ interface JoinGrant {
   /** Empty: every source. */
   canPublishSources: TrackSource[];
   hidden: boolean;
+  /** An agent's token (LiveKit's kind "agent", or the older video grant `agent`). */
+  agent: boolean;
 }
 
 const SOURCE_NAMES: Record<string, TrackSource> = {
@@ -91,6 +93,7 @@ export function createAuthority(apiKey: string, apiSecret: string) {
         canUpdateOwnMetadata: video.canUpdateOwnMetadata ?? false,
         canPublishSources: sources,
         hidden: video.hidden ?? false,
+        agent: c.kind === 'agent' || video.agent === true,
       };
     },
   };

@@ -1,5 +1,6 @@
 /**
- * LiveKit's server API (Twirp, JSON): RoomService, Egress, Ingress and AgentDispatchService,
+ * LiveKit's server API (Twirp, JSON): RoomService, Egress (room composite, participant and track),
+ * Ingress and AgentDispatchService,
  * acting on the participants connected over WebRTC — a removal disconnects the browser, a mute
  * mutes its real track, data reaches its data channel.
  */
@@ -13,6 +14,7 @@ import {
   DeleteIngressRequest,
   DisconnectReason,
   EgressInfo,
+  EgressStatus,
   IngressInfo,
   ListAgentDispatchRequest,
   ListAgentDispatchResponse,
@@ -23,14 +25,23 @@ import {
   MoveParticipantRequest,
   MuteRoomTrackRequest,
   MuteRoomTrackResponse,
+  ParticipantEgressRequest,
   ParticipantPermission,
   RoomCompositeEgressRequest,
   SendDataRequest,
   StopEgressRequest,
+  TrackEgressRequest,
   UpdateParticipantRequest,
   UserPacket,
 } from '@livekit/protocol';
-import { newSid, trackInfo, type DevParticipant, type DevRoom } from '../rtc/room-state';
+import {
+  attributesBytes,
+  newSid,
+  PARTICIPANT_LIMITS,
+  trackInfo,
+  type DevParticipant,
+  type DevRoom,
+} from '../rtc/room-state';
 import type { Registry } from '../rtc/registry';
 import type { Authority } from './auth';
 import type { Recorder } from '../egress/recorder';
@@ -60,6 +71,8 @@ export const METHODS: Record<string, { grant: Grant; needsRoom: boolean }> = {
   MoveParticipant: { grant: 'roomAdmin', needsRoom: true },
   SendData: { grant: 'roomAdmin', needsRoom: true },
   StartRoomCompositeEgress: { grant: 'roomRecord', needsRoom: false },
+  StartParticipantEgress: { grant: 'roomRecord', needsRoom: false },
+  StartTrackEgress: { grant: 'roomRecord', needsRoom: false },
   StopEgress: { grant: 'roomRecord', needsRoom: false },
   ListEgress: { grant: 'roomRecord', needsRoom: false },
   CreateIngress: { grant: 'ingressAdmin', needsRoom: false },
@@ -166,9 +179,21 @@ export function createTwirpApi(deps: {
         const req = UpdateParticipantRequest.fromJson(body, opts);
         const r = room(req.room);
         const p = participant(req.room, req.identity);
+        const attributes = { ...p.attributes, ...req.attributes };
+        // LiveKit's own limits, checked before anything changes (as the signaling path checks a client's).
+        if (Buffer.byteLength(req.name) > PARTICIPANT_LIMITS.nameBytes)
+          throw new TwirpError(400, 'invalid_argument', `name is over ${PARTICIPANT_LIMITS.nameBytes} bytes`);
+        if (Buffer.byteLength(req.metadata) > PARTICIPANT_LIMITS.metadataBytes)
+          throw new TwirpError(400, 'invalid_argument', `metadata is over ${PARTICIPANT_LIMITS.metadataBytes} bytes`);
+        if (attributesBytes(attributes) > PARTICIPANT_LIMITS.attributesBytes)
+          throw new TwirpError(
+            400,
+            'invalid_argument',
+            `attributes are over ${PARTICIPANT_LIMITS.attributesBytes} bytes`,
+          );
         if (body.metadata !== undefined) p.metadata = req.metadata;
         if (req.name) p.name = req.name;
-        Object.assign(p.attributes, req.attributes);
+        p.attributes = attributes;
         if (req.permission) registry.updatePermission(r, p, withPermission(p, req.permission));
         p.touch();
         r.broadcastUpdate(p);
@@ -207,7 +232,17 @@ export function createTwirpApi(deps: {
       }
       case 'StartRoomCompositeEgress': {
         const req = RoomCompositeEgressRequest.fromJson(body, opts);
-        return (await recorder.start(req, body)).toJson();
+        return (await recorder.start({ case: 'roomComposite', value: req }, body)).toJson();
+      }
+      case 'StartParticipantEgress': {
+        const req = ParticipantEgressRequest.fromJson(body, opts);
+        if (!req.identity) throw new TwirpError(400, 'invalid_argument', 'identity required');
+        return (await recorder.start({ case: 'participant', value: req }, body)).toJson();
+      }
+      case 'StartTrackEgress': {
+        const req = TrackEgressRequest.fromJson(body, opts);
+        if (!req.trackId) throw new TwirpError(400, 'invalid_argument', 'track_id required');
+        return (await recorder.start({ case: 'track', value: req }, body)).toJson();
       }
       case 'StopEgress': {
         const req = StopEgressRequest.fromJson(body, opts);
@@ -216,7 +251,15 @@ export function createTwirpApi(deps: {
       case 'ListEgress': {
         const req = ListEgressRequest.fromJson(body, opts);
         return new ListEgressResponse({
-          items: recorder.list().filter((e: EgressInfo) => !req.roomName || e.roomName === req.roomName),
+          // As LiveKit filters: by room, by egress id, and to the ones still running when `active`.
+          items: recorder
+            .list()
+            .filter(
+              (e: EgressInfo) =>
+                (!req.roomName || e.roomName === req.roomName) &&
+                (!req.egressId || e.egressId === req.egressId) &&
+                (!req.active || e.status < EgressStatus.EGRESS_COMPLETE),
+            ),
         }).toJson();
       }
       case 'CreateIngress':

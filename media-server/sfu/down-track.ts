@@ -14,6 +14,8 @@ import {
   type MediaStreamTrack,
   type RTCRtpTransceiver,
 } from 'werift';
+import { DEPENDENCY_DESCRIPTOR_URI } from './codecs';
+import { beginsKeyFrame, knowsKeyFrames } from './keyframe';
 
 interface AudioLevel {
   v: boolean;
@@ -22,12 +24,31 @@ interface AudioLevel {
 
 /** The extensions of a forwarded packet, under the subscriber's negotiated ids. */
 export function subscriberExtensions(subscriber: RTCRtpTransceiver, received: Extensions | undefined) {
+  const idOf = (uri: string) => subscriber.headerExtensions.find((e) => e.uri === uri)?.id;
+  const extensions: { id: number; payload: Buffer }[] = [];
   const audioLevel = received?.[RTP_EXTENSION_URI.audioLevelIndication] as AudioLevel | undefined;
-  if (!audioLevel) return [];
-  const id = subscriber.headerExtensions.find((e) => e.uri === RTP_EXTENSION_URI.audioLevelIndication)?.id;
-  if (id === undefined) return [];
-  return [{ id, payload: Buffer.from([(audioLevel.v ? 0x80 : 0) | (audioLevel.level & 0x7f)]) }];
+  const audioLevelId = idOf(RTP_EXTENSION_URI.audioLevelIndication);
+  if (audioLevel && audioLevelId !== undefined)
+    extensions.push({
+      id: audioLevelId,
+      payload: Buffer.from([(audioLevel.v ? 0x80 : 0) | (audioLevel.level & 0x7f)]),
+    });
+  // The dependency descriptor, as its publisher wrote it (codecs.ts says why).
+  const descriptor = received?.[DEPENDENCY_DESCRIPTOR_URI];
+  const descriptorId = idOf(DEPENDENCY_DESCRIPTOR_URI);
+  if (Buffer.isBuffer(descriptor) && descriptorId !== undefined)
+    extensions.push({ id: descriptorId, payload: descriptor });
+  return extensions;
 }
+
+/**
+ * RFC 8285's one-byte form holds ids 1–14 and payloads of 1–16 bytes; a dependency descriptor
+ * (its key frame's template structure) is often longer, and takes the two-byte form.
+ */
+const extensionProfile = (extensions: { id: number; payload: Buffer }[]) =>
+  extensions.every((e) => e.id <= 14 && e.payload.length >= 1 && e.payload.length <= 16)
+    ? ExtensionProfiles.OneByte
+    : ExtensionProfiles.TwoByte;
 
 export interface ForwardingStats {
   rtpOut: number;
@@ -37,17 +58,45 @@ export interface ForwardingStats {
 /** When each transceiver last sent a forwarded packet: a section that takes another track continues from it. */
 const lastSentAt = new WeakMap<RTCRtpTransceiver, number>();
 
-/** Forwards source's RTP to the subscriber's transceiver until the returned stop is called. */
-export function forwardTrack(source: MediaStreamTrack, subscriber: RTCRtpTransceiver, stats: ForwardingStats) {
+/** A video subscription waits this long for a key frame it can tell before it forwards whatever comes. */
+const KEY_FRAME_WAIT_MS = 3000;
+/** While it waits, it asks the publisher for one this often (the first request may be lost or early). */
+const KEY_FRAME_ASK_MS = 1000;
+
+/**
+ * Forwards source's RTP to the subscriber's transceiver until the returned stop is called. Video
+ * starts at a key frame (keyframe.ts): what comes before it cannot be decoded, and on a reused
+ * section would be decoded against the last track's pictures; while it waits the publisher is
+ * asked for one (`keyFrame.request`), and a codec whose key frames cannot be told starts at once.
+ */
+export function forwardTrack(
+  source: MediaStreamTrack,
+  subscriber: RTCRtpTransceiver,
+  stats: ForwardingStats,
+  keyFrame?: { mimeType: string; request: () => void },
+) {
+  const waitFrom = performance.now();
+  let askedAt = waitFrom;
+  let flowing = !keyFrame || !knowsKeyFrames(keyFrame.mimeType);
   const subscription = source.onReceiveRtp.subscribe((rtp, received) => {
+    if (!flowing) {
+      const now = performance.now();
+      flowing = beginsKeyFrame(keyFrame!.mimeType, rtp.payload) === true || now - waitFrom > KEY_FRAME_WAIT_MS;
+      if (!flowing) {
+        if (now - askedAt > KEY_FRAME_ASK_MS) {
+          askedAt = now;
+          keyFrame!.request();
+        }
+        return;
+      }
+    }
     const started = performance.now();
     lastSentAt.set(subscriber, started);
     const extensions = subscriberExtensions(subscriber, received);
     const header = new RtpHeader({
       ...rtp.header,
       extension: false,
-      // RFC 8285's one-byte form: every extension written here is short.
-      extensionProfile: ExtensionProfiles.OneByte,
+      extensionProfile: extensionProfile(extensions),
       extensions,
     });
     subscriber.sender.sendRtp(new RtpPacket(header, rtp.payload)).catch(() => undefined);

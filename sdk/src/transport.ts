@@ -76,7 +76,10 @@ export function createTransport(options: TransportOptions = {}) {
       const signal = anySignal([userSignal, timeout]);
       let response: Response;
       try {
-        response = await fetchImpl(new Request(input.url, { method, headers, body, signal, redirect: input.redirect }));
+        // The signal goes in fetch's own options, not in a Request made for it: undici holds a
+        // Request's signal only weakly, so once the Request was collected (Node 20) the attempt
+        // never aborted and a call hung past its timeout.
+        response = await fetchImpl(input.url, { method, headers, body, signal, redirect: input.redirect });
       } catch (cause) {
         let error: ConveneError;
         if (userSignal.aborted) {

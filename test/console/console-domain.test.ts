@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useSuite, seedTenant } from '../support/suite';
 import { db } from '@/lib/db';
 import { hashPassword, verifyPassword } from '@/lib/console/passwords';
-import { consumeSignInAttempt } from '@/lib/console/sign-in-limit';
+import { consumeSignInAttempt, refundSignInAttempt } from '@/lib/console/sign-in-limit';
 import {
   assertCanManage,
   consoleActor,
@@ -43,6 +43,16 @@ describe('console passwords', () => {
     expect(results[10]).toBe(false);
     expect(await consumeSignInAttempt('Someone@Example.com', '10.9.9.9')).toBe(false);
     expect(await consumeSignInAttempt('someone-else@example.com', '10.0.0.1')).toBe(true);
+  });
+
+  it('a successful sign-in costs nothing: an owner who signs in twenty times is never refused', async () => {
+    for (let i = 0; i < 20; i++) {
+      expect(await consumeSignInAttempt('busy-owner@example.com', '10.1.1.1')).toBe(true);
+      await refundSignInAttempt('busy-owner@example.com', '10.1.1.1');
+    }
+    // Failures still count: ten wrong passwords after all that, then the eleventh attempt is refused.
+    for (let i = 0; i < 10; i++) expect(await consumeSignInAttempt('busy-owner@example.com', '10.1.1.1')).toBe(true);
+    expect(await consumeSignInAttempt('busy-owner@example.com', '10.1.1.1')).toBe(false);
   });
 
   it('allows 100 sign-in attempts per address across accounts', async () => {

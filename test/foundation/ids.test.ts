@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pooledRandomBytes, randomBase62 } from '@/lib/crypto';
-import { newRowId } from '@/lib/domain/rooms';
+import { newRowId } from '@/lib/ids';
 
 describe('random ids', () => {
   it('pooled random bytes are handed out once: no draw repeats another, across many refills of the pool', () => {

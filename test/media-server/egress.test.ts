@@ -38,10 +38,14 @@ let receiver: WebhookReceiver;
 /** The webhooks so far, each verified as Convene verifies them. */
 let hooks: ReturnType<typeof livekitEvents>;
 let dir: string;
+const mediaLog: string[] = [];
+/** Frames the composite dropped since `from` (in mediaLog) because its encoder was behind (a busy machine). */
+const framesDropped = (from: number) =>
+  mediaLog.slice(from).reduce((sum, line) => sum + Number(/(\d+) frames dropped/.exec(line)?.[1] ?? 0), 0);
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  media = await startDevMediaServer({ webhookUrls: [receiver.url] });
+  media = await startDevMediaServer({ webhookUrls: [receiver.url], log: (line) => mediaLog.push(line) });
   hooks = livekitEvents(receiver.received, media);
   egress = new EgressClient(media.httpUrl, media.apiKey, media.apiSecret);
   page = await serveLiveKitClientPage();
@@ -90,7 +94,9 @@ const hook = (egressId: string, event: string, status?: EgressStatus) =>
 describe('development media server egress', { timeout: 120_000 }, () => {
   it('records every participant into an MP4 (H.264 + AAC) at the requested size and rate; a late joiner appears', async () => {
     const ada = await publisher('r-grid', 'ada');
+    const logFrom = mediaLog.length;
     const filepath = path.join(dir, 'grid.mp4');
+    const requestedAt = Date.now();
     const started = await egress.startRoomCompositeEgress(
       'r-grid',
       { file: new EncodedFileOutput({ filepath }) },
@@ -115,12 +121,19 @@ describe('development media server egress', { timeout: 120_000 }, () => {
       video: { codec: 'h264', width: 640, height: 360, fps: 15 },
       audio: { codec: 'aac', sampleRate: 48000 },
     });
-    const wallSeconds = (stoppedAt - activeAt) / 1000;
-    expect(Math.abs(file.durationSeconds - wallSeconds)).toBeLessThan(2);
+    // The recording spans at least the time we saw it active (the webhook arrives late on a loaded
+    // machine), less what an encoder starved for seconds on end had dropped (the server logs it),
+    // and at most the time from the start request to the stop's answer.
+    const activeSeconds = (stoppedAt - activeAt) / 1000;
+    const requestedSeconds = (stoppedAt - requestedAt) / 1000;
+    const droppedSeconds = framesDropped(logFrom) / 15;
+    if (droppedSeconds) console.log(`the composite dropped ${droppedSeconds.toFixed(1)} s: the machine was too busy`);
+    expect(file.durationSeconds).toBeGreaterThan(activeSeconds - droppedSeconds - 1);
+    expect(file.durationSeconds).toBeLessThan(requestedSeconds + 1);
     expect(maxVolume(filepath)).toBeGreaterThan(-40); // the fake microphones' beeps
     const [result] = ended.fileResults;
     expect(Number(result.size)).toBe(statSync(filepath).size);
-    expect(Math.abs(Number(result.duration) / 1e9 - wallSeconds)).toBeLessThan(2);
+    expect(Math.abs(Number(result.duration) / 1e9 - file.durationSeconds)).toBeLessThan(1);
 
     // Early: Ada alone fills the frame. Late: two side-by-side 16:9 tiles, letter-boxed above and below.
     const green = ([, g]: [number, number, number]) => g;
@@ -161,7 +174,7 @@ describe('development media server egress', { timeout: 120_000 }, () => {
     await ada.close();
   });
 
-  it("streams the composite over RTMP; a destination that refuses fails alone, with ffmpeg's reason", async () => {
+  it('streams the composite over RTMP; a destination that refuses fails alone, with the one reason for every unreachable destination', async () => {
     const rtmpPort = await freePort();
     const nmsDir = mkdtempSync(path.join(dir, 'nms-'));
     const nms: ChildProcess = spawn(

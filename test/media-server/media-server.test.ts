@@ -237,6 +237,19 @@ describe('development media server', { timeout: 90_000 }, () => {
       () => bob.evaluate(() => (window as any).room.localParticipant.metadata === '{"role":"HOST"}'),
       10_000,
     );
+    // Over LiveKit's limits: refused as LiveKit refuses (invalid_argument), and nothing changes.
+    for (const [what, update] of [
+      ['metadata', { metadata: 'm'.repeat(512 * 1024 + 1) }],
+      ['name', { name: 'n'.repeat(257) }],
+      ['attributes', { attributes: { big: 'a'.repeat(64 * 1024) } }],
+    ] as const) {
+      await expect(roomService.updateParticipant('r-api', 'bob', update), what).rejects.toMatchObject({
+        status: 400,
+        code: 'invalid_argument',
+      });
+    }
+    const bobNow = await roomService.getParticipant('r-api', 'bob');
+    expect([bobNow.metadata, bobNow.name.length, bobNow.attributes.big]).toEqual(['{"role":"HOST"}', 3, undefined]);
 
     await roomService.removeParticipant('r-api', 'eve');
     await holds('eve disconnected', () => eve.evaluate(() => (window as any).disconnectReason !== null), 10_000);

@@ -95,7 +95,7 @@ it("continues a reused section's RTP timestamps by the time that passed, not by 
   let second: Awaited<ReturnType<typeof publisher>> | undefined;
   try {
     first = await publisher('first');
-    await until(() => (packets.length >= 20 ? true : undefined), "the first person's camera at the watcher", 15_000);
+    await until(() => (packets.length >= 20 ? true : undefined), "the first person's camera at the watcher", 30_000);
 
     const offersBefore = offers;
     await first.leave();

@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from '@playwright/test';
 import { startDevMediaServer, type DevMediaServer } from '@/media-server';
-import { SESSION_LIMITS } from '@/media-server/rtc/session';
+import { SESSION_LIMITS } from '@/media-server/rtc/limits';
 import { launchChromiumWithFakeDevices, serveLiveKitClientPage } from '../support/livekit-page';
 import { until } from '../support/until';
 import { mediaToken, micAndCameraPublisher } from '../support/rtc-node-media';

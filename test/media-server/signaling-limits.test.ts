@@ -21,7 +21,8 @@ import {
 } from '@livekit/protocol';
 import { AudioSource, LocalAudioTrack, Room, TrackPublishOptions, TrackSource as RtcSource } from '@livekit/rtc-node';
 import { startDevMediaServer, type DevMediaServer } from '@/media-server';
-import { SESSION_LIMITS, type SignalSession } from '@/media-server/rtc/session';
+import { SESSION_LIMITS } from '@/media-server/rtc/limits';
+import type { SignalSession } from '@/media-server/rtc/session';
 import { mediaToken } from '../support/rtc-node-media';
 import { until } from '../support/until';
 
@@ -166,15 +167,21 @@ it('gives a token without canSubscribe no media, even when it asks for a track',
   await expectBystanderUnaffected();
 });
 
-it("drops data packets over a sender's budget (2,000 sent fast), keeps the sender, and relays within budget again", async () => {
+/** Mallory and Rita in `room` on LiveKit's Rust SDK, with the start of each packet Rita receives. */
+async function dataPair(roomName: string) {
   const join = async (identity: string) => {
     const room = new Room();
-    await room.connect(media.url, await token('data-floods', identity), { autoSubscribe: false, dynacast: false });
+    await room.connect(media.url, await token(roomName, identity), { autoSubscribe: false, dynacast: false });
     return room;
   };
   const [mallory, rita] = await Promise.all([join('mallory'), join('rita')]);
   const received: string[] = [];
   rita.on('dataReceived', (payload: Uint8Array) => received.push(new TextDecoder().decode(payload.subarray(0, 16))));
+  return { mallory, rita, received };
+}
+
+it("drops data packets over a sender's budget (2,000 sent fast), keeps the sender, and relays within budget again", async () => {
+  const { mallory, rita, received } = await dataPair('data-floods');
   const session = () => media.rooms.get('data-floods')?.participants.get('mallory')?.link as SignalSession | undefined;
   // Control: one packet arrives, so the data path works before the flood.
   await mallory.localParticipant!.publishData(new TextEncoder().encode('hello'), { reliable: true });
@@ -214,3 +221,57 @@ it("drops data packets over a sender's budget (2,000 sent fast), keeps the sende
   await Promise.all([mallory.disconnect(), rita.disconnect()]);
   await expectBystanderUnaffected();
 });
+
+it('a reader that does not keep up misses data packets: what waits for it stays bounded, and it gets data again once it does', async () => {
+  const { mallory, rita, received } = await dataPair('slow-reader');
+  const session = (identity: string) =>
+    media.rooms.get('slow-reader')?.participants.get(identity)?.link as SignalSession | undefined;
+  await mallory.localParticipant!.publishData(new TextEncoder().encode('hello'), { reliable: true });
+  await until(() => (received.includes('hello') ? true : undefined), 'the first packet at rita', 5000);
+
+  // Rita's network carries 100 KB/s from the server to her data channel: what the server has for
+  // her piles up behind SCTP's window, as for a reader on a slow link.
+  type Link = { sctpTransport: { dtlsTransport: { sendData: (data: Buffer) => Promise<void> } } };
+  const pcs = Object.values(session('rita')! as unknown as Record<string, unknown>).filter(
+    (v): v is Link => !!(v as Partial<Link> | null)?.sctpTransport?.dtlsTransport,
+  );
+  expect(pcs.length).toBeGreaterThan(0);
+  let throttled = true;
+  for (const { sctpTransport } of pcs) {
+    const link = sctpTransport.dtlsTransport;
+    const send = link.sendData;
+    let line = Promise.resolve();
+    link.sendData = (data) => {
+      if (!throttled) return send(data);
+      line = line.then(() => new Promise((r) => setTimeout(r, data.length / 100)));
+      return line.then(() => send(data));
+    };
+  }
+  const waiting = () => session('rita')!.dataWaitingBytes;
+  // Within mallory's budget (40 packets of 14 KB a second for 3 s: under 1 MiB/s and its burst).
+  const payload = new Uint8Array(14_000).fill(121);
+  let mostWaiting = 0;
+  for (let i = 0; i < 120; i++) {
+    void mallory.localParticipant!.publishData(payload, { reliable: true });
+    mostWaiting = Math.max(mostWaiting, waiting());
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  await until(() => (session('rita')!.dataPacketsMissed > 0 ? true : undefined), 'rita missing packets', 10_000);
+  expect(session('mallory')!.dataPacketsDropped).toBe(0);
+  expect(mostWaiting).toBeLessThanOrEqual(SESSION_LIMITS.dataReceiverQueueBytes + 2 * payload.length);
+  const missLine = await until(
+    () => serverLog.find((line) => line.startsWith('rita@slow-reader: missed data packets')),
+    'the misses logged',
+    3000,
+  );
+  expect(missLine).toMatch(/over \d+ bytes waiting/);
+  await expectBystanderUnaffected();
+
+  // Her network recovers: what was queued drains, and a new packet reaches her.
+  throttled = false;
+  await until(() => (waiting() === 0 ? true : undefined), "rita's queue drained", 30_000);
+  await mallory.localParticipant!.publishData(new TextEncoder().encode('caught up'), { reliable: true });
+  await until(() => (received.includes('caught up') ? true : undefined), 'the later packet at rita', 10_000);
+  expect(mallory.isConnected && rita.isConnected).toBe(true);
+  await Promise.all([mallory.disconnect(), rita.disconnect()]);
+}, 90_000);

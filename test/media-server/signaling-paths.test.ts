@@ -137,6 +137,26 @@ describe.each([
       await person.page.close();
     }
   });
+
+  // Leaving as one's tracks reach the others: the departure must not overtake them (a track of
+  // someone no longer there is an error in livekit-client). Each leaves a little later after
+  // publishing, across the time the others take to get the tracks.
+  it('carries people who leave as soon as they have published, with no console error', async () => {
+    const room = `quick-leave-${path}`;
+    const ada = await join(room, 'ada', singlePeerConnection);
+    for (let i = 0; i < 8; i++) {
+      const quick = await join(room, `quick-${i}`, singlePeerConnection);
+      await quick.page.waitForTimeout(i * 40);
+      await quick.page.evaluate(() => (window as any).room.disconnect());
+      expect(quick.errors).toEqual([]);
+      await quick.page.close();
+    }
+    await holds('everyone gone for ada', () =>
+      ada.page.evaluate(() => (window as any).room.remoteParticipants.size === 0),
+    );
+    expect(ada.errors).toEqual([]);
+    await ada.page.close();
+  });
 });
 
 it('on a server without v1 (as LiveKit before it), livekit-client asks why, takes v0 and carries the call', async () => {

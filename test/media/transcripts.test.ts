@@ -81,7 +81,9 @@ describe('transcripts', () => {
     });
     expect(stt.received[0].audio.equals(file)).toBe(true);
     const ready = await db().event.findMany({ where: { tenantId: t.tenant.id, name: 'transcript.ready' } });
-    expect(ready.map((e) => e.data)).toEqual([{ transcriptId: transcript.id, recordingId }]);
+    expect(ready.map((e) => e.data)).toEqual([
+      { transcriptId: transcript.id, recordingId, roomId: r.id, sessionId: null, source: 'RECORDING' },
+    ]);
   }, 30_000);
 
   it("the provider's refusal leaves the transcript FAILED with its reason; a room without the AI opt-in is not transcribed", async () => {

@@ -40,7 +40,7 @@ const joinOn = (
   }>(
     joinStatement(
       { tenant, roomId, input: joinInput.parse({ displayName: 'Test', ...input }), now: new Date() },
-      knownRoomVersion,
+      { knownRoomVersion },
     ),
   );
 
@@ -901,6 +901,31 @@ describe('join', () => {
     await suite.api('POST', `/api/v1/rooms/${room.id}/end`, { key: acme.key });
     const reopened = await suite.api('POST', `/api/v1/rooms/${room.id}/reopen`, { key: acme.key });
     expect(reopened.body).toMatchObject({ status: 'WAITING', reopenCount: 2 });
+  });
+
+  it('a refused join into an ENDED room leaves it ENDED: the re-opening is rolled back with the refusal', async () => {
+    const room = (await createRoom({ maxParticipants: 1 })).body;
+    const removed = await join(room.id, { externalUserId: 'u_removed' });
+    expect(
+      (
+        await suite.api('POST', `/api/v1/rooms/${room.id}/participants/${removed.body.participant.id}/remove`, {
+          key: acme.key,
+        })
+      ).status,
+    ).toBe(200);
+    const holder = await join(room.id, { externalUserId: 'u_holder' });
+    expect(holder.status).toBe(200);
+    await suite.api('POST', `/api/v1/rooms/${room.id}/end`, { key: acme.key });
+    // Turned away: refused, and the room is not re-opened by the attempt.
+    expect((await join(room.id, { externalUserId: 'u_removed' })).status).toBe(403);
+    // Full (u_holder still holds the one seat within its hold): refused the same way.
+    expect((await join(room.id, { externalUserId: 'u_new' })).body.error.code).toBe('ROOM_FULL');
+    const after = await db().room.findUniqueOrThrow({ where: { id: room.id } });
+    expect(after).toMatchObject({ status: 'ENDED', reopenCount: 0 });
+    expect(await db().participant.count({ where: { roomId: room.id, externalUserId: 'u_new' } })).toBe(0);
+    // The holder comes back: re-opened once.
+    const back = await join(room.id, { externalUserId: 'u_holder' });
+    expect(back.body.room).toMatchObject({ status: 'WAITING', reopenCount: 1 });
   });
 
   it('ending deletes the media room, disconnects participants and emits room.finished once', async () => {

@@ -93,9 +93,8 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
   const mod = await load(match.entry.file);
   const handler = mod[req.method ?? 'GET'] as Handler | undefined;
   if (!handler) {
-    res
-      .writeHead(405, { 'content-type': 'application/json' })
-      .end(JSON.stringify({ error: { code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed.' } }));
+    // As Next answers a method the route file does not export: 405, no body.
+    res.writeHead(405).end();
     return;
   }
   const headers = new Headers();

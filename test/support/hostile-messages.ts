@@ -3,9 +3,21 @@
  * parser's tests (test/ui/live-messages.test.ts) and the three-person call (e2e/hostile-data.spec.ts):
  * the forged packets of issue 33 by name, and a fast-check generator over the message schemas —
  * a well-formed message with one field swapped for a wrong type, null, a huge string or a deep
- * nest, unknown types, raw JSON and non-JSON, and chat claiming other senders' ids.
+ * nest, unknown types, raw JSON and non-JSON, and chat claiming other senders' ids. And what a
+ * hostile client puts in v1 signaling's join request (the media server's tests, issue 46).
  */
+import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
+import {
+  AddTrackRequest,
+  JoinRequest,
+  SessionDescription,
+  TrackSource,
+  TrackType,
+  VideoLayer,
+  WrappedJoinRequest,
+  WrappedJoinRequest_Compression,
+} from '@livekit/protocol';
 import { LIVE_TOPICS } from '@/lib/live-topics';
 
 export const T0 = '2026-01-01T10:00:00.000Z';
@@ -210,3 +222,185 @@ export function hostilePackets(
     { arbitrary: rawPacket, weight: 1 },
   );
 }
+
+/**
+ * v1 signaling's `join_request` query value: a WrappedJoinRequest around `joinRequest` (the bytes
+ * of a JoinRequest, or any bytes), gzip'd when asked, as livekit-client sends it.
+ */
+export function joinRequestParam(joinRequest: Uint8Array, gzip: boolean) {
+  return Buffer.from(
+    new WrappedJoinRequest({
+      compression: gzip ? WrappedJoinRequest_Compression.GZIP : WrappedJoinRequest_Compression.NONE,
+      joinRequest: gzip ? gzipSync(joinRequest, { level: 9 }) : joinRequest,
+    }).toBinary(),
+  ).toString('base64url');
+}
+
+/**
+ * `count` empty add-track requests as a JoinRequest's wire bytes (field 5, length 0: two bytes
+ * each). Gzip'd, 500,000 of them fit a 1.3 KB URL: issue 46's stranger.
+ */
+export const emptyAddTrackRequests = (count: number) => Buffer.alloc(2 * count, Buffer.from([0x2a, 0x00]));
+
+/** A field number JoinRequest does not have (field 11, varint 0), repeated: kept as unknown fields. */
+const unknownFields = (count: number) => Buffer.alloc(2 * count, Buffer.from([0x58, 0x00]));
+
+/** What a hostile join request is made of: each part from a count or a size, hostile or not. */
+export interface HostileJoinRequestShape {
+  /** Real add-track requests, and the byte length of each one's name. */
+  tracks: { count: number; nameBytes: number };
+  /** Empty add-track requests appended on the wire. */
+  emptyTracks: number;
+  /** Layers of each real add-track request (a repeated message). */
+  layersPerTrack: number;
+  /** Packed audio features of the first add-track request (one byte each). */
+  packedFeatures: number;
+  sdpBytes: number;
+  attributes: { count: number; valueBytes: number };
+  metadataBytes: number;
+  unknownFields: number;
+  gzip: boolean;
+  /** Bytes cut off the end of the JoinRequest (malformed wire), 0 for none. */
+  truncate: number;
+}
+
+/** The JoinRequest's bytes for a shape. */
+export function hostileJoinRequestBytes(shape: HostileJoinRequestShape) {
+  const tracks = Array.from(
+    { length: shape.tracks.count },
+    (_, i) =>
+      new AddTrackRequest({
+        cid: `cid-${i}`,
+        name: 'n'.repeat(shape.tracks.nameBytes),
+        type: i % 2 ? TrackType.VIDEO : TrackType.AUDIO,
+        source: i % 2 ? TrackSource.CAMERA : TrackSource.MICROPHONE,
+        layers: Array.from({ length: shape.layersPerTrack }, () => new VideoLayer({ width: 1, height: 1 })),
+        audioFeatures: i === 0 ? Array.from({ length: shape.packedFeatures }, () => 1) : [],
+      }),
+  );
+  const join = new JoinRequest({
+    addTrackRequests: tracks,
+    metadata: 'm'.repeat(shape.metadataBytes),
+    participantAttributes: Object.fromEntries(
+      Array.from({ length: shape.attributes.count }, (_, i) => [`k${i}`, 'v'.repeat(shape.attributes.valueBytes)]),
+    ),
+    publisherOffer: new SessionDescription({
+      type: 'offer',
+      sdp: 'a=x\r\n'.repeat(Math.ceil(shape.sdpBytes / 5)),
+      id: 1,
+    }),
+  });
+  const bytes = Buffer.concat([
+    join.toBinary(),
+    emptyAddTrackRequests(shape.emptyTracks),
+    unknownFields(shape.unknownFields),
+  ]);
+  return shape.truncate ? bytes.subarray(0, Math.max(0, bytes.length - shape.truncate)) : bytes;
+}
+
+/**
+ * Counts and sizes mostly harmless, else at or far past a bound (each edge ±2): most requests
+ * cross one bound at most, so some pass whole.
+ */
+const around = (...edges: number[]) =>
+  fc.oneof(
+    { arbitrary: fc.integer({ min: 0, max: 4 }), weight: 8 },
+    ...edges.map((edge) => ({ arbitrary: fc.integer({ min: Math.max(0, edge - 2), max: edge + 2 }), weight: 1 })),
+  );
+
+/**
+ * fast-check: hostile join requests over sizes, counts and compression. Large parts come one at a
+ * time (many tracks or long names, many attributes or long values), so building one stays cheap.
+ */
+export const hostileJoinRequestShapes: fc.Arbitrary<HostileJoinRequestShape> = fc
+  .record({
+    tracks: fc.oneof(
+      fc.record({ count: around(32, 200), nameBytes: around(256) }),
+      fc.record({ count: fc.integer({ min: 1, max: 3 }), nameBytes: around(256, 65_536) }),
+    ),
+    emptyTracks: fc.oneof(
+      { arbitrary: around(32, 4096), weight: 3 },
+      { arbitrary: fc.integer({ min: 0, max: 600_000 }), weight: 1 },
+    ),
+    layersPerTrack: around(128, 2000),
+    packedFeatures: around(4096, 100_000),
+    sdpBytes: fc.oneof(fc.integer({ min: 0, max: 2_000 }), around(256 * 1024)),
+    attributes: fc.oneof(
+      fc.record({ count: around(128, 5000), valueBytes: fc.integer({ min: 0, max: 16 }) }),
+      fc.record({ count: fc.integer({ min: 1, max: 3 }), valueBytes: around(64 * 1024) }),
+    ),
+    metadataBytes: around(512 * 1024),
+    unknownFields: fc.oneof(
+      { arbitrary: around(4096), weight: 3 },
+      { arbitrary: fc.integer({ min: 0, max: 200_000 }), weight: 1 },
+    ),
+    // livekit-client gzips whenever it can; a large request sent plain is refused for its URL alone.
+    gzip: fc.oneof({ arbitrary: fc.constant(true), weight: 3 }, { arbitrary: fc.constant(false), weight: 1 }),
+    truncate: fc.oneof(
+      { arbitrary: fc.constant(0), weight: 4 },
+      { arbitrary: fc.integer({ min: 1, max: 10 }), weight: 1 },
+    ),
+  })
+  // Many layers on a few tracks only: a request stays cheap to build.
+  .map((shape) => (shape.tracks.count > 3 ? { ...shape, layersPerTrack: Math.min(shape.layersPerTrack, 4) } : shape));
+
+/** What a hostile WHIP offer is made of. */
+export interface HostileWhipShape {
+  sections: number;
+  bundle: boolean;
+  /** Lines of filler in each section (a large body without more sections). */
+  fillerLines: number;
+  contentType: string;
+  /** Sent as this many random bytes instead of an SDP, when set. */
+  garbageBytes?: number;
+}
+
+/** The body of a WHIP POST for a shape: sendonly video sections, bundled or each on its own transport. */
+export function hostileWhipBody(shape: HostileWhipShape): string | Uint8Array<ArrayBuffer> {
+  if (shape.garbageBytes !== undefined) return new Uint8Array(shape.garbageBytes).map((_, i) => (i * 131) % 256);
+  const ids = Array.from({ length: shape.sections }, (_, i) => String(i));
+  const head = ['v=0', 'o=- 1 2 IN IP4 127.0.0.1', 's=-', 't=0 0'];
+  if (shape.bundle) head.push(`a=group:BUNDLE ${ids.join(' ')}`);
+  const fingerprint = Array.from({ length: 32 }, () => 'AB').join(':');
+  const section = (mid: string) => [
+    'm=video 9 UDP/TLS/RTP/SAVPF 96',
+    'c=IN IP4 0.0.0.0',
+    `a=mid:${mid}`,
+    'a=sendonly',
+    'a=rtcp-mux',
+    'a=rtpmap:96 VP8/90000',
+    `a=ice-ufrag:u${mid}`,
+    'a=ice-pwd:0123456789abcdefghijklmnop',
+    `a=fingerprint:sha-256 ${fingerprint}`,
+    'a=setup:actpass',
+    `a=ssrc:${1000 + Number(mid)} cname:x`,
+    ...Array.from({ length: shape.fillerLines }, (_, i) => `a=x-filler:${i}`),
+  ];
+  return `${[...head, ...ids.flatMap(section)].join('\r\n')}\r\n`;
+}
+
+/** fast-check: WHIP offers over section counts, bundling, body sizes and content types. */
+export const hostileWhipShapes: fc.Arbitrary<HostileWhipShape> = fc.oneof(
+  {
+    arbitrary: fc
+      .record({
+        sections: around(32, 300, 1000),
+        bundle: fc.boolean(),
+        fillerLines: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 1500 })),
+        contentType: fc.constantFrom('application/sdp', 'application/sdp; charset=utf-8', 'text/plain', ''),
+      })
+      // Long sections few at a time: a body stays under a megabyte (past the server's bound still).
+      .map((shape) => (shape.sections > 40 ? { ...shape, fillerLines: Math.min(shape.fillerLines, 20) } : shape)),
+    weight: 4,
+  },
+  {
+    arbitrary: fc.record({
+      sections: fc.constant(0),
+      bundle: fc.constant(false),
+      fillerLines: fc.constant(0),
+      contentType: fc.constantFrom('application/sdp', 'application/octet-stream'),
+      garbageBytes: fc.integer({ min: 0, max: 400_000 }),
+    }),
+    weight: 1,
+  },
+);

@@ -86,7 +86,7 @@ export async function v0Publisher(opts: { url: string; token: string; identity: 
   );
   await pc.setLocalDescription(await pc.createOffer());
   send({ case: 'offer', value: new SessionDescription({ type: 'offer', sdp: pc.localDescription!.sdp, id: 1 }) });
-  await until(() => (pc.connectionState === 'connected' ? true : undefined), `${opts.identity} connected`, 15_000);
+  await until(() => (pc.connectionState === 'connected' ? true : undefined), `${opts.identity} connected`, 30_000);
 
   const timers: NodeJS.Timeout[] = [];
   return {

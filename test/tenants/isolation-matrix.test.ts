@@ -133,6 +133,14 @@ const MATRIX: Record<string, unknown> = {
   'GET /api/v1/captions/status/[roomId]': {},
   'GET /api/v1/recordings/[id]/transcripts': {},
   'GET /api/v1/transcripts/[id]': {},
+  'GET /api/v1/transcripts': { __query: '?roomId={roomId}' },
+  'POST /api/v1/transcripts': { recordingIds: ['{recordingId}'], __expect404: true },
+  'GET /api/v1/transcripts/[id]/summaries': {},
+  'POST /api/v1/transcripts/[id]/summaries': { kind: 'general' },
+  'GET /api/v1/summaries/[id]': {},
+  'GET /api/v1/summaries/settings': null,
+  'PUT /api/v1/summaries/settings': null,
+  'GET /api/v1/sessions/[id]/quality': {},
   'GET /api/v1/rooms/[id]/sessions': {},
   'GET /api/v1/rooms/[id]/presence': {},
   'GET /api/v1/rooms/[id]/chat': {},
@@ -252,16 +260,14 @@ beforeAll(async () => {
   ids.streaming = { id: stream.id, roomId: room.id };
   ids.ingress = { id: ingress.id, roomId: room.id };
   ids.captions = { roomId: room.id };
-  ids.transcripts = {
+  const transcript = await db().transcript.create({
+    data: { tenantId: a.tenant.id, recordingId: recording.id, roomId: room.id, status: 'COMPLETED', text: 'A-secret' },
+  });
+  ids.transcripts = { id: transcript.id, roomId: room.id, recordingId: recording.id };
+  ids.summaries = {
     id: (
-      await db().transcript.create({
-        data: {
-          tenantId: a.tenant.id,
-          recordingId: recording.id,
-          roomId: room.id,
-          status: 'COMPLETED',
-          text: 'A-secret',
-        },
+      await db().summary.create({
+        data: { tenantId: a.tenant.id, roomId: room.id, transcriptId: transcript.id, kind: 'general' },
       })
     ).id,
   };
@@ -288,7 +294,7 @@ describe('tenant isolation matrix', () => {
       if (template.includes('[') || __expect404) {
         if (res.status !== 404) leaks.push(`${entry} → ${res.status}`);
       } else if (
-        /A-secret-room|A-breakout|A-poll|A-question|A-chat|evt_matrix_a|Tenant A/.test(res.text) ||
+        /A-secret|A-breakout|A-poll|A-question|A-chat|evt_matrix_a|Tenant A/.test(res.text) ||
         res.text.includes(a.tenant.id) ||
         res.text.includes(ids.rooms.id)
       ) {

@@ -28,20 +28,20 @@ describe('Inngest delivery function', () => {
     const { emitEvent } = await import('@/lib/events/outbox');
     const { deliverWebhook, DELIVERY_EVENT } = await import('@/lib/events/inngest');
     const t = await seedTenant({ webhookUrl: receiver.url });
-    const { delivery } = await db().$transaction((tx) =>
+    const { eventId, deliveryId } = await db().$transaction((tx) =>
       emitEvent({ tx, tenantId: t.tenant.id, name: 'webhook.test', data: { test: true }, force: true }),
     );
     const engine = new InngestTestEngine({
       function: deliverWebhook,
-      events: [{ name: DELIVERY_EVENT, data: { deliveryId: delivery!.id, tenantId: t.tenant.id, firstAttempt: 1 } }],
+      events: [{ name: DELIVERY_EVENT, data: { deliveryId: deliveryId!, tenantId: t.tenant.id, firstAttempt: 1 } }],
       steps: [1, 2].map((n) => ({ id: `backoff-${n}`, handler: vi.fn() })),
     });
     const { result } = await engine.execute();
-    expect(result).toEqual({ deliveryId: delivery!.id, outcome: 'delivered', attempts: 3 });
+    expect(result).toEqual({ deliveryId: deliveryId!, outcome: 'delivered', attempts: 3 });
     expect(receiver.received).toHaveLength(3);
-    expect(new Set(receiver.received.map((r) => r.headers['x-webhook-id']))).toEqual(new Set([delivery!.eventId]));
+    expect(new Set(receiver.received.map((r) => r.headers['x-webhook-id']))).toEqual(new Set([eventId]));
     const stored = await db().webhookDelivery.findUniqueOrThrow({
-      where: { id: delivery!.id },
+      where: { id: deliveryId! },
       include: { attempts: true },
     });
     expect(stored.status).toBe('DELIVERED');

@@ -1,5 +1,6 @@
 import { serve } from 'inngest/next';
-import { inngest, deliverWebhook, roomLifecycle } from '@/lib/events/inngest';
+import { inngest } from '@/lib/events/inngest';
+import { inngestFunctions } from '@/lib/runtime/inngest-functions';
 
 // Inngest calls this endpoint to run delivery functions (production runner).
-export const { GET, POST, PUT } = serve({ client: inngest, functions: [deliverWebhook, roomLifecycle] });
+export const { GET, POST, PUT } = serve({ client: inngest, functions: inngestFunctions });

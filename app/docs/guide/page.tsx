@@ -1,23 +1,44 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { CopyButton } from '@/components/docs/CopyButton';
 
 export const metadata: Metadata = { title: 'Guide · Convene' };
 
+/** A code block with a Copy button; long lines wrap (a wrapped line is indented) rather than hide. */
 const Code = ({ children }: { children: string }) => (
-  <pre className="my-3 overflow-x-auto rounded bg-slate-900 p-4 text-sm leading-relaxed text-slate-100">
-    <code>{children.trim()}</code>
-  </pre>
+  <div className="relative my-3">
+    <pre className="overflow-x-auto whitespace-pre-wrap rounded bg-slate-900 p-4 pr-16 text-sm leading-relaxed text-slate-100 [overflow-wrap:anywhere]">
+      <code>{children.trim()}</code>
+    </pre>
+    <CopyButton text={children.trim()} />
+  </div>
 );
-const H2 = ({ id, children }: { id: string; children: React.ReactNode }) => (
-  <h2 id={id} className="mt-10 text-xl font-semibold">
-    {children}
+
+/** The guide's sections, in order: the contents list and the headings both come from here. */
+const SECTIONS = {
+  sdk: 'Install the SDK',
+  flow: 'Create a room, join at click time, redirect',
+  e2ee: 'End-to-end encryption',
+  waiting: 'The waiting room',
+  webhooks: 'Verify webhooks',
+  rotation: 'Rotate keys without downtime',
+  'test-mode': 'Test mode',
+  embedding: 'Embedding the call UI',
+  errors: 'Errors, retries and limits',
+} as const;
+type Section = keyof typeof SECTIONS;
+const ORDER = Object.keys(SECTIONS) as Section[];
+
+const H2 = ({ id }: { id: Section }) => (
+  <h2 id={id} className="mt-10 scroll-mt-4 text-xl font-semibold">
+    {ORDER.indexOf(id) + 1}. {SECTIONS[id]}
   </h2>
 );
 
 /** The integration guide: the typical flow and the rules an integrator meets first. */
 export default function GuidePage() {
   return (
-    <main className="mx-auto max-w-3xl px-6 py-12 leading-7">
+    <main className="mx-auto max-w-3xl px-4 py-12 leading-7 sm:px-6 [&_p_code]:[overflow-wrap:anywhere]">
       <h1 className="text-3xl font-semibold">Integrating Convene</h1>
       <p className="mt-4">
         Your backend holds a tenant API key (<code>x-api-key: cv_live_…</code>, or <code>cv_test_…</code> in a sandbox).
@@ -27,8 +48,22 @@ export default function GuidePage() {
         </Link>
         .
       </p>
+      <nav aria-labelledby="contents" className="mt-6 rounded-lg border border-slate-300 p-4 dark:border-slate-700">
+        <h2 id="contents" className="text-base font-semibold">
+          Contents
+        </h2>
+        <ol className="mt-2 list-decimal space-y-1 pl-6">
+          {ORDER.map((id) => (
+            <li key={id}>
+              <a className="text-blue-700 underline dark:text-sky-300" href={`#${id}`}>
+                {SECTIONS[id]}
+              </a>
+            </li>
+          ))}
+        </ol>
+      </nav>
 
-      <H2 id="sdk">0. Install the SDK</H2>
+      <H2 id="sdk" />
       <p>
         <code>@convene/sdk</code> (in the repository&apos;s <code>sdk/</code>; <code>npm pack ./sdk</code> makes the
         tarball) is a client typed from the API reference, with one error class (<code>ConveneError</code>:{' '}
@@ -44,7 +79,7 @@ import { Convene } from '@convene/sdk';
 const convene = new Convene({ baseUrl: process.env.CONVENE_URL, apiKey: process.env.CONVENE_API_KEY });
 `}</Code>
 
-      <H2 id="flow">1. Create a room, join at click time, redirect</H2>
+      <H2 id="flow" />
       <p>
         Create the room once and store its <code>id</code> — it is the durable handle; never store a join URL.
       </p>
@@ -66,14 +101,14 @@ return redirect(joined.waitingForApproval ? joined.admissionUrl : joined.joinUrl
         the lock and the waiting room. Tokens last 6 hours unless you pass <code>ttlSeconds</code>.
       </p>
 
-      <H2 id="e2ee">End-to-end encryption</H2>
+      <H2 id="e2ee" />
       <p>
         For a room created with <code>enableE2EE: true</code>, append the room key to the join URL as a fragment:{' '}
         <code>{'${joinUrl}#${key}'}</code>. The fragment never reaches any server; the call UI reads it and removes it
         from the address bar. Without it the UI refuses to join.
       </p>
 
-      <H2 id="waiting">2. The waiting room</H2>
+      <H2 id="waiting" />
       <p>
         In a room with <code>enableWaitingRoom</code>, attendees and viewers get <code>token: null</code>,{' '}
         <code>waitingForApproval: true</code> and an <code>admissionUrl</code>: send them there, and they continue into
@@ -90,7 +125,7 @@ POST /api/v1/rooms/{roomId}/participants/{participantId}/deny      {"actingExter
 GET  /api/v1/rooms/{roomId}/participants/{participantId}/admission  → {status, token, joinUrl}
 `}</Code>
 
-      <H2 id="webhooks">3. Verify webhooks</H2>
+      <H2 id="webhooks" />
       <p>
         Set your endpoint with <code>PATCH /api/v1/tenant/webhook</code>. Each delivery is signed:{' '}
         <code>x-webhook-signature: sha256=…</code> over <code>{'`${x-webhook-timestamp}.${rawBody}`'}</code>; during a
@@ -129,7 +164,7 @@ export function verify(secret: string, headers: Headers, rawBody: string, tolera
         response, timing) is in <code>GET /api/v1/webhooks/deliveries</code>, and any delivery can be replayed.
       </p>
 
-      <H2 id="rotation">4. Rotate keys without downtime</H2>
+      <H2 id="rotation" />
       <Code>{`
 const { plainTextKey, previousKey } = await convene.tenant.keys.rotate({ gracePeriodSeconds: 3600 });
 
@@ -142,14 +177,14 @@ POST /api/v1/tenant/keys/rotate   {"gracePeriodSeconds": 3600}
         secrets sign during the overlap).
       </p>
 
-      <H2 id="test-mode">5. Test mode</H2>
+      <H2 id="test-mode" />
       <p>
         A sandbox tenant has <code>cv_test_</code> keys. Rooms, tokens, the call UI, webhooks, the test endpoint and the
         delivery log behave exactly as in live mode; billable media (recording, streaming, captions, transcripts)
         answers 403 <code>TEST_MODE_MEDIA_DISABLED</code>. Test keys never see live data and vice versa.
       </p>
 
-      <H2 id="embedding">6. Embedding the call UI</H2>
+      <H2 id="embedding" />
       <p>
         The hosted call UI at <code>/join</code> is the only page that may be framed; every other page sends{' '}
         <code>frame-ancestors &apos;none&apos;</code>. Grant camera, microphone and screen capture to the frame:
@@ -176,7 +211,7 @@ call.toggleMicrophone(); call.toggleCamera(); call.leave();
         <code>de</code>, <code>es</code>, <code>fr</code>) on the join.
       </p>
 
-      <H2 id="errors">Errors, retries and limits</H2>
+      <H2 id="errors" />
       <p>
         Every error is <code>{'{"error":{"code","message","details"?,"requestId"}}'}</code>. Send an{' '}
         <code>Idempotency-Key</code> on POSTs and retry safely; the first answer is replayed for 24 h. Each key has a

@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
 import { WaitingRoom } from '@/components/call/WaitingRoom';
 import { HostedShell } from '@/components/call/HostedShell';
-import { HtmlLang } from '@/app/join/html-lang';
 import { messagesFor } from '@/lib/i18n/messages';
 import { hostedPageContext, one, type SearchParams } from '@/app/join/page-context';
 
@@ -22,7 +21,6 @@ export default async function WaitingPage({ searchParams }: { searchParams: Sear
   const { branding, language, frameAncestors } = await hostedPageContext('participantId', participantId, lang);
   return (
     <HostedShell branding={branding} lang={language}>
-      <HtmlLang lang={language} />
       <WaitingRoom
         roomId={one(params.room)}
         participantId={participantId}

@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { focusRing } from '@/components/call/focus-ring';
 import { useT } from '@/components/call/useT';
 import { STAGE_LAYOUTS, type StageLayout } from '@/components/call/layout/stage-layout';
@@ -28,13 +28,12 @@ export function LayoutIcon({ layout }: { layout: StageLayout }) {
  */
 export function LayoutMenu({ layout, onChange }: { layout: StageLayout; onChange: (layout: StageLayout) => void }) {
   const t = useT();
-  const { open, setOpen, button, close, onMenuKeyDown } = useMenuButton();
-  const menu = useRef<HTMLDivElement>(null);
+  const { open, setOpen, button, menu, close, onMenuKeyDown } = useMenuButton();
   useEffect(() => {
     if (open) menu.current?.querySelector<HTMLButtonElement>('[aria-pressed="true"]')?.focus();
   }, [open]);
   return (
-    <div className="relative">
+    <div className="relative flex">
       <button
         ref={button}
         type="button"

@@ -1,18 +1,23 @@
 'use client';
 
-import { forwardRef } from 'react';
+import { forwardRef, useMemo } from 'react';
 import { CarouselLayout, GridLayout, type TrackReferenceOrPlaceholder } from '@livekit/components-react';
 import type { StageLayout } from '@/components/call/layout/stage-layout';
 import type { StageFocus } from '@/components/call/layout/useStageFocus';
+import { useTileGeneration } from '@/components/call/layout/tile-generation';
+import { PhoneStage } from '@/components/call/layout/PhoneStage';
+import { useIsPhone } from '@/components/call/layout/useIsPhone';
 
 const sameTrack = (a?: TrackReferenceOrPlaceholder, b?: TrackReferenceOrPlaceholder) =>
   !!a && !!b && a.participant.identity === b.participant.identity && a.source === b.source;
 
 /**
  * The call's stage in the chosen layout: LiveKit's grid, or the focused tile large with the
- * others in LiveKit's carousel below it (speaker) or beside it (sidebar). It starts below the
- * meeting tools (padding from useToolsClearance), so no tool covers a tile. `data-convene-view`
- * says what is shown; `notice` goes over the large tile (who is in the spotlight).
+ * others in LiveKit's carousel below it (speaker) or beside it (sidebar); on a phone, speaker and
+ * sidebar are the phone's own stage (PhoneStage: the focused person full, yourself as an inset,
+ * swipe for the others). It sits between the top bar and the control bar, so no tool covers a
+ * tile. `data-convene-view` says what is shown; `notice` goes over the stage (who is in the
+ * spotlight, that you are sharing your screen).
  */
 export const Stage = forwardRef<
   HTMLDivElement,
@@ -24,7 +29,13 @@ export const Stage = forwardRef<
     notice?: React.ReactNode;
   }
 >(function Stage({ layout, focus, tracks, Tile, notice }, ref) {
-  const others = focus.focused ? tracks.filter((t) => !sameTrack(t, focus.focused)) : tracks;
+  const others = useMemo(
+    () => (focus.focused ? tracks.filter((t) => !sameTrack(t, focus.focused)) : tracks),
+    [tracks, focus.focused],
+  );
+  const gridGeneration = useTileGeneration(tracks);
+  const stripGeneration = useTileGeneration(others);
+  const phone = useIsPhone();
   return (
     <div
       ref={ref}
@@ -32,12 +43,19 @@ export const Stage = forwardRef<
       data-convene-layout={layout}
       data-convene-view={focus.view}
       data-convene-focus={focus.reason}
+      data-convene-phone={phone && focus.view !== 'grid' ? 'true' : undefined}
     >
-      {focus.view === 'grid' || !focus.focused ? (
+      {phone && focus.view !== 'grid' ? (
+        <>
+          <PhoneStage tracks={tracks} focused={focus.focused} Tile={Tile} />
+          {notice}
+        </>
+      ) : focus.view === 'grid' || !focus.focused ? (
         <div className="lk-grid-layout-wrapper">
-          <GridLayout tracks={tracks}>
+          <GridLayout key={gridGeneration} tracks={tracks}>
             <Tile />
           </GridLayout>
+          {notice}
         </div>
       ) : (
         <div className="convene-focus-stage">
@@ -47,7 +65,11 @@ export const Stage = forwardRef<
           </div>
           {others.length > 0 && (
             <div className="convene-stage-strip">
-              <CarouselLayout tracks={others} orientation={focus.view === 'sidebar' ? 'vertical' : 'horizontal'}>
+              <CarouselLayout
+                key={stripGeneration}
+                tracks={others}
+                orientation={focus.view === 'sidebar' ? 'vertical' : 'horizontal'}
+              >
                 <Tile />
               </CarouselLayout>
             </div>

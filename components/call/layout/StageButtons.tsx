@@ -11,8 +11,8 @@ interface Toggle {
 
 /**
  * Full screen (the whole call: stage, tools, panels) and picture-in-picture (the large or first
- * other person's video), each shown only where the browser offers it. Icons with their names;
- * the words show only in the phone's "More" menu.
+ * other person's video), each shown only where the browser offers it: an icon over its word, as
+ * every control of the bar.
  */
 export function StageButtons({ fullscreen, pip }: { fullscreen: Toggle; pip: Toggle }) {
   const t = useT();

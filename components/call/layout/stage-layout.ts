@@ -5,12 +5,17 @@ export type StageLayout = (typeof STAGE_LAYOUTS)[number];
 /** localStorage key (components/call/storage-fallback.ts stands in where storage is blocked). */
 export const LAYOUT_STORAGE_KEY = 'convene.layout';
 
+/**
+ * This browser's choice; until it chooses, the grid — on a phone the speaker view (PhoneStage:
+ * the active speaker fills the screen, yourself as an inset), as Daily's mobile call opens.
+ */
 export function readStageLayout(): StageLayout {
+  const fallback: StageLayout = window.matchMedia?.('(max-width: 639px)').matches ? 'speaker' : 'grid';
   try {
     const saved = window.localStorage.getItem(LAYOUT_STORAGE_KEY);
-    return STAGE_LAYOUTS.find((l) => l === saved) ?? 'grid';
+    return STAGE_LAYOUTS.find((l) => l === saved) ?? fallback;
   } catch {
-    return 'grid';
+    return fallback;
   }
 }
 

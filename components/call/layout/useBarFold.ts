@@ -3,104 +3,87 @@
 import { useEffect, useState, type RefObject } from 'react';
 
 /**
- * How the control bar keeps to one row, first that fits: 'none' (everything, with words),
- * 'icons' (the words become the buttons' accessible names only), 'secondary' (settings, layout,
- * full screen, picture-in-picture in the "More" menu) or 'all' (the bar's extra controls — hand,
- * reactions, End meeting — in it too).
+ * How the control bar keeps to one row, first that fits: 'none' (everything, each an icon over its
+ * word), 'icons' (the words become the buttons' accessible names only), 'secondary' (settings,
+ * layout, full screen, picture-in-picture in the "More" menu) or 'all' (the bar's extra controls —
+ * hand, reactions — in it too).
  */
 export type BarFold = 'none' | 'icons' | 'secondary' | 'all';
+const FOLDS: readonly BarFold[] = ['none', 'icons', 'secondary', 'all'];
 
 /** The words a fold turns into accessible names only (app/globals.css). */
 export const BAR_LABELS = '.convene-label, .lk-button-label';
 
-/** The display: contents wrappers whose children are items of the row (CallControls). */
-const ROW_WRAPPERS = new Set(['convene-more', 'convene-more-secondary', 'convene-more-extra']);
-
-/** A generous width for the More button, which is not in the row while measuring. */
-const MORE_BUTTON_WIDTH = 48;
-
-/** The row's flex items (through display: contents wrappers), and which of them `group` holds. */
-function items(bar: HTMLElement, group: string) {
-  const all: { el: HTMLElement; inGroup: boolean }[] = [];
-  const collect = (el: Element, inGroup: boolean) => {
+/** The row's flex items, through its display: contents wrappers. */
+function rowItems(bar: HTMLElement): HTMLElement[] {
+  const all: HTMLElement[] = [];
+  const collect = (el: Element) => {
     for (const child of el.children) {
       if (!(child instanceof HTMLElement)) continue;
       const style = getComputedStyle(child);
-      const grouped = inGroup || child.classList.contains(group);
-      if (style.display === 'contents') collect(child, grouped);
-      else if (style.display !== 'none' && style.position !== 'absolute') all.push({ el: child, inGroup: grouped });
+      if (style.display === 'contents') collect(child);
+      else if (style.display !== 'none' && style.position !== 'absolute') all.push(child);
     }
   };
-  collect(bar, false);
+  collect(bar);
   return all;
 }
 
-/** The fold the bar needs, measured while nothing is folded. */
-function measure(bar: HTMLElement): BarFold {
+/** Whether the row, laid out as it is now, fits the bar's width. */
+function fits(bar: HTMLElement): boolean {
   const style = getComputedStyle(bar);
   const gap = Number.parseFloat(style.columnGap) || 0;
   const available = bar.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
-  const row = items(bar, 'convene-more-secondary');
-  // An item's width without its words: the visible labels and the gap before each go.
-  const iconWidth = (el: HTMLElement) => {
-    let w = el.getBoundingClientRect().width;
-    for (const label of el.querySelectorAll<HTMLElement>(BAR_LABELS)) {
-      const box = label.getBoundingClientRect().width;
-      const parent = label.parentElement ? Number.parseFloat(getComputedStyle(label.parentElement).columnGap) || 0 : 0;
-      if (box > 1) w -= box + parent;
-    }
-    return w;
-  };
-  const width = (list: typeof row, icons: boolean) =>
-    list.reduce((sum, i) => sum + (icons ? iconWidth(i.el) : i.el.getBoundingClientRect().width), 0) +
-    gap * Math.max(0, list.length - 1);
-  if (width(row, false) <= available + 1) return 'none';
-  if (width(row, true) <= available + 1) return 'icons';
-  const kept = row.filter((i) => !i.inGroup);
-  if (width(kept, true) + gap + MORE_BUTTON_WIDTH <= available + 1) return 'secondary';
-  return 'all';
+  const items = rowItems(bar);
+  // Each item at its own content width (max-content), not what the squeezed row gives it.
+  const width =
+    items.reduce((sum, el) => sum + Math.max(el.getBoundingClientRect().width, el.scrollWidth), 0) +
+    gap * Math.max(0, items.length - 1);
+  return width <= available + 1;
 }
 
 /**
- * The fold that keeps the control bar one row at its width. Measured with everything in the row:
- * when the bar's width changes or a control comes or goes, the fold is undone for a moment and
- * measured again; while nothing is folded, any change of its controls (a label) is measured too.
+ * The first fold whose row fits: each is tried in place (the attribute the CSS reads, set and put
+ * back within one task, so nothing is painted in between).
+ */
+function measure(bar: HTMLElement): BarFold {
+  const shown = bar.dataset.fold;
+  let chosen: BarFold = 'all';
+  for (const fold of FOLDS) {
+    bar.dataset.fold = fold;
+    if (fits(bar)) {
+      chosen = fold;
+      break;
+    }
+  }
+  if (shown === undefined) delete bar.dataset.fold;
+  else bar.dataset.fold = shown;
+  return chosen;
+}
+
+/**
+ * The fold that keeps the control bar one row at its width, measured again when the bar's width
+ * changes or a control comes, goes or changes its words (End meeting once the role is known,
+ * "Raise hand" becoming "Lower hand").
  */
 export function useBarFold(bar: RefObject<HTMLElement | null>): BarFold {
   const [fold, setFold] = useState<BarFold>('none');
   useEffect(() => {
     const el = bar.current;
     if (!el) return;
-    let width = -1;
-    const check = (records?: MutationRecord[] | ResizeObserverEntry[]) => {
-      // A control came or went in the row itself (End meeting once the role is known): measure again.
-      const rowChanged = records?.some(
-        (r) =>
-          r instanceof MutationRecord &&
-          r.type === 'childList' &&
-          (r.target === el || ROW_WRAPPERS.has((r.target as Element).className)),
-      );
-      if (el.clientWidth !== width || rowChanged) {
-        width = el.clientWidth;
-        if (el.dataset.fold !== 'none') {
-          setFold('none'); // re-measured once unfolded (the attribute change comes back here)
-          return;
-        }
-      }
-      if (el.dataset.fold === 'none') setFold(measure(el));
+    let frame = 0;
+    const check = () => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => setFold(measure(el)));
     };
     const resize = new ResizeObserver(check);
     resize.observe(el);
+    // Not the fold attribute itself: measuring sets it and puts it back.
     const mutations = new MutationObserver(check);
-    mutations.observe(el, {
-      childList: true,
-      subtree: true,
-      characterData: true,
-      attributes: true,
-      attributeFilter: ['data-fold'],
-    });
-    check([]);
+    mutations.observe(el, { childList: true, subtree: true, characterData: true });
+    check();
     return () => {
+      cancelAnimationFrame(frame);
       resize.disconnect();
       mutations.disconnect();
     };

@@ -60,11 +60,12 @@ export function BackgroundPicker({
   return (
     <fieldset className="mb-3" data-testid="background-picker">
       <legend className="mb-1 font-semibold">{t.settings.background}</legend>
-      <div className="grid grid-cols-3 gap-2">
+      {/* Columns at least as wide as the longest one-word name (German "Abenddämmerung"): names never break inside a word. */}
+      <div className="grid grid-cols-[repeat(auto-fill,minmax(7rem,1fr))] gap-2">
         {options.map(({ value, label, preview }) => (
           <label
             key={value}
-            className="flex cursor-pointer flex-col items-center gap-1 rounded p-1 text-xs has-[:checked]:ring-2 has-[:checked]:ring-sky-300 has-[:focus-visible]:outline has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-sky-300"
+            className="flex cursor-pointer flex-col items-center gap-1 rounded p-1 text-center text-xs leading-tight has-[:checked]:ring-2 has-[:checked]:ring-sky-300 has-[:focus-visible]:outline has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-sky-300"
           >
             <input
               type="radio"

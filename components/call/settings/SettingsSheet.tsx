@@ -1,22 +1,21 @@
 'use client';
 
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useLocalParticipant } from '@livekit/components-react';
 import { DeviceSelect } from '@/components/call/settings/DeviceSelect';
 import { Track, type LocalAudioTrack, type LocalVideoTrack } from 'livekit-client';
 import { useT } from '@/components/call/useT';
-import { focusRing } from '@/components/call/focus-ring';
 import { useBranding } from '@/components/call/HostedShell';
 import { setNoiseSuppression } from '@/components/call/settings/noise';
 import { BackgroundPicker } from '@/components/call/settings/BackgroundPicker';
 
 /**
- * In-call settings: camera, microphone and speaker; background (blur, virtual backgrounds); noise
- * suppression — each feature only where the tenant's hosted-UI settings leave it on. This module
- * loads when someone first opens the settings; RNNoise and the background processor load when
- * first turned on.
+ * In-call settings, the body of the Settings panel (PanelDock): camera, microphone and speaker;
+ * background (blur, virtual backgrounds); noise suppression — each feature only where the tenant's
+ * hosted-UI settings leave it on. This module loads when someone first opens the settings; RNNoise
+ * and the background processor load when first turned on.
  */
-export default function SettingsSheet({ open, onClose }: { open: boolean; onClose: () => void }) {
+export default function SettingsPanel({ open }: { open: boolean }) {
   const t = useT();
   const branding = useBranding();
   const { localParticipant } = useLocalParticipant();
@@ -26,11 +25,6 @@ export default function SettingsSheet({ open, onClose }: { open: boolean; onClos
     | undefined;
   const [noise, setNoise] = useState(false);
   const [status, setStatus] = useState<string | null>(null);
-  const sheet = useRef<HTMLElement>(null);
-
-  useEffect(() => {
-    if (open) sheet.current?.focus();
-  }, [open]);
 
   const run = async (work: () => Promise<void>) => {
     setStatus(t.settings.applying);
@@ -43,31 +37,7 @@ export default function SettingsSheet({ open, onClose }: { open: boolean; onClos
   };
 
   return (
-    <section
-      ref={sheet}
-      id="convene-settings"
-      tabIndex={-1}
-      aria-label={t.settings.title}
-      hidden={!open}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') {
-          e.stopPropagation();
-          onClose();
-        }
-      }}
-      className={`convene-panel fixed inset-x-0 bottom-[var(--convene-control-bar-height)] z-40 max-h-[calc(100dvh-var(--convene-control-bar-height)-3.5rem)] overflow-y-auto rounded-t-xl bg-slate-900/95 p-4 text-sm text-white shadow-lg sm:left-auto sm:right-2 sm:w-80 sm:rounded-lg ${focusRing}`}
-    >
-      <div className="mb-3 flex items-center justify-between gap-2">
-        <h2 className="text-base font-semibold">{t.settings.title}</h2>
-        <button
-          type="button"
-          aria-label={t.panels.close}
-          onClick={onClose}
-          className={`rounded px-2 py-0.5 text-lg leading-none hover:bg-slate-700 ${focusRing}`}
-        >
-          <span aria-hidden="true">×</span>
-        </button>
-      </div>
+    <div data-open={open}>
       {(
         [
           ['videoinput', t.settings.camera],
@@ -102,6 +72,6 @@ export default function SettingsSheet({ open, onClose }: { open: boolean; onClos
       <p role="status" className="mt-2 min-h-5 text-slate-300">
         {status}
       </p>
-    </section>
+    </div>
   );
 }

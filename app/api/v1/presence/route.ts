@@ -1,5 +1,5 @@
 import { route, auth } from '@/lib/http/route';
-import { tenantPresence } from '@/lib/domain/sessions';
+import { tenantPresence } from '@/lib/domain/attendance';
 import { presencePage } from '@/lib/domain/sessions.schemas';
 import { paginationQuery } from '@/lib/domain/pagination';
 

@@ -1,5 +1,5 @@
 import { route, auth } from '@/lib/http/route';
-import { listSessions } from '@/lib/domain/sessions';
+import { listSessions } from '@/lib/domain/attendance';
 import { sessionPage, tenantSessionListQuery } from '@/lib/domain/sessions.schemas';
 
 export const GET = route(

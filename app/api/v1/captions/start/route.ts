@@ -5,7 +5,7 @@ import { captionsInput, captionStatusResponse } from '@/lib/domain/captions.sche
 export const POST = route(
   {
     tag: 'Captions',
-    summary: 'Start live captions',
+    summary: 'Start live captions (refused with CAPTIONS_NOT_CONFIGURED where no speech-to-text service runs)',
     auth: auth.tenant('media.write'),
     body: captionsInput,
     response: captionStatusResponse,

@@ -1,5 +1,5 @@
 import { route, auth } from '@/lib/http/route';
-import { getSession } from '@/lib/domain/sessions';
+import { getSession } from '@/lib/domain/attendance';
 import { sessionWithAttendanceResponse } from '@/lib/domain/sessions.schemas';
 
 export const GET = route(

@@ -1,16 +1,21 @@
 import { requireTenantActor, orNotFound } from '@/lib/console/session';
-import { canManage, roomEvents } from '@/lib/domain/console';
+import { canManage, roomEvents, roomPeople } from '@/lib/domain/console';
+import { messagesFor } from '@/lib/i18n/messages';
 import { getRoom } from '@/lib/domain/rooms';
-import { listRoomSessions } from '@/lib/domain/sessions';
+import { listRoomSessions } from '@/lib/domain/attendance';
 import { SessionsTable } from '@/components/console/SessionsTable';
 import { endRoomAction } from '@/app/console/actions';
 import { ActionButton } from '@/components/console/ActionButton';
 import { Badge, statusTone } from '@/components/console/Badge';
 import { Card } from '@/components/console/Card';
-import { fmtDate } from '@/components/console/format';
+import { fmtDate, fmtSeconds, fmtTime } from '@/components/console/format';
 import { PageHeader } from '@/components/console/PageHeader';
 import { secondaryButton } from '@/components/console/styles';
-import { Empty, Table, td } from '@/components/console/Table';
+import { Empty, Table, cell, td } from '@/components/console/Table';
+import { roomRatings } from '@/lib/domain/meeting-tools';
+import { consoleText } from '@/lib/i18n/console';
+
+const PEOPLE = ['Name', 'Role', 'State', 'Joined', 'Left', 'Connected', 'Rating'];
 
 export default async function RoomPage({ params }: { params: Promise<{ id: string }> }) {
   const actor = await requireTenantActor();
@@ -19,6 +24,10 @@ export default async function RoomPage({ params }: { params: Promise<{ id: strin
   const room = await orNotFound(() => getRoom(actor.tenant, id));
   const events = await roomEvents(actor.tenant.id, room.id);
   const sessions = await listRoomSessions(actor.tenant, room.id, { limit: 50 });
+  const people = await roomPeople(actor.tenant.id, room.id);
+  const ratings = await roomRatings(actor.tenant.id, room.id);
+  // The console is in English; the words come from the same dictionary as the call's.
+  const { roomFeatures } = messagesFor('en');
   const features = (
     [
       'enableRecording',
@@ -37,6 +46,11 @@ export default async function RoomPage({ params }: { params: Promise<{ id: strin
         description={`${room.id} · ${room.type.toLowerCase()} · created ${fmtDate(room.createdAt)}`}
       >
         {room.status !== 'ENDED' && (
+          <a href={`/console/rooms/${room.id}/live`} className={secondaryButton}>
+            Live view
+          </a>
+        )}
+        {room.status !== 'ENDED' && (
           <ActionButton
             action={endRoomAction.bind(null, room.id)}
             label="End room"
@@ -48,7 +62,7 @@ export default async function RoomPage({ params }: { params: Promise<{ id: strin
           />
         )}
       </PageHeader>
-      <div className="mb-6 grid gap-4 md:grid-cols-3">
+      <div className="mb-6 grid gap-4 md:grid-cols-2 xl:grid-cols-4">
         <Card title="Status">
           <Badge tone={statusTone(room.status)}>{room.status.toLowerCase()}</Badge>
           {room.isLocked && (
@@ -63,26 +77,45 @@ export default async function RoomPage({ params }: { params: Promise<{ id: strin
           </p>
         </Card>
         <Card title="Features">
-          <p className="text-sm">
-            {features.length ? features.map((f) => f.replace('enable', '')).join(', ') : 'None'}
+          <p className="text-sm">{features.length ? features.map((f) => roomFeatures[f]).join(', ') : 'None'}</p>
+        </Card>
+        <Card title="Rating">
+          <p className="text-sm" data-testid="room-rating">
+            {ratings.average === null
+              ? 'Nobody has rated a meeting here yet.'
+              : consoleText.ratings(ratings.count, ratings.average.toFixed(1))}
           </p>
         </Card>
       </div>
       <h2 className="mb-2 text-lg font-semibold">Participants</h2>
-      {room.participants?.length ? (
-        <Table caption="Participants" head={['Name', 'Role', 'State', 'Joined', 'Left']}>
-          {room.participants.map((p) => (
+      {people.length ? (
+        <Table caption="Participants" head={PEOPLE} stack>
+          {people.map((p) => (
             <tr key={p.id}>
-              <td className={td}>
-                {p.displayName}
-                <div className="font-mono text-xs text-slate-500">{p.externalUserId}</div>
+              <td {...cell(PEOPLE[0])}>
+                <span>
+                  {p.displayName}
+                  <span className="block font-mono text-xs text-slate-500">{p.externalUserId}</span>
+                </span>
               </td>
-              <td className={td}>{p.role.toLowerCase()}</td>
-              <td className={td}>
-                <Badge tone={statusTone(p.connectionState)}>{p.connectionState.toLowerCase()}</Badge>
+              <td {...cell(PEOPLE[1])}>{p.role.toLowerCase()}</td>
+              <td {...cell(PEOPLE[2])}>
+                <span>
+                  <Badge tone={statusTone(p.connectionState)}>{p.connectionState.toLowerCase()}</Badge>
+                </span>
               </td>
-              <td className={td}>{fmtDate(p.joinedAt)}</td>
-              <td className={td}>{fmtDate(p.leftAt)}</td>
+              <td {...cell(PEOPLE[3], 'tabular-nums')}>{fmtTime(p.firstJoinedAt.toISOString())}</td>
+              <td {...cell(PEOPLE[4], 'tabular-nums')}>
+                {p.lastLeftAt ? (
+                  fmtTime(p.lastLeftAt.toISOString())
+                ) : (
+                  <span>
+                    <Badge tone="green">still here</Badge>
+                  </span>
+                )}
+              </td>
+              <td {...cell(PEOPLE[5], 'tabular-nums')}>{fmtSeconds(p.connectedSeconds)}</td>
+              <td {...cell(PEOPLE[6], 'tabular-nums')}>{ratings.byParticipant.get(p.id) ?? '—'}</td>
             </tr>
           ))}
         </Table>

@@ -5,7 +5,7 @@ import { captionStatusResponse } from '@/lib/domain/captions.schemas';
 export const GET = route(
   {
     tag: 'Captions',
-    summary: 'Caption status of a room',
+    summary: 'Caption status of a room (whether the captions agent is in it now)',
     auth: auth.tenant('media.read'),
     response: captionStatusResponse,
   },

@@ -1,5 +1,5 @@
 import { route, auth } from '@/lib/http/route';
-import { transcriptsOfRecording } from '@/lib/domain/transcripts';
+import { transcriptsOfRecording } from '@/lib/domain/transcript-reads';
 import { transcriptPage } from '@/lib/domain/transcripts.schemas';
 
 export const GET = route(

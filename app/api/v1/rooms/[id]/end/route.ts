@@ -1,5 +1,5 @@
 import { route, auth } from '@/lib/http/route';
-import { endRoom } from '@/lib/domain/rooms';
+import { endRoom } from '@/lib/domain/room-end';
 import { roomResponse } from '@/lib/domain/rooms.schemas';
 
 export const POST = route(

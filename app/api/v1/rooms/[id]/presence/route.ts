@@ -1,5 +1,5 @@
 import { route, auth } from '@/lib/http/route';
-import { roomPresence } from '@/lib/domain/sessions';
+import { roomPresence } from '@/lib/domain/attendance';
 import { presenceRoomResponse } from '@/lib/domain/sessions.schemas';
 
 export const GET = route(

@@ -1,5 +1,5 @@
 import { route, auth } from '@/lib/http/route';
-import { listRoomSessions } from '@/lib/domain/sessions';
+import { listRoomSessions } from '@/lib/domain/attendance';
 import { sessionListQuery, sessionPage } from '@/lib/domain/sessions.schemas';
 
 export const GET = route(

@@ -1,12 +1,14 @@
 import { notFound } from 'next/navigation';
 import { requireTenantActor, orNotFound } from '@/lib/console/session';
-import { getSession } from '@/lib/domain/sessions';
+import { getSession } from '@/lib/domain/attendance';
 import { Badge } from '@/components/console/Badge';
 import { Card } from '@/components/console/Card';
 import { fmtSeconds, fmtTime } from '@/components/console/format';
 import { PageHeader } from '@/components/console/PageHeader';
+import { SessionQualitySection } from '@/components/console/quality/SessionQualitySection';
 import { secondaryButton } from '@/components/console/styles';
 import { Empty, Table, td } from '@/components/console/Table';
+import { SessionNotes } from '@/components/console/notes/SessionNotes';
 
 export default async function SessionPage({ params }: { params: Promise<{ id: string; sessionId: string }> }) {
   const actor = await requireTenantActor();
@@ -67,6 +69,14 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
       ) : (
         <Empty>Nobody connected in this session.</Empty>
       )}
+      <SessionNotes tenant={actor.tenant} roomId={id} sessionId={session.id} />
+      <SessionQualitySection
+        tenant={actor.tenant}
+        roomId={id}
+        sessionId={session.id}
+        startedAt={session.startedAt}
+        endedAt={session.endedAt}
+      />
     </>
   );
 }

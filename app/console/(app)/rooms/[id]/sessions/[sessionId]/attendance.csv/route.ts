@@ -1,4 +1,4 @@
-import { attendanceCsv } from '@/lib/domain/sessions';
+import { attendanceCsv } from '@/lib/domain/attendance';
 import { csvAttachment, tenantDownload } from '@/lib/console/download';
 
 // The console's attendance download: the signed-in user's tenant, the API's own session rules.

@@ -1,2 +1,0 @@
--- AlterTable
-ALTER TABLE "Participant" ADD COLUMN     "tokenIssuedAt" TIMESTAMP(3);

@@ -1,0 +1,307 @@
+/**
+ * Every video codec LiveKit forwards, through the development media server, with LiveKit's own
+ * SDKs: @livekit/rtc-node publishes a 320×240 camera in VP8, H.264, VP9 and AV1 in turn (simulcast
+ * off, one after another in one room, so each receiver's section is reused across codecs); a
+ * second rtc-node participant and livekit-client in Chromium each decode frames of that size whose
+ * picture changes as sent, and the track is announced in the codec it is sent in. Then
+ * livekit-client publishes with `videoCodec: 'h264'` and `'vp9'` (VP9 as livekit-client sends it:
+ * SVC, three spatial layers in one stream, forwarded whole), and both others see it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from '@playwright/test';
+import {
+  AudioStream,
+  LocalVideoTrack,
+  type RemoteTrack,
+  type RemoteTrackPublication,
+  Room,
+  TrackKind,
+  TrackPublishOptions,
+  TrackSource,
+  VideoBufferType,
+  VideoCodec,
+  VideoFrame,
+  VideoSource,
+  VideoStream,
+} from '@livekit/rtc-node';
+import { startDevMediaServer, type DevMediaServer } from '@/media-server';
+import { launchChromiumWithFakeDevices, serveLiveKitClientPage } from '../support/livekit-page';
+import { mediaToken } from '../support/rtc-node-media';
+import { cleanUpWithin, holds } from '../support/until';
+
+const ROOM = 'codecs';
+const WIDTH = 320;
+const HEIGHT = 240;
+
+let media: DevMediaServer;
+let served: Awaited<ReturnType<typeof serveLiveKitClientPage>>;
+let browser: Browser;
+let viewer: Page;
+let publisher: Room;
+let subscriber: Room;
+let seen: ReturnType<typeof watchVideo>;
+
+/** What an rtc-node subscriber decodes of each video track: frames, sizes, and a brightness per frame. */
+function watchVideo(room: Room) {
+  const tracks = new Map<string, { sizes: Set<string>; brightness: Set<number>; frames: number }>();
+  room.on('trackSubscribed', (track: RemoteTrack, publication: RemoteTrackPublication) => {
+    if (track.kind !== TrackKind.KIND_VIDEO) return;
+    const entry = { sizes: new Set<string>(), brightness: new Set<number>(), frames: 0 };
+    tracks.set(publication.sid!, entry);
+    void (async () => {
+      const reader = new VideoStream(track).getReader();
+      for (let next = await reader.read(); !next.done; next = await reader.read()) {
+        const frame = next.value.frame.convert(VideoBufferType.I420);
+        entry.frames++;
+        entry.sizes.add(`${frame.width}x${frame.height}`);
+        let sum = 0;
+        let count = 0;
+        for (let i = 0; i < frame.width * frame.height; i += 97, count++) sum += frame.data[i];
+        entry.brightness.add(Math.round(sum / count / 4));
+      }
+    })();
+  });
+  return tracks;
+}
+
+/** What the Chromium viewer shows of a track: its size, frames decoded, and the brightness now. */
+const inViewer = (trackSid: string) =>
+  viewer.evaluate((sid) => {
+    const video = document.querySelector<HTMLVideoElement>(`video[data-sid="${sid}"]`);
+    if (!video?.videoWidth) return undefined;
+    const canvas = document.createElement('canvas');
+    [canvas.width, canvas.height] = [32, 24];
+    const context = canvas.getContext('2d')!;
+    context.drawImage(video, 0, 0, 32, 24);
+    const pixels = context.getImageData(0, 0, 32, 24).data;
+    let sum = 0;
+    for (let i = 0; i < pixels.length; i += 4) sum += pixels[i] + pixels[i + 1] + pixels[i + 2];
+    return {
+      size: `${video.videoWidth}x${video.videoHeight}`,
+      frames: video.getVideoPlaybackQuality().totalVideoFrames,
+      brightness: Math.round(sum / (32 * 24 * 3) / 4),
+    };
+  }, trackSid);
+
+/**
+ * Samples the viewer's tile of `trackSid` until it has shown frames and `brightnesses` different
+ * pictures (Chromium's fake camera changes too little for more than one).
+ */
+async function viewerSees(what: string, trackSid: string, brightnesses = 4) {
+  const brightness = new Set<number>();
+  let last: Awaited<ReturnType<typeof inViewer>>;
+  await holds(`the Chromium viewer decodes ${what}, its picture changing`, async () => {
+    last = await inViewer(trackSid);
+    if (last) brightness.add(last.brightness);
+    return !!last && last.frames > 10 && brightness.size >= brightnesses;
+  });
+  return last!;
+}
+
+/** Feeds `source` a 320×240 picture whose brightness steps every frame (25 frames/s) until stopped. */
+function feedChangingPicture(source: VideoSource) {
+  const picture = new Uint8Array(WIDTH * HEIGHT * 4);
+  let tick = 0;
+  const timer = setInterval(() => {
+    picture.fill(40 + ((tick++ * 6) % 180));
+    source.captureFrame(new VideoFrame(picture, WIDTH, HEIGHT, VideoBufferType.RGBA));
+  }, 40);
+  return () => clearInterval(timer);
+}
+
+const announced = (identity: string, trackSid: string) =>
+  media.rooms.get(ROOM)?.participants.get(identity)?.tracks.get(trackSid)?.mimeType;
+
+beforeAll(async () => {
+  media = await startDevMediaServer({ departureTimeoutMs: 1000 });
+  served = await serveLiveKitClientPage();
+  browser = await launchChromiumWithFakeDevices();
+  viewer = await browser.newPage();
+  await viewer.goto(served.url);
+  await viewer.evaluate(
+    async ({ url, jwt }) => {
+      const w = window as any;
+      w.room = new w.LivekitClient.Room();
+      w.room.on('trackSubscribed', (track: any, publication: any) => {
+        if (track.kind !== 'video') return;
+        const el = track.attach();
+        el.dataset.sid = publication.trackSid;
+        el.dataset.mime = publication.mimeType;
+        document.body.appendChild(el);
+      });
+      await w.room.connect(url, jwt);
+    },
+    { url: media.url, jwt: await mediaToken(media, ROOM, 'viewer') },
+  );
+  publisher = new Room();
+  subscriber = new Room();
+  seen = watchVideo(subscriber);
+  await publisher.connect(media.url, await mediaToken(media, ROOM, 'publisher'), {
+    autoSubscribe: false,
+    dynacast: false,
+  });
+  await subscriber.connect(media.url, await mediaToken(media, ROOM, 'subscriber'), {
+    autoSubscribe: true,
+    dynacast: false,
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await served?.close();
+  if (publisher) await cleanUpWithin('the publisher leaving', () => publisher.disconnect());
+  if (subscriber) await cleanUpWithin('the subscriber leaving', () => subscriber.disconnect());
+  await media?.close();
+});
+
+describe('every codec LiveKit forwards', { timeout: 120_000 }, () => {
+  it('carries VP8, H.264, VP9 and AV1 from rtc-node in turn to rtc-node and Chromium, as sent', async () => {
+    for (const [codec, mimeType] of [
+      [VideoCodec.VP8, 'video/VP8'],
+      [VideoCodec.H264, 'video/H264'],
+      [VideoCodec.VP9, 'video/VP9'],
+      [VideoCodec.AV1, 'video/AV1'],
+    ] as const) {
+      const source = new VideoSource(WIDTH, HEIGHT);
+      const stopFeeding = feedChangingPicture(source);
+      const publication = await publisher.localParticipant!.publishTrack(
+        LocalVideoTrack.createVideoTrack(`camera-${mimeType}`, source),
+        new TrackPublishOptions({ source: TrackSource.SOURCE_CAMERA, videoCodec: codec, simulcast: false }),
+      );
+      const sid = publication.sid!;
+      try {
+        await holds(`${mimeType}: frames of a changing picture at the rtc-node subscriber`, () => {
+          const entry = seen.get(sid);
+          return !!entry && entry.frames > 10 && entry.brightness.size > 3;
+        });
+        expect([...seen.get(sid)!.sizes]).toContain(`${WIDTH}x${HEIGHT}`);
+        expect(announced('publisher', sid)).toBe(mimeType);
+        const remote = subscriber.remoteParticipants.get('publisher')?.trackPublications.get(sid);
+        expect(remote?.mimeType).toBe(mimeType);
+
+        const shown = await viewerSees(mimeType, sid);
+        expect(shown.size).toBe(`${WIDTH}x${HEIGHT}`);
+        expect(
+          await viewer.evaluate(
+            (s) => document.querySelector<HTMLElement>(`video[data-sid="${s}"]`)?.dataset.mime,
+            sid,
+          ),
+        ).toBe(mimeType);
+      } finally {
+        stopFeeding();
+        await publisher.localParticipant!.unpublishTrack(sid);
+      }
+    }
+  });
+
+  for (const [videoCodec, mimeType] of [
+    ['h264', 'video/H264'],
+    ['vp9', 'video/VP9'],
+    ['av1', 'video/AV1'],
+  ] as const)
+    it(`carries livekit-client publishing with videoCodec '${videoCodec}' to rtc-node and Chromium`, async () => {
+      const identity = `browser-${videoCodec}`;
+      const page = await browser.newPage();
+      try {
+        await page.goto(served.url);
+        const sid: string = await page.evaluate(
+          async ({ url, jwt, videoCodec }) => {
+            const w = window as any;
+            const room = new w.LivekitClient.Room({ publishDefaults: { videoCodec } });
+            await room.connect(url, jwt);
+            const publication = await room.localParticipant.setCameraEnabled(true);
+            return publication.trackSid;
+          },
+          { url: media.url, jwt: await mediaToken(media, ROOM, identity), videoCodec },
+        );
+        await holds(`${mimeType} from livekit-client: frames at rtc-node`, () => {
+          const entry = seen.get(sid);
+          return !!entry && entry.frames > 10;
+        });
+        expect(announced(identity, sid)).toBe(mimeType);
+        const shown = await viewerSees(`${mimeType} from livekit-client`, sid, 1);
+        expect(shown.frames).toBeGreaterThan(10);
+      } finally {
+        await page.close();
+      }
+    });
+
+  it("carries H.264 and VP9 on v0 too (a server without v1): offered to the subscriber in the publisher's codec", async () => {
+    const v0 = await startDevMediaServer({ v1: false });
+    const room = 'codecs-v0';
+    const sender = new Room();
+    const receiver = new Room();
+    const received = watchVideo(receiver);
+    try {
+      await sender.connect(v0.url, await mediaToken(v0, room, 'sender'), { autoSubscribe: false, dynacast: false });
+      await receiver.connect(v0.url, await mediaToken(v0, room, 'receiver'), { autoSubscribe: true, dynacast: false });
+      for (const [codec, mimeType] of [
+        [VideoCodec.H264, 'video/H264'],
+        [VideoCodec.VP9, 'video/VP9'],
+      ] as const) {
+        const source = new VideoSource(WIDTH, HEIGHT);
+        const stopFeeding = feedChangingPicture(source);
+        const publication = await sender.localParticipant!.publishTrack(
+          LocalVideoTrack.createVideoTrack(`camera-${mimeType}`, source),
+          new TrackPublishOptions({ source: TrackSource.SOURCE_CAMERA, videoCodec: codec, simulcast: false }),
+        );
+        try {
+          await holds(`${mimeType} on v0: frames of a changing picture at the receiver`, () => {
+            const entry = received.get(publication.sid!);
+            return !!entry && entry.frames > 10 && entry.brightness.size > 3;
+          });
+          expect([...received.get(publication.sid!)!.sizes]).toContain(`${WIDTH}x${HEIGHT}`);
+          expect(v0.rooms.get(room)?.participants.get('sender')?.tracks.get(publication.sid!)?.mimeType).toBe(mimeType);
+        } finally {
+          stopFeeding();
+          await sender.localParticipant!.unpublishTrack(publication.sid!);
+        }
+      }
+    } finally {
+      await cleanUpWithin('the v0 sender leaving', () => sender.disconnect());
+      await cleanUpWithin('the v0 receiver leaving', () => receiver.disconnect());
+      await v0.close();
+    }
+  });
+
+  it("carries livekit-client's microphone in RED, as it asks by default, and in plain Opus when it does not", async () => {
+    const heard = new Map<string, number>();
+    subscriber.on('trackSubscribed', (track: RemoteTrack, publication: RemoteTrackPublication) => {
+      if (track.kind !== TrackKind.KIND_AUDIO) return;
+      heard.set(publication.sid!, 0);
+      void (async () => {
+        const reader = new AudioStream(track, 48000, 1).getReader();
+        for (let next = await reader.read(); !next.done; next = await reader.read()) {
+          let energy = 0;
+          for (const sample of next.value.data) energy += Math.abs(sample);
+          heard.set(publication.sid!, heard.get(publication.sid!)! + energy);
+        }
+      })();
+    });
+    for (const [red, mimeType] of [
+      [true, 'audio/red'],
+      [false, 'audio/opus'],
+    ] as const) {
+      const identity = `microphone-${red ? 'red' : 'opus'}`;
+      const page = await browser.newPage();
+      try {
+        await page.goto(served.url);
+        const sid: string = await page.evaluate(
+          async ({ url, jwt, red }) => {
+            const w = window as any;
+            const room = new w.LivekitClient.Room({ publishDefaults: { red } });
+            await room.connect(url, jwt);
+            const publication = await room.localParticipant.setMicrophoneEnabled(true);
+            return publication.trackSid;
+          },
+          { url: media.url, jwt: await mediaToken(media, ROOM, identity), red },
+        );
+        // Chromium's fake microphone beeps once a second.
+        await holds(`${mimeType}: the beeps at rtc-node`, () => (heard.get(sid) ?? 0) > 0);
+        expect(announced(identity, sid)).toBe(mimeType);
+      } finally {
+        await page.close();
+      }
+    }
+  });
+});
