@@ -121,7 +121,7 @@ test('the pre-call check: good against the media server, a clear failure when it
   await page.context().close();
 });
 
-test('two people talk for ~30 s: both reported, the throttled sender has lower figures and a lower score; the API, the console page and the CSV show them', async ({
+test('two people talk for ~30 s and leave: both reported, the throttled sender has lower figures and a lower score; the API, the console page and the CSV show them', async ({
   browser,
 }, testInfo) => {
   const roomId = await newRoom('Quality');
@@ -150,6 +150,12 @@ test('two people talk for ~30 s: both reported, the throttled sender has lower f
     setInterval(throttle, 500);
   });
   await amy.waitForTimeout(32_000);
+  // Both leave: what each sampled since its first report (sent at once) goes as they leave.
+  await bob.getByRole('button', { name: 'Leave', exact: true }).click();
+  await expect(bob.getByTestId('error-left')).toBeVisible({ timeout: 15_000 });
+  await amy.getByRole('button', { name: 'Leave', exact: true }).click();
+  await amy.getByRole('dialog', { name: 'Leave the meeting?' }).getByRole('button', { name: 'Leave meeting' }).click();
+  await expect(amy.getByTestId('error-left')).toBeVisible({ timeout: 15_000 });
 
   const session = (await api('GET', `/api/v1/rooms/${roomId}/sessions`)).body.data[0];
   expect(session).toBeTruthy();

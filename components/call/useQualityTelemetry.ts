@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect } from 'react';
-import { type Participant, type Room, RoomEvent, Track, type TrackPublication } from 'livekit-client';
+import { DisconnectReason, type Participant, type Room, RoomEvent, Track, type TrackPublication } from 'livekit-client';
 import type { QualityReport, ReportedSample, ReportedTrack } from '@/lib/domain/quality.schemas';
 import {
   MAX_SAMPLES_PER_REPORT,
@@ -16,8 +16,8 @@ import {
  * of each of its tracks (what it sends, what it receives), turns the counters' changes into one
  * sample (bitrate, loss, jitter, round-trip time, frame rate and size, why the encoder is held
  * back, concealed audio) and reports the samples with the participant token every
- * QUALITY_REPORT_INTERVAL_MS, and at once when one shows trouble
- * (POST /api/v1/me/quality; lib/domain/quality.ts files them under the live session). What it costs the page: one getStats
+ * QUALITY_REPORT_INTERVAL_MS, at once when one shows trouble or the first calm one after it, and
+ * as the person leaves (POST /api/v1/me/quality; lib/domain/quality.ts files them under the live session). What it costs the page: one getStats
  * per track, awaited one after another, and a few milliseconds of arithmetic, measured as the
  * `convene.quality.sample` performance entry (e2e/quality.spec.ts holds it under a frame).
  */
@@ -57,6 +57,8 @@ export class QualityTelemetry {
   private lastSent: number | undefined;
   private timer: ReturnType<typeof setInterval>;
   private stopped = false;
+  /** Whether the last sample showed trouble: the first calm one after it goes at once too. */
+  private troubled = false;
   private readonly client = clientInfo();
 
   constructor(
@@ -66,20 +68,23 @@ export class QualityTelemetry {
   ) {
     room.on(RoomEvent.TrackMuted, this.onMuted).on(RoomEvent.TrackUnmuted, this.onUnmuted);
     room.on(RoomEvent.Reconnecting, this.onReconnecting).on(RoomEvent.Reconnected, this.onReconnected);
+    room.once(RoomEvent.Disconnected, this.onDisconnected);
+    window.addEventListener('pagehide', this.onPageHide);
     // The counters' first reading is the baseline: each sample is the change since the one before.
     setTimeout(() => void this.read().then((reports) => this.stopped || this.sample(reports, performance.now())), 1000);
     this.timer = setInterval(() => void this.tick(), QUALITY_SAMPLE_INTERVAL_MS);
   }
 
   /**
-   * The call ended: nothing more is sampled or sent. What is not yet sent (20 s at most) is not
-   * sent now: a meeting ended for everyone has no live session left to file it under, and the
-   * refusal would be an error in the page's console.
+   * The call ended: nothing more is sampled or sent. What waits is sent only when the person
+   * left by themselves (onDisconnected) or closes the page: a meeting ended for everyone has no
+   * live session left to file it under, and the refusal would be an error in the page's console.
    */
   stop() {
     if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.timer);
+    window.removeEventListener('pagehide', this.onPageHide);
     this.room.off(RoomEvent.TrackMuted, this.onMuted).off(RoomEvent.TrackUnmuted, this.onUnmuted);
     this.room.off(RoomEvent.Reconnecting, this.onReconnecting).off(RoomEvent.Reconnected, this.onReconnected);
   }
@@ -95,6 +100,15 @@ export class QualityTelemetry {
   private onUnmuted = (p: TrackPublication, who: Participant) => this.event('unmuted', p, who);
   private onReconnecting = () => this.event('reconnecting');
   private onReconnected = () => this.event('reconnected');
+  /** The person left (Leave, or the embedding page's leave): what they sampled since the last report goes now. */
+  private onDisconnected = (reason?: DisconnectReason) => {
+    if (reason === DisconnectReason.CLIENT_INITIATED && !this.stopped && this.pending.length) void this.send();
+    this.stop();
+  };
+  /** The page is closed or navigated away from mid-call: the same (the request outlives the page: keepalive). */
+  private onPageHide = () => {
+    if (!this.stopped && this.pending.length) void this.send();
+  };
 
   /** Every track's statistics, one getStats at a time (a burst of them would compete with the call). */
   private async read() {
@@ -124,7 +138,9 @@ export class QualityTelemetry {
       const due =
         this.lastSent === undefined ||
         started - this.lastSent >= QUALITY_REPORT_INTERVAL_MS - QUALITY_SAMPLE_INTERVAL_MS / 2;
-      if (due || troubled(sample)) void this.send();
+      const wasTroubled = this.troubled;
+      this.troubled = troubled(sample);
+      if (due || this.troubled || wasTroubled) void this.send();
     }
   }
 

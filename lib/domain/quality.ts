@@ -8,6 +8,7 @@ import type { ParticipantCredential } from '@/lib/domain/me';
 import { mediaFor } from '@/lib/domain/media';
 import { isInCall } from '@/lib/domain/participants';
 import {
+  QUALITY_REPORT_AFTER_LEAVING_MS,
   QUALITY_REPORT_WINDOW_SECONDS,
   QUALITY_REPORTS_PER_WINDOW,
   QUALITY_SAMPLES_PER_SERIES,
@@ -47,13 +48,23 @@ function sampleRows(report: QualityReport, now: Date) {
   });
 }
 
+/**
+ * Left the call moments ago: the call sends what it sampled since its last report as the person
+ * leaves, and the media layer may say they left before that report arrives. Removed and refused
+ * people are not "left" (their state says so) and are refused.
+ */
+const justLeft = (participant: ParticipantCredential['participant'], now: Date) =>
+  participant.connectionState === 'DISCONNECTED' &&
+  participant.leftAt !== null &&
+  now.getTime() - participant.leftAt.getTime() <= QUALITY_REPORT_AFTER_LEAVING_MS;
+
 export async function reportQuality(
   { tenant, room, participant }: ParticipantCredential,
   report: QualityReport,
   now = new Date(),
 ): Promise<{ sessionId: string; stored: number }> {
   if (report.roomId !== room.id) throw forbidden('This participant token is for another room.');
-  if (!isInCall(participant))
+  if (!isInCall(participant) && !justLeft(participant, now))
     throw invalidState(`Participant is ${participant.connectionState}; only someone in the call reports its quality.`);
   const spent = await limiterFor(QUALITY_REPORTS_PER_WINDOW, QUALITY_REPORT_WINDOW_SECONDS)
     .consume(`quality:${participant.id}`)

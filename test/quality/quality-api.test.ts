@@ -12,7 +12,12 @@ import { db } from '@/lib/db';
 import { createApiKey } from '@/lib/domain/keys';
 import { pruneQuality } from '@/lib/domain/quality';
 import { sessionQualityCsv } from '@/lib/domain/quality-reads';
-import { QUALITY_REPORT_MAX_BYTES, QUALITY_SAMPLES_PER_SERIES } from '@/lib/domain/quality-limits';
+import {
+  MAX_SAMPLES_PER_REPORT,
+  QUALITY_REPORT_AFTER_LEAVING_MS,
+  QUALITY_REPORT_MAX_BYTES,
+  QUALITY_SAMPLES_PER_SERIES,
+} from '@/lib/domain/quality-limits';
 
 const suite = useSuite();
 let t: Awaited<ReturnType<typeof seedTenant>>;
@@ -228,7 +233,7 @@ describe('refused reports are never stored', () => {
     expect(notJson.body.error.code).toBe('INVALID_JSON');
     const cases: [Record<string, unknown>, string][] = [
       [{ roomId: room.id, samples: [] }, 'samples'],
-      [{ roomId: room.id, samples: Array.from({ length: 7 }, () => sample()) }, 'samples'],
+      [{ roomId: room.id, samples: Array.from({ length: MAX_SAMPLES_PER_REPORT + 1 }, () => sample()) }, 'samples'],
       [
         { roomId: room.id, samples: [{ ...sample(), tracks: [{ ...sample().tracks[0], kbps: -1 }] }] },
         'samples.0.tracks.0.kbps',
@@ -313,6 +318,23 @@ describe('refused reports are never stored', () => {
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('FORBIDDEN');
     expect(await countSamples()).toBe(before);
+  });
+
+  it('from someone who left: what waited as they left is filed; 30 s later, 409 INVALID_STATE', async () => {
+    await connect(room.mediaRoomName, people.hal, 'participant_left');
+    expect((await db().participant.findUniqueOrThrow({ where: { id: people.hal.id } })).connectionState).toBe(
+      'DISCONNECTED',
+    );
+    const before = await countSamples();
+    const last = await report('hal', { roomId: room.id, samples: [sample({ ageMs: 20_000 }), sample()] });
+    expect([last.status, last.body.stored]).toEqual([201, 2]);
+    await db().participant.update({
+      where: { id: people.hal.id },
+      data: { leftAt: new Date(Date.now() - QUALITY_REPORT_AFTER_LEAVING_MS - 1000) },
+    });
+    const late = await report('hal', { roomId: room.id, samples: [sample()] });
+    expect([late.status, late.body.error?.code]).toEqual([409, 'INVALID_STATE']);
+    expect(await countSamples()).toBe(before + 2);
   });
 
   it(`past ${QUALITY_SAMPLES_PER_SERIES} samples in a session: 409 QUALITY_SAMPLES_FULL`, async () => {

@@ -1,11 +1,13 @@
 /**
  * The call's quality reports: when they go out, and with what. A sample every 10 s; the first at
- * once (the console's live view sees the person early), then every 30 s with the samples since,
- * and a sample that shows trouble at once, with those waiting before it. Run on fake timers with
- * a room whose camera's statistics grow as a sending camera's do.
+ * once (the console's live view sees the person early), then every QUALITY_REPORT_INTERVAL_MS with
+ * the samples since; a sample that shows trouble, and the first calm one after it, at once with
+ * those waiting before it; what waits when the person leaves, as they leave. Run on fake timers
+ * with a room whose camera's statistics grow as a sending camera's do.
  */
+import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import type { Room } from 'livekit-client';
+import { DisconnectReason, type Room, RoomEvent } from 'livekit-client';
 import { QualityTelemetry } from '@/components/call/useQualityTelemetry';
 import { QUALITY_REPORT_INTERVAL_MS, QUALITY_SAMPLE_INTERVAL_MS } from '@/lib/domain/quality-limits';
 
@@ -46,17 +48,16 @@ function sendingRoom(): Room {
       },
     },
   };
-  const room = {
-    on: () => room,
-    off: () => room,
+  const room = Object.assign(new EventEmitter(), {
     localParticipant: { trackPublications: new Map([['TR_cam', camera]]), connectionQuality: 'excellent' },
     remoteParticipants: new Map(),
-  };
+  });
   return room as unknown as Room;
 }
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval', 'Date', 'performance'] });
+  vi.stubGlobal('window', new EventTarget());
   vi.stubGlobal('navigator', { userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36' });
   sent = [];
   lossFraction = 0;
@@ -75,7 +76,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-it('sends the first sample at once, then the samples of each 30 s together', async () => {
+it('sends the first sample at once, then the samples of each interval together', async () => {
   const start = Date.now();
   telemetry = new QualityTelemetry(sendingRoom(), 'token', 'room_1');
   await vi.advanceTimersByTimeAsync(QUALITY_SAMPLE_INTERVAL_MS);
@@ -104,6 +105,52 @@ it('sends a sample that shows trouble at once, with those waiting before it', as
   await vi.advanceTimersByTimeAsync(QUALITY_SAMPLE_INTERVAL_MS);
   expect(sent.map((s) => s.at - start)).toEqual([QUALITY_SAMPLE_INTERVAL_MS, QUALITY_SAMPLE_INTERVAL_MS * 3]);
   expect(sent[1].body.samples.map((s) => s.tracks[0].lossPct)).toEqual([0, 10]);
+});
+
+it('sends the first calm sample after trouble at once too (the live view sees the recovery)', async () => {
+  const start = Date.now();
+  telemetry = new QualityTelemetry(sendingRoom(), 'token', 'room_1');
+  await vi.advanceTimersByTimeAsync(QUALITY_SAMPLE_INTERVAL_MS);
+  lossFraction = 0.1;
+  await vi.advanceTimersByTimeAsync(QUALITY_SAMPLE_INTERVAL_MS);
+  lossFraction = 0;
+  await vi.advanceTimersByTimeAsync(QUALITY_SAMPLE_INTERVAL_MS * 2);
+  expect(sent.map((s) => s.at - start)).toEqual([1, 2, 3].map((n) => QUALITY_SAMPLE_INTERVAL_MS * n));
+  expect(sent.map((s) => s.body.samples.map((x) => x.tracks[0].lossPct))).toEqual([[0], [10], [0]]);
+});
+
+it('sends what waits when the person leaves, and nothing after', async () => {
+  const room = sendingRoom();
+  telemetry = new QualityTelemetry(room, 'token', 'room_1');
+  await vi.advanceTimersByTimeAsync(QUALITY_SAMPLE_INTERVAL_MS * 3);
+  expect(sent).toHaveLength(1);
+  room.emit(RoomEvent.Disconnected, DisconnectReason.CLIENT_INITIATED);
+  await vi.advanceTimersByTimeAsync(0);
+  expect(sent).toHaveLength(2);
+  expect(sent[1].body.samples).toHaveLength(2);
+  await vi.advanceTimersByTimeAsync(QUALITY_REPORT_INTERVAL_MS * 2);
+  expect(sent).toHaveLength(2);
+});
+
+it('sends what waits when the page is closed mid-call', async () => {
+  telemetry = new QualityTelemetry(sendingRoom(), 'token', 'room_1');
+  await vi.advanceTimersByTimeAsync(QUALITY_SAMPLE_INTERVAL_MS * 2);
+  expect(sent).toHaveLength(1);
+  window.dispatchEvent(new Event('pagehide'));
+  await vi.advanceTimersByTimeAsync(0);
+  expect(sent.map((s) => s.body.samples.length)).toEqual([1, 1]);
+});
+
+it('sends nothing when the meeting was ended for everyone or they were removed, not even what waits', async () => {
+  for (const reason of [DisconnectReason.ROOM_DELETED, DisconnectReason.PARTICIPANT_REMOVED]) {
+    sent = [];
+    const room = sendingRoom();
+    telemetry = new QualityTelemetry(room, 'token', 'room_1');
+    await vi.advanceTimersByTimeAsync(QUALITY_SAMPLE_INTERVAL_MS * 2);
+    room.emit(RoomEvent.Disconnected, reason);
+    await vi.advanceTimersByTimeAsync(QUALITY_REPORT_INTERVAL_MS * 2);
+    expect(sent).toHaveLength(1);
+  }
 });
 
 it('sends nothing once the call has ended, not even what waits', async () => {

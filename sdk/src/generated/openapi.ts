@@ -1354,7 +1354,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Report call-quality samples (the call’s WebRTC statistics; participant token, at most 16 KB) */
+        /** Report call-quality samples (the call’s WebRTC statistics; participant token, at most 32 KB) */
         post: operations["postMeQuality"];
         delete?: never;
         options?: never;

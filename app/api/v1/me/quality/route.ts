@@ -6,7 +6,7 @@ import { qualityReportInput, qualityReportResponse } from '@/lib/domain/quality.
 export const POST = route(
   {
     tag: 'Hosted UI',
-    summary: 'Report call-quality samples (the call’s WebRTC statistics; participant token, at most 16 KB)',
+    summary: `Report call-quality samples (the call’s WebRTC statistics; participant token, at most ${QUALITY_REPORT_MAX_BYTES / 1024} KB)`,
     auth: auth.participant,
     body: qualityReportInput,
     maxBodyBytes: QUALITY_REPORT_MAX_BYTES,
