@@ -238,7 +238,10 @@ async function slowScreen(page: Page) {
       const canvas = document.createElement('canvas');
       canvas.width = 1280;
       canvas.height = 720;
-      const stream = canvas.captureStream(15);
+      // Frames only when asked for (requestFrame): with a frame rate, Chromium may capture the blank
+      // canvas once, and the "no frame yet" state this test is about would end on its own.
+      const stream = canvas.captureStream(0);
+      const [track] = stream.getVideoTracks() as CanvasCaptureMediaStreamTrack[];
       (window as unknown as { startScreenFrames: () => void }).startScreenFrames = () => {
         const ctx = canvas.getContext('2d')!;
         let n = 0;
@@ -248,6 +251,7 @@ async function slowScreen(page: Page) {
           ctx.fillStyle = '#fff';
           ctx.font = '64px sans-serif';
           ctx.fillText(`slide ${n}`, 80, 360);
+          track.requestFrame();
         }, 66);
       };
       return stream;

@@ -2,7 +2,7 @@
 
 import { useEffect } from 'react';
 import { useRoomContext } from '@livekit/components-react';
-import { toast } from 'sonner';
+import { toast } from '@/components/call/toasts';
 import { onDeviceFailure } from '@/components/call/room-device-failures';
 import { useT } from '@/components/call/useT';
 

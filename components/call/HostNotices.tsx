@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback } from 'react';
-import { Toaster, toast } from 'sonner';
+import { CallToaster, toast } from '@/components/call/toasts';
 import { LIVE_TOPICS, type LiveMessage } from '@/lib/live-topics';
 import { useLiveMessages } from '@/components/call/useLiveList';
 import { useT } from '@/components/call/useT';
@@ -20,7 +20,7 @@ export function HostNotices() {
   );
   useLiveMessages(LIVE_TOPICS.host, onMessage);
   return (
-    <Toaster
+    <CallToaster
       position="bottom-center"
       offset={ABOVE_CONTROL_BAR}
       mobileOffset={ABOVE_CONTROL_BAR}

@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect } from 'react';
-import { toast } from 'sonner';
+import { toast } from '@/components/call/toasts';
 import { useLocalParticipant } from '@livekit/components-react';
 import { useSpeakingWhileMuted } from '@/components/call/useSpeakingWhileMuted';
 import { useT } from '@/components/call/useT';

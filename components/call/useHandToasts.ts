@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef } from 'react';
-import { toast } from 'sonner';
+import { toast } from '@/components/call/toasts';
 import { useCall } from '@/components/call/call-context';
 import { useHands } from '@/components/call/useHands';
 import { useT } from '@/components/call/useT';

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef } from 'react';
-import { toast } from 'sonner';
+import { toast } from '@/components/call/toasts';
 import type { ParticipantApi, WaitingParticipantResponse } from '@/components/call/participant-api';
 import { useT } from '@/components/call/useT';
 import { playKnock } from '@/components/call/knock-sound';

@@ -19,6 +19,7 @@ import {
   useSdesMid,
   useSdesRTPStreamId,
 } from 'werift';
+import { routeLayersBySection } from './rid-routing';
 import {
   type ConnectionQualityInfo,
   ConnectionQualityUpdate,
@@ -135,6 +136,7 @@ export class SignalSession implements ParticipantLink {
       bundlePolicy: 'max-bundle' as const,
     };
     this.publisher = new RTCPeerConnection(config);
+    routeLayersBySection(this.publisher);
     this.subscriber = this.single ? this.publisher : new RTCPeerConnection(config);
     this.publisher.onIceCandidate.subscribe((c) => c && this.trickle(c.toJSON(), SignalTarget.PUBLISHER));
     if (!this.single)
