@@ -2,7 +2,8 @@
 
 import { useCallback } from 'react';
 import { CallToaster, toast } from '@/components/call/toasts';
-import { LIVE_TOPICS, type LiveMessage } from '@/lib/live-topics';
+import { LIVE_TOPICS } from '@/lib/live-topics';
+import type { LiveMessage } from '@/lib/live-messages';
 import { useLiveMessages } from '@/components/call/useLiveList';
 import { useT } from '@/components/call/useT';
 
