@@ -2,7 +2,8 @@
 
 import { useCallback, useRef, useState } from 'react';
 import { useLocalParticipant, useRoomContext } from '@livekit/components-react';
-import { LIVE_TOPICS, REACTION_EMOJI, type LiveMessage } from '@/lib/live-topics';
+import { LIVE_TOPICS, REACTION_EMOJI } from '@/lib/live-topics';
+import type { LiveMessage } from '@/lib/live-messages';
 import { useLiveMessages } from '@/components/call/useLiveList';
 import { addReaction } from '@/components/call/reactions-store';
 import { useRaiseHand } from '@/components/call/useRaiseHand';

@@ -17,7 +17,8 @@ import {
   type CaptionBuffer,
   type CaptionSegment,
 } from '@/components/call/engagement-state';
-import { LIVE_TOPICS, type LiveMessage } from '@/lib/live-topics';
+import { LIVE_TOPICS } from '@/lib/live-topics';
+import type { LiveMessage } from '@/lib/live-messages';
 
 /** The text-stream topic the media layer's agents publish transcriptions on. */
 const TRANSCRIPTION_TOPIC = 'lk.transcription';

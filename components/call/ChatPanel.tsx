@@ -7,13 +7,13 @@ import type { ChatMessageResponse, ParticipantApi } from '@/components/call/part
 import { useLiveMessages } from '@/components/call/useLiveList';
 import { useRoomLoad } from '@/components/call/useRoomLoad';
 import { useT } from '@/components/call/useT';
-import type { LiveMessage } from '@/lib/live-topics';
+import type { LiveMessage } from '@/lib/live-messages';
 import { ChatText } from '@/components/call/ChatText';
 
 /**
  * The conversation through the API (docs/chat.md): the latest messages on load, what followed the
  * cursor after a (re)connect, each message the server relays live on convene.chat merged in (a
- * peer's packet on that topic is never shown: lib/live-topics.ts), and sends by POST — one list
+ * peer's packet on that topic is never shown: lib/live-messages.ts), and sends by POST — one list
  * ordered by time and de-duplicated by id (the send answer and its relay are the same message). `enabled` is false in E2EE rooms: nothing is read or stored there.
  */
 export function useChat(api: ParticipantApi, enabled: boolean, visible: boolean) {

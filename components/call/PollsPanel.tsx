@@ -16,7 +16,7 @@ import type { ParticipantApi, PollCreateBody, PollResponse } from '@/components/
 import { useListAction, useLiveList } from '@/components/call/useLiveList';
 import type { Self } from '@/components/call/useSelf';
 import { useT } from '@/components/call/useT';
-import type { LiveMessageBody } from '@/lib/live-topics';
+import type { LiveMessageBody } from '@/lib/live-messages';
 
 const button = `rounded bg-slate-700 px-2 py-1 hover:bg-slate-600 disabled:opacity-50 ${focusRing}`;
 const primary = `rounded bg-blue-700 px-3 py-1 font-medium hover:bg-blue-600 disabled:opacity-50 ${focusRing}`;

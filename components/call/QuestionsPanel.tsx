@@ -8,7 +8,7 @@ import type { ParticipantApi, QuestionResponse } from '@/components/call/partici
 import { useListAction, useLiveList } from '@/components/call/useLiveList';
 import type { Self } from '@/components/call/useSelf';
 import { useT } from '@/components/call/useT';
-import type { LiveMessageBody } from '@/lib/live-topics';
+import type { LiveMessageBody } from '@/lib/live-messages';
 
 const QUESTION_MAX = 1000;
 const ANSWER_MAX = 5000;

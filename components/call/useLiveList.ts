@@ -4,10 +4,32 @@ import { useCallback, useEffect, useState } from 'react';
 import { useRoomContext } from '@livekit/components-react';
 import { RoomEvent } from 'livekit-client';
 import { useRoomLoad } from '@/components/call/useRoomLoad';
-import { type LiveMessage, type LiveMessageBody, type LiveTopic, parseLiveMessage } from '@/lib/live-topics';
+import type { LiveTopic } from '@/lib/live-topics';
+import type { LiveMessage, LiveMessageBody } from '@/lib/live-messages';
+
+type Reader = typeof import('@/lib/live-messages');
+let reader: Reader | undefined;
+let loadingReader: Promise<Reader> | undefined;
+/**
+ * The packet reader and its schemas (zod) load with the first packet: joining a call does not wait
+ * for them, and most of a call's first minutes bring no packet. Packets that come while it loads
+ * are read in their order once it is here (each waits on the one promise, whose callbacks run in
+ * the order they were added).
+ */
+function withReader(read: (r: Reader) => void) {
+  if (reader) return read(reader);
+  loadingReader ??= import('@/lib/live-messages').then(
+    (loaded) => (reader = loaded),
+    (err: unknown) => {
+      loadingReader = undefined; // offline for a moment: the next packet tries again (lists re-read on reconnect)
+      throw err;
+    },
+  );
+  loadingReader.then(read, () => console.debug('convene: the packet reader did not load; a packet was dropped'));
+}
 
 /**
- * Each data-channel message on `topic` that parseLiveMessage believes (lib/live-topics.ts: the
+ * Each data-channel message on `topic` that parseLiveMessage believes (lib/live-messages.ts: the
  * sender its topic allows, a body its schema accepts). livekit-client's DataReceived names the
  * sender identity the media layer stamped ('' for the server's own packets); useDataChannel drops
  * it, hence the room event here. Anything else is dropped with a debug line; `onUnreadable` runs
@@ -21,6 +43,7 @@ export function useLiveMessages<T extends LiveTopic>(
 ) {
   const room = useRoomContext();
   useEffect(() => {
+    let subscribed = true;
     const onData = (
       payload: Uint8Array,
       _participant: unknown,
@@ -30,13 +53,17 @@ export function useLiveMessages<T extends LiveTopic>(
       senderIdentity?: string,
     ) => {
       if (packetTopic !== topic) return;
-      const message = parseLiveMessage(topic, payload, senderIdentity);
-      if (message) return onMessage(message);
-      console.debug(`convene: dropped a ${topic} packet from ${senderIdentity || 'the server'}`);
-      if (!senderIdentity) onUnreadable?.();
+      withReader(({ parseLiveMessage }) => {
+        if (!subscribed) return;
+        const message = parseLiveMessage(topic, payload, senderIdentity);
+        if (message) return onMessage(message);
+        console.debug(`convene: dropped a ${topic} packet from ${senderIdentity || 'the server'}`);
+        if (!senderIdentity) onUnreadable?.();
+      });
     };
     room.on(RoomEvent.DataReceived, onData);
     return () => {
+      subscribed = false;
       room.off(RoomEvent.DataReceived, onData);
     };
   }, [room, topic, onMessage, onUnreadable]);

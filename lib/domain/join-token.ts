@@ -1,36 +1,46 @@
-// zod's tree-shakable form: the hosted call UI's bundle reads this module.
-import * as z from 'zod/mini';
-// Types only: the hosted call UI imports this module, so nothing server-side may load with it.
+// No imports but types: the hosted call UI's first load reads this module, so nothing server-side
+// (and no validation library: the claim's fields are flat JSON values) may load with it.
 import type { Participant, Room } from '@/lib/generated/prisma/client';
 
 /**
  * A participant token's metadata claim: its writer (tokenMetadata, on the server) and its reader
- * (readJoinToken and factsFromMetadata, in the hosted call UI) share one schema. The claim is
- * broadcast to every participant, so it holds nothing private.
+ * (readJoinToken and factsFromMetadata, in the hosted call UI) share one declaration of its fields,
+ * CLAIM_FIELDS. The claim is broadcast to every participant, so it holds nothing private.
  */
 const META_VERSION = 1;
 
-/** The non-private facts of a room: what the metadata claim carries and /info serves. */
-export const roomFactsSchema = z.object({
-  metaVersion: z.int(),
-  roomId: z.string(),
-  roomName: z.string(),
-  enableE2EE: z.boolean(),
-  enableRecording: z.boolean(),
-  autoRecord: z.boolean(),
-  enableAiFeatures: z.boolean(),
-  enableChat: z.boolean(),
-  enableWaitingRoom: z.boolean(),
-});
-type RoomFacts = z.infer<typeof roomFactsSchema>;
+/** Each field of the claim and its JSON type; the reader keeps a field only when it has that type. */
+const CLAIM_FIELDS = {
+  metaVersion: 'integer',
+  roomId: 'string',
+  roomName: 'string',
+  enableE2EE: 'boolean',
+  enableRecording: 'boolean',
+  autoRecord: 'boolean',
+  enableAiFeatures: 'boolean',
+  enableChat: 'boolean',
+  enableWaitingRoom: 'boolean',
+  externalUserId: 'string',
+  role: 'string',
+  externalRole: 'string or null',
+} as const;
+type ClaimType = {
+  integer: number;
+  string: string;
+  boolean: boolean;
+  'string or null': string | null;
+};
+type TokenMetadata = { -readonly [K in keyof typeof CLAIM_FIELDS]: ClaimType[(typeof CLAIM_FIELDS)[K]] };
 
-/** The metadata claim: the room facts and who the participant is. */
-const tokenMetadataSchema = z.extend(roomFactsSchema, {
-  externalUserId: z.string(),
-  role: z.string(),
-  externalRole: z.nullable(z.string()),
-});
-type TokenMetadata = z.infer<typeof tokenMetadataSchema>;
+/** The non-private facts of a room: what the metadata claim carries and /info serves (rooms.schemas.ts: roomFactFields). */
+export type RoomFacts = Omit<TokenMetadata, 'externalUserId' | 'role' | 'externalRole'>;
+
+const hasType = (type: keyof ClaimType, value: unknown) =>
+  type === 'integer'
+    ? Number.isSafeInteger(value)
+    : type === 'string or null'
+      ? value === null || typeof value === 'string'
+      : typeof value === type;
 
 type FactsRoom = Pick<Room, 'id' | 'name' | keyof Omit<RoomFacts, 'metaVersion' | 'roomId' | 'roomName'>>;
 
@@ -89,13 +99,9 @@ export const DEFAULT_FACTS = {
 /** The facts of a metadata claim (a token's, or a participant's in the call). */
 export function factsFromMetadata(metadata: unknown): MetadataFacts {
   const claim = jsonObject(metadata);
-  const fields = tokenMetadataSchema.shape;
-  if (!claim || !fields.metaVersion.safeParse(claim.metaVersion).success) return { ...DEFAULT_FACTS };
+  if (!claim || !hasType('integer', claim.metaVersion)) return { ...DEFAULT_FACTS };
   const facts: Record<string, unknown> = { ...DEFAULT_FACTS };
-  for (const [key, schema] of Object.entries(fields)) {
-    const read = schema.safeParse(claim[key]);
-    if (read.success) facts[key] = read.data;
-  }
+  for (const [key, type] of Object.entries(CLAIM_FIELDS)) if (hasType(type, claim[key])) facts[key] = claim[key];
   return facts as MetadataFacts;
 }
 

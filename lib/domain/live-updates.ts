@@ -2,12 +2,13 @@ import type { Room, Tenant } from '@/lib/generated/prisma/client';
 import { mediaFor } from '@/lib/domain/media';
 import { isMediaNotFound } from '@/lib/media';
 import { log } from '@/lib/log';
-import { LIVE_MESSAGES, type LiveMessageInput, type LiveTopic } from '@/lib/live-topics';
+import type { LiveTopic } from '@/lib/live-topics';
+import { LIVE_MESSAGES, type LiveMessageInput } from '@/lib/live-messages';
 
 /**
  * Live updates to everyone in a room over the media layer's data channel (reliable), sent through
  * its server API so that they carry no participant: the call UI believes these topics only then
- * (lib/live-topics.ts). The database is the truth and clients re-read it; a message is only a
+ * (lib/live-messages.ts). The database is the truth and clients re-read it; a message is only a
  * nudge, so a media failure (or a room nobody has joined yet) is logged, never an API error.
  * A chat direct message goes to its two participants only.
  */

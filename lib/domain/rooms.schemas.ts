@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { RoomStatus, RoomType } from '@/lib/generated/prisma/enums';
 import { LANGUAGES } from '@/lib/i18n/languages';
 import { paginationQuery } from '@/lib/domain/pagination';
-import { roomFactsSchema } from '@/lib/domain/join-token';
+import type { RoomFacts } from '@/lib/domain/join-token';
 import {
   displayName,
   externalId,
@@ -132,8 +132,18 @@ export const roomResponse = named(
 export type RoomResponse = z.output<typeof roomResponse>;
 export const roomPage = page('RoomPage', roomResponse, 'rooms');
 
-/** The non-private room facts a participant token's metadata carries (declared once, in join-token.ts). */
-export const roomFactFields = roomFactsSchema.shape;
+/** The non-private room facts a participant token's metadata carries (join-token.ts; the type keeps the two in step). */
+export const roomFactFields = {
+  metaVersion: z.int(),
+  roomId: z.string(),
+  roomName: z.string(),
+  enableE2EE: z.boolean(),
+  enableRecording: z.boolean(),
+  autoRecord: z.boolean(),
+  enableAiFeatures: z.boolean(),
+  enableChat: z.boolean(),
+  enableWaitingRoom: z.boolean(),
+} satisfies { [K in keyof RoomFacts]-?: z.ZodType<RoomFacts[K]> };
 export const roomInfoResponse = named(
   'RoomInfo',
   'The non-private facts of a room (no credential needed).',

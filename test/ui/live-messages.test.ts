@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LIVE_MESSAGE_MAX_BYTES, LIVE_TOPICS, parseLiveMessage } from '@/lib/live-topics';
+import { LIVE_MESSAGE_MAX_BYTES, LIVE_TOPICS } from '@/lib/live-topics';
+import { parseLiveMessage } from '@/lib/live-messages';
 import { decodePeerChat } from '@/components/call/peer-chat';
 import { hostilePackets, issue33Packets, sampleChat, wellFormed } from '../support/hostile-messages';
 
-// Reading the data channel (lib/live-topics.ts): what the call UI believes of a packet.
+// Reading the data channel (lib/live-messages.ts): what the call UI believes of a packet.
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const json = (v: unknown) => bytes(JSON.stringify(v));
