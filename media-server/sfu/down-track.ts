@@ -75,12 +75,18 @@ export function forwardTrack(
   stats: ForwardingStats,
   keyFrame?: { mimeType: string; request: () => void },
 ) {
-  const waitFrom = performance.now();
-  let askedAt = waitFrom;
+  // The wait counts from when the subscriber's transport is up: RTP sent before DTLS connects is
+  // dropped, and a key frame forwarded then was lost — the frames after it could not be decoded
+  // until the next one, which the publisher's encoder (asked again at the connection) sends only
+  // some 200 ms after the last: the joiner's first picture came that much later.
+  let waitFrom: number | undefined;
+  let askedAt = 0;
   let flowing = !keyFrame || !knowsKeyFrames(keyFrame.mimeType);
   const subscription = source.onReceiveRtp.subscribe((rtp, received) => {
     if (!flowing) {
+      if (subscriber.sender.dtlsTransport?.state !== 'connected') return;
       const now = performance.now();
+      if (waitFrom === undefined) waitFrom = askedAt = now;
       flowing = beginsKeyFrame(keyFrame!.mimeType, rtp.payload) === true || now - waitFrom > KEY_FRAME_WAIT_MS;
       if (!flowing) {
         if (now - askedAt > KEY_FRAME_ASK_MS) {
