@@ -8,6 +8,7 @@ import {
   MAX_TRACKS_PER_SAMPLE,
   QUALITY_REPORT_MAX_BYTES,
   QUALITY_SAMPLES_PER_SERIES,
+  QUALITY_REPORT_AFTER_LEAVING_MS,
 } from '@/lib/domain/quality-limits';
 
 /**
@@ -87,7 +88,13 @@ export const qualityReportInput = z.strictObject({
         .optional(),
     })
     .optional(),
-  samples: z.array(reportedSample).min(1).max(MAX_SAMPLES_PER_REPORT),
+  samples: z
+    .array(reportedSample)
+    .min(1)
+    .max(MAX_SAMPLES_PER_REPORT)
+    .describe(
+      `At most ${MAX_SAMPLES_PER_REPORT} samples of up to ${MAX_TRACKS_PER_SAMPLE} tracks, ${QUALITY_REPORT_MAX_BYTES / 1024} KB in all; ${QUALITY_SAMPLES_PER_SERIES} samples per participant per session are kept. Reported by someone in the call, or within ${QUALITY_REPORT_AFTER_LEAVING_MS / 1000} s after they left (what the call sampled since its last report goes as the person leaves); a removed or refused participant is refused.`,
+    ),
 });
 export type QualityReport = z.infer<typeof qualityReportInput>;
 export type ReportedSample = z.infer<typeof reportedSample>;
@@ -101,8 +108,6 @@ export const qualityReportResponse = named(
     stored: z.int().describe('Samples stored.'),
   }),
 );
-
-export const QUALITY_REPORT_DESCRIPTION = `At most ${MAX_SAMPLES_PER_REPORT} samples of up to ${MAX_TRACKS_PER_SAMPLE} tracks, ${QUALITY_REPORT_MAX_BYTES / 1024} KB in all; ${QUALITY_SAMPLES_PER_SERIES} samples per participant per session are kept.`;
 
 // ───────────────────────────── the pre-call connection test ─────────────────────────────
 

@@ -12089,6 +12089,7 @@ export interface operations {
                         /** @enum {string} */
                         networkType?: "wifi" | "ethernet" | "cellular" | "bluetooth" | "wimax" | "mixed" | "other" | "none" | "unknown";
                     };
+                    /** @description At most 9 samples of up to 24 tracks, 32 KB in all; 4320 samples per participant per session are kept. Reported by someone in the call, or within 30 s after they left (what the call sampled since its last report goes as the person leaves); a removed or refused participant is refused. */
                     samples: {
                         /** @description How long before the report was sent the sample ended: the server dates it by its own clock. */
                         ageMs: number;
