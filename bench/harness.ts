@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { NEXT_START_FLAGS } from '../scripts/server-flags';
 
 export const root = path.resolve(import.meta.dirname, '..');
 /** Seconds per endpoint and concurrency (BENCH_DURATION). */
@@ -88,7 +89,16 @@ export function stopProcess(child: ChildProcess) {
 export function startNextServer(port: number, env: Record<string, string>, nodeFlags: string[] = []) {
   return startProcess(
     process.execPath,
-    [...nodeFlags, 'node_modules/next/dist/bin/next', 'start', '-p', String(port), '-H', '127.0.0.1'],
+    [
+      ...nodeFlags,
+      'node_modules/next/dist/bin/next',
+      'start',
+      ...NEXT_START_FLAGS,
+      '-p',
+      String(port),
+      '-H',
+      '127.0.0.1',
+    ],
     env,
     /Ready in/,
   );

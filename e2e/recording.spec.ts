@@ -64,7 +64,7 @@ test('a live hosted call is recorded through the API into a playable MP4 with bo
     // The media server's file starts as its encoder takes the first frame, when the egress turns
     // ACTIVE; on a busy machine that news reaches the API late, so the file may start before we see it.
     const activeAt = Date.now();
-    await ada.waitForTimeout(6000);
+    await ada.waitForTimeout(10_000);
     const stopRequestedAt = Date.now();
     expect((await api('POST', `/api/v1/rooms/${room.id}/recordings/stop`)).status).toBe(200);
     const stoppedAt = Date.now();

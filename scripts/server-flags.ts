@@ -9,3 +9,12 @@
  * The cost is memory: the server's peak resident size under that load 572 → 684 MB.
  */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=64'];
+
+/**
+ * Flags for `next start`. Idle keep-alive connections are held 65 s (Node's default is 5 s): a
+ * client or load balancer that reuses a connection just as the server drops it gets a reset
+ * (ECONNRESET) for a request the server never read. Holding it longer than the usual idle timeouts
+ * of what sits in front (60 s for AWS's and Google's load balancers, 4–5 s for Node's own clients)
+ * leaves the closing to them.
+ */
+export const NEXT_START_FLAGS = ['--keepAliveTimeout', '65000'];

@@ -8,7 +8,7 @@
  * `npm run dev` does the same with `next dev`.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { SERVER_NODE_FLAGS } from './server-flags';
+import { NEXT_START_FLAGS, SERVER_NODE_FLAGS } from './server-flags';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -141,6 +141,7 @@ async function main() {
       ...(dev ? [] : SERVER_NODE_FLAGS),
       path.join(root, 'node_modules/next/dist/bin/next'),
       dev ? 'dev' : 'start',
+      ...(dev ? [] : NEXT_START_FLAGS),
       '-p',
       port,
     ],

@@ -9,6 +9,7 @@ import { useParticipantApi } from '@/components/call/useParticipantApi';
 import { useRoomLoad } from '@/components/call/useRoomLoad';
 import { useLiveMessages } from '@/components/call/useLiveList';
 import { believeCaptionFrom, readCaptionStream } from '@/components/call/captions-feed';
+import { openDataStreams } from '@/components/call/data-stream-gate';
 import {
   addCaptions,
   currentCaptions,
@@ -106,11 +107,9 @@ export function CaptionsOverlay({ token }: { token: string }) {
       );
       push(transcription.segments.map((s) => ({ id: s.id, text: s.text, final: s.final, speaker, source: 'event' })));
     });
-    const onStream: TextStreamHandler = (reader, { identity }) => {
-      if (!believeCaptionFrom(identity, agent)) {
-        void readCaptionStream(reader, () => undefined, { discard: true });
-        return;
-      }
+    // Only the agent's streams reach livekit-client (data-stream-gate.ts): no one else's is read.
+    const closeStreams = openDataStreams(room, TRANSCRIPTION_TOPIC, (sender) => believeCaptionFrom(sender, agent));
+    const onStream: TextStreamHandler = (reader) => {
       const attrs = reader.info.attributes ?? {};
       const id = attrs['lk.segment_id'] || reader.info.id;
       const final = attrs['lk.transcription_final'] === 'true';
@@ -128,6 +127,7 @@ export function CaptionsOverlay({ token }: { token: string }) {
     }
     return () => {
       offPackets();
+      closeStreams();
       if (registered) room.unregisterTextStreamHandler(TRANSCRIPTION_TOPIC);
     };
   }, [room, agent, t]);

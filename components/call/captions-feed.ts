@@ -25,19 +25,17 @@ export const CAPTION_REDRAW_MS = 100;
 /**
  * Reads one transcription text stream to its end, keeping only its latest CAPTION_MAX_CHARS
  * characters: `onText` sees the text so far at most every CAPTION_REDRAW_MS (and once more at the
- * end); returns the final text. A stream that fails keeps what arrived. With `discard`, the stream
- * is read and dropped (a sender not believed: read so livekit-client does not queue its chunks).
+ * end); returns the final text. A stream that fails keeps what arrived.
  */
 export async function readCaptionStream(
   deltas: AsyncIterable<string>,
   onText: (text: string) => void,
-  { discard = false, now = Date.now }: { discard?: boolean; now?: () => number } = {},
+  { now = Date.now }: { now?: () => number } = {},
 ): Promise<string> {
   let text = '';
   let shownAt = Number.NEGATIVE_INFINITY;
   try {
     for await (const delta of deltas) {
-      if (discard) continue;
       text = lastChars(text + lastChars(delta));
       if (now() - shownAt >= CAPTION_REDRAW_MS) {
         shownAt = now();

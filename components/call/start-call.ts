@@ -10,6 +10,7 @@ import {
 import type { JoinChoices } from '@/components/call/PreJoinForm';
 import { CAMERA_CONSTRAINTS } from '@/components/call/useCapture';
 import { watchDeviceFailures } from '@/components/call/room-device-failures';
+import { gateDataStreams } from '@/components/call/data-stream-gate';
 
 /**
  * The most a data stream from another participant may inflate to (livekit-client's default is
@@ -56,6 +57,7 @@ export function startCall({
     ready = keyProvider.setKey(e2eeKey).then(() => room.setE2EEEnabled(true));
   }
   watchDeviceFailures(room);
+  gateDataStreams(room);
   let published: (publications: Promise<unknown>) => void = () => undefined;
   const publications = new Promise<unknown>((resolve) => {
     published = resolve;

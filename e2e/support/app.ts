@@ -9,6 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { withDatabase } from '../../test/support/postgres';
+import { NEXT_START_FLAGS } from '../../scripts/server-flags';
 
 export const E2E_MASTER_KEY = 'e2e-only-master-key-0123456789abcdef';
 
@@ -77,7 +78,15 @@ export function spawnNextStart(
 ): ChildProcess {
   return spawn(
     process.execPath,
-    [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'],
+    [
+      path.resolve('node_modules/next/dist/bin/next'),
+      'start',
+      ...NEXT_START_FLAGS,
+      '-p',
+      String(port),
+      '-H',
+      '127.0.0.1',
+    ],
     {
       env: {
         ...process.env,

@@ -107,18 +107,4 @@ describe('reading one transcription stream', () => {
   it('keeps what arrived when the stream fails (e.g. over the decompressed-size cap)', async () => {
     expect(await readCaptionStream(deltas(['one ', 'two ', 'three'], 2), () => undefined)).toBe('one two ');
   });
-
-  it('reads a stream it does not believe to its end and keeps nothing', async () => {
-    let read = 0;
-    async function* counted() {
-      for (let i = 0; i < 50; i++) {
-        read++;
-        yield 'forged caption ';
-      }
-    }
-    const shown: string[] = [];
-    expect(await readCaptionStream(counted(), (t) => shown.push(t), { discard: true })).toBe('');
-    expect(read).toBe(50);
-    expect(shown).toEqual([]);
-  });
 });
