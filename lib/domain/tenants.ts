@@ -36,6 +36,15 @@ export function tenantView(tenant: Tenant, now = new Date()): TenantResponse {
   };
 }
 
+const TENANT_DATES = ['webhookSecretPreviousExpiresAt', 'createdAt', 'updatedAt'] as const;
+
+/** A tenant row as PostgreSQL's to_jsonb gives it (timestamps in UTC without a zone) → the Prisma shape. */
+export function tenantFromJson(row: Record<string, unknown>): Tenant {
+  const out: Record<string, unknown> = { ...row };
+  for (const f of TENANT_DATES) out[f] = row[f] == null ? null : new Date(`${row[f] as string}Z`);
+  return out as unknown as Tenant;
+}
+
 export interface ProvisionTenantInput {
   name: string;
   providerId?: string | null;

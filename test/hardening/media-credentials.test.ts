@@ -47,6 +47,20 @@ beforeAll(async () => {
 });
 
 describe('participant tokens', () => {
+  it('the credential the guard reads in one statement is what Prisma reads: every field, dates as dates', async () => {
+    const { authenticateParticipant } = await import('@/lib/http/participant-auth');
+    const credential = await authenticateParticipant(`Bearer ${adaToken}`);
+    const {
+      room: { tenant, ...room },
+      ...participant
+    } = await db().participant.findUniqueOrThrow({
+      where: { id: ada.id },
+      include: { room: { include: { tenant: true } } },
+    });
+    expect(credential).toStrictEqual({ participant, room, tenant });
+    expect(credential.participant.createdAt).toBeInstanceOf(Date);
+  });
+
   it('the token we minted works, and so does a hand-made HS256 one with the same claims', async () => {
     expect((await me(adaToken)).status).toBe(200);
     expect(
