@@ -24,7 +24,7 @@ import { publishingPage, serveLiveKitClientPage } from '../support/livekit-page'
 import { ffmpegBin, probe } from '../support/media-probe';
 import { holds, until } from '../support/until';
 import { livekitEvents, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
-import { decodeAudio, recognise, voiceWav, type Voice } from './support/voices';
+import { decodeAudio, recognise, voiceShares, voiceWav, type Voice } from './support/voices';
 
 let media: DevMediaServer;
 let egress: EgressClient;
@@ -97,12 +97,19 @@ const hook = (egressId: string, event: string, status: EgressStatus) =>
     40_000,
   );
 
-/** The voices heard in a file's audio. */
+/**
+ * The voices heard in a file's audio, and each voice's share of its voiced frames. One voice alone
+ * reads ~1 % of its frames as the other (a stretch the codec or a dropped frame left an octave off:
+ * once in CI, enough for a whole sentence to count as "both"); two voices mixed read 27 % or more
+ * as the quieter one, even when it is at 30 % of the other's level.
+ */
 function heard(file: string) {
   const samples = decodeAudio(ffmpegBin, file);
   expect(samples, `${file} decodes`).not.toBeNull();
-  return { voices: new Set(recognise(samples!).flatMap((s) => s.voices)) };
+  return { voices: new Set(recognise(samples!).flatMap((s) => s.voices)), shares: voiceShares(samples!) };
 }
+/** The most of a file's voiced frames that may read as another voice when its speaker is alone. */
+const STRAY_SHARE = 0.1;
 
 describe('participant and track egress', { timeout: 150_000 }, () => {
   it("records one participant's camera and microphone (MP4), and another's microphone alone (Ogg/Opus); each holds only its own voice", async () => {
@@ -159,8 +166,13 @@ describe('participant and track egress', { timeout: 150_000 }, () => {
     const bobHeard = heard(bobFile);
     // Each file holds its speaker's voice, and nobody else's. (How many sayings it holds depends on
     // the machine: an encoder that falls behind drops frames with their audio, docs/media.md.)
-    expect([...adaHeard.voices]).toEqual(['low']);
-    expect([...bobHeard.voices]).toEqual(['high']);
+    console.log(
+      `voice shares: Ada's file ${JSON.stringify(adaHeard.shares)}, Bob's ${JSON.stringify(bobHeard.shares)}`,
+    );
+    expect(adaHeard.voices).toContain('low');
+    expect(adaHeard.shares.high).toBeLessThan(STRAY_SHARE);
+    expect(bobHeard.voices).toContain('high');
+    expect(bobHeard.shares.low).toBeLessThan(STRAY_SHARE);
   });
 
   it('refuses what it cannot do as LiveKit does: the request accepted, then egress_ended EGRESS_FAILED with the reason', async () => {

@@ -84,11 +84,8 @@ export interface HeardSegment {
   voices: Voice[];
 }
 
-/**
- * Where in the audio someone speaks, and whose voice it is: stretches of sound (pauses under
- * 300 ms joined), each with the voices whose pitch makes up at least 30 % of its voiced frames.
- */
-export function recognise(samples: Float32Array, rate = 16_000): HeardSegment[] {
+/** 40 ms frames every 20 ms: whether each is loud, and the voice its pitch says (when voiced). */
+function voiceFrames(samples: Float32Array, rate: number) {
   const frame = Math.round(rate * 0.04);
   const hop = Math.round(rate * 0.02);
   const frames: { t: number; loud: boolean; voice?: Voice }[] = [];
@@ -99,6 +96,27 @@ export function recognise(samples: Float32Array, rate = 16_000): HeardSegment[] 
     const f0 = loud ? pitchOf(samples, s, frame, rate) : null;
     frames.push({ t: s / rate, loud, voice: f0 === null ? undefined : f0 < SPLIT_HZ ? 'low' : 'high' });
   }
+  return frames;
+}
+
+/**
+ * Each voice's share of the voiced frames of the whole audio (0–1). One voice alone reads a few
+ * frames as the other (a lossy stretch read an octave off); two voices mixed share them.
+ */
+export function voiceShares(samples: Float32Array, rate = 16_000): Record<Voice, number> {
+  const counts = { low: 0, high: 0 };
+  for (const f of voiceFrames(samples, rate)) if (f.voice) counts[f.voice]++;
+  const voiced = counts.low + counts.high || 1;
+  return { low: counts.low / voiced, high: counts.high / voiced };
+}
+
+/**
+ * Where in the audio someone speaks, and whose voice it is: stretches of sound (pauses under
+ * 300 ms joined), each with the voices whose pitch makes up at least 30 % of its voiced frames.
+ */
+export function recognise(samples: Float32Array, rate = 16_000): HeardSegment[] {
+  const frame = Math.round(rate * 0.04);
+  const frames = voiceFrames(samples, rate);
   const segments: HeardSegment[] = [];
   let open: { start: number; end: number; counts: Record<Voice, number> } | null = null;
   const close = () => {
