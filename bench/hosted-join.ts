@@ -50,7 +50,7 @@ interface Marks {
   call?: number;
   inbound: Record<string, Inbound>;
   /** What a person meets, per media element: a remote video's first frame presented in a call tile; a remote audio element playing. */
-  shown: { hookedAt: number; at: number }[];
+  shown: Shown[];
   playing: { hookedAt: number; at: number }[];
   /** How a frame counts as presented: requestVideoFrameCallback, or (Firefox before 132, which lacks it) a painted frame seen at a poll. */
   frameClock?: 'requestVideoFrameCallback' | 'mozPaintedFrames';
@@ -58,6 +58,13 @@ interface Marks {
   armedAt?: number;
   /** Since benchArm(): when each stream's counters first grew past what they were then. */
   armed?: { base: Record<string, { packets: number; frames: number }>; after: Record<string, Inbound> };
+}
+
+/** A remote video element: when the page first had it, when a video track was set on it, and its first frame presented. */
+interface Shown {
+  hookedAt: number;
+  attachedAt?: number;
+  at: number;
 }
 
 /** Runs in each page before its scripts: notes the press, the signaling answer, ICE, DTLS and every inbound stream's firsts. */
@@ -79,6 +86,16 @@ function instrument() {
     );
   };
   const frameCallbacks = 'requestVideoFrameCallback' in HTMLVideoElement.prototype;
+  // When a video track is first set on each element (livekit-client's attach sets srcObject).
+  const attached = new WeakMap<HTMLMediaElement, number>();
+  const srcObject = Object.getOwnPropertyDescriptor(HTMLMediaElement.prototype, 'srcObject')!;
+  Object.defineProperty(HTMLMediaElement.prototype, 'srcObject', {
+    ...srcObject,
+    set(this: HTMLMediaElement, stream: MediaStream | null) {
+      if (stream?.getVideoTracks().length && !attached.has(this)) attached.set(this, Date.now());
+      srcObject.set!.call(this, stream);
+    },
+  });
   const watchMediaElements = () => {
     for (const video of document.querySelectorAll('video')) {
       let entry = hooked.get(video);
@@ -88,7 +105,7 @@ function instrument() {
         const onFrame = () => {
           if (added.at === undefined && isRemote(video, 'video')) {
             added.at = Date.now();
-            marks.shown.push(added as { hookedAt: number; at: number });
+            marks.shown.push({ ...(added as Shown), attachedAt: attached.get(video) });
           }
           video.requestVideoFrameCallback(onFrame);
         };
@@ -99,7 +116,7 @@ function instrument() {
       const painted = (video as HTMLVideoElement & { mozPaintedFrames?: number }).mozPaintedFrames ?? 0;
       if (!frameCallbacks && entry.at === undefined && painted > 0 && isRemote(video, 'video')) {
         entry.at = Date.now();
-        marks.shown.push(entry as { hookedAt: number; at: number });
+        marks.shown.push({ ...(entry as Shown), attachedAt: attached.get(video) });
       }
     }
     for (const audio of document.querySelectorAll('audio')) {
@@ -209,11 +226,8 @@ function firstNew(elements: { hookedAt: number; at: number }[], since = 0) {
 }
 
 /** The remote video element whose first frame was presented first (its hookedAt: when the page first had it). */
-function firstShownElement(elements: { hookedAt: number; at: number }[]) {
-  return elements.reduce<{ hookedAt: number; at: number } | undefined>(
-    (a, e) => (!a || e.at < a.at ? e : a),
-    undefined,
-  );
+function firstShownElement(elements: Shown[]) {
+  return elements.reduce<Shown | undefined>((a, e) => (!a || e.at < a.at ? e : a), undefined);
 }
 
 /** The earliest time among these inbound streams of `kind`. */
@@ -365,6 +379,7 @@ async function joinsOn({
     rtp: [],
     call: [],
     tile: [],
+    attached: [],
   } as Record<string, number[]>;
   try {
     const room = await api('/api/v1/rooms', { name: 'Join latency', createdByExternalId: 'bench' });
@@ -416,6 +431,7 @@ async function joinsOn({
             rtp,
             call: mine.call,
             tile: firstShownElement(mine.shown)?.hookedAt,
+            attached: firstShownElement(mine.shown)?.attachedAt,
           }))
             if (at !== undefined) steps[name].push(at - t0);
           break;
@@ -516,8 +532,8 @@ function report(runs: RunResult[]) {
     '',
     "Where the joiner's time goes (ms from the press, p50 / p95):",
     '',
-    '| run | entry check sent | entry check answered | devices asked | devices granted | signaling opened | signaling answer | ICE connected | DTLS connected | first remote video packet | call view rendered | remote tile made |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| run | entry check sent | entry check answered | devices asked | devices granted | signaling opened | signaling answer | ICE connected | DTLS connected | first remote video packet | call view rendered | remote tile made | remote track attached to it |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows(({ steps: t }) => [
       t.checkSent,
       t.checkAnswered,
@@ -530,6 +546,7 @@ function report(runs: RunResult[]) {
       t.rtp,
       t.call,
       t.tile,
+      t.attached,
     ]),
     '',
   ].join('\n');
