@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { NEXT_START_FLAGS } from '../scripts/server-flags';
+import { nextStartArgs } from '../scripts/server-flags';
 
 export const root = path.resolve(import.meta.dirname, '..');
 /** Seconds per endpoint and concurrency (BENCH_DURATION). */
@@ -87,21 +87,7 @@ export function stopProcess(child: ChildProcess) {
 
 /** `next start` of the bench build on 127.0.0.1:`port`, with these Node flags. */
 export function startNextServer(port: number, env: Record<string, string>, nodeFlags: string[] = []) {
-  return startProcess(
-    process.execPath,
-    [
-      ...nodeFlags,
-      'node_modules/next/dist/bin/next',
-      'start',
-      ...NEXT_START_FLAGS,
-      '-p',
-      String(port),
-      '-H',
-      '127.0.0.1',
-    ],
-    env,
-    /Ready in/,
-  );
+  return startProcess(process.execPath, [...nodeFlags, ...nextStartArgs(port)], env, /Ready in/);
 }
 
 /** next-auth's credentials flow over HTTP (CSRF token + cookie, then the callback): the session cookie. */

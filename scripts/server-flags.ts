@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 /**
  * Node flags for the production server: `npm start` runs Next with them, and so does
  * `npm run bench`, which measures what ships. docs/deploying.md gives them too.
@@ -18,3 +20,16 @@ export const SERVER_NODE_FLAGS = ['--max-semi-space-size=64'];
  * leaves the closing to them.
  */
 export const NEXT_START_FLAGS = ['--keepAliveTimeout', '65000'];
+
+/** `next start` of the build in NEXT_DIST_DIR on host:port, with NEXT_START_FLAGS: Next's own bin, for `node`. */
+export function nextStartArgs(port: number, host = '127.0.0.1'): string[] {
+  return [
+    path.resolve('node_modules/next/dist/bin/next'),
+    'start',
+    ...NEXT_START_FLAGS,
+    '-p',
+    String(port),
+    '-H',
+    host,
+  ];
+}

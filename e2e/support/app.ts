@@ -6,10 +6,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
-import path from 'node:path';
 import pg from 'pg';
 import { withDatabase } from '../../test/support/postgres';
-import { NEXT_START_FLAGS } from '../../scripts/server-flags';
+import { nextStartArgs } from '../../scripts/server-flags';
 
 export const E2E_MASTER_KEY = 'e2e-only-master-key-0123456789abcdef';
 
@@ -76,30 +75,18 @@ export function spawnNextStart(
   env: Record<string, string | undefined>,
   stdio: 'inherit' | 'pipe',
 ): ChildProcess {
-  return spawn(
-    process.execPath,
-    [
-      path.resolve('node_modules/next/dist/bin/next'),
-      'start',
-      ...NEXT_START_FLAGS,
-      '-p',
-      String(port),
-      '-H',
-      '127.0.0.1',
-    ],
-    {
-      env: {
-        ...process.env,
-        NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next-e2e',
-        CONVENE_MASTER_KEY: E2E_MASTER_KEY,
-        LIVEKIT_API_KEY: `APIe2e${randomBytes(6).toString('hex')}`,
-        LIVEKIT_API_SECRET: randomBytes(32).toString('base64url'),
-        LOG_LEVEL: 'warn',
-        ...env,
-      },
-      stdio: ['ignore', stdio, stdio],
+  return spawn(process.execPath, nextStartArgs(port), {
+    env: {
+      ...process.env,
+      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next-e2e',
+      CONVENE_MASTER_KEY: E2E_MASTER_KEY,
+      LIVEKIT_API_KEY: `APIe2e${randomBytes(6).toString('hex')}`,
+      LIVEKIT_API_SECRET: randomBytes(32).toString('base64url'),
+      LOG_LEVEL: 'warn',
+      ...env,
     },
-  );
+    stdio: ['ignore', stdio, stdio],
+  });
 }
 
 /** `next start` on the e2e build against databaseUrl, answering /api/v1/health. */

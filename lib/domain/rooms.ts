@@ -16,7 +16,7 @@ import {
 import type { z } from 'zod';
 import { participantView } from '@/lib/domain/participants/views';
 import { lockRoom } from '@/lib/domain/room-lock';
-import { iso } from '@/lib/domain/time';
+import { iso, rowFromJson } from '@/lib/domain/time';
 import { roomFacts } from '@/lib/domain/join-token';
 
 /** Rooms: the durable handle a tenant keeps. Statuses: WAITING → ACTIVE → ENDED (→ WAITING on reopen). */
@@ -134,12 +134,7 @@ function checkSchedule(scheduledAt: Date | null | undefined, autoEndAt: Date | n
 
 const ROOM_DATES = ['scheduledAt', 'startedAt', 'autoEndAt', 'endedAt', 'createdAt', 'updatedAt'] as const;
 
-/** A room row as PostgreSQL's to_jsonb gives it (timestamps in UTC without a zone) → the Prisma shape. */
-export function roomFromJson(row: Record<string, unknown>): Room {
-  const out: Record<string, unknown> = { ...row };
-  for (const f of ROOM_DATES) out[f] = row[f] == null ? null : new Date(`${row[f] as string}Z`);
-  return out as unknown as Room;
-}
+export const roomFromJson = (row: Record<string, unknown>) => rowFromJson<Room>(row, ROOM_DATES);
 
 async function assertRoomCapacityWithinPlan(tenant: Tenant, maxParticipants: number) {
   const limit = resolveLimits(tenant.plan, tenant.entitlementOverrides).maxParticipantsPerRoom;

@@ -1,5 +1,6 @@
 import type { Tenant } from '@/lib/generated/prisma/client';
 import type { Prisma, Tx } from '@/lib/db';
+import { rowFromJson } from '@/lib/domain/time';
 import { storedBranding } from '@/lib/domain/branding.schemas';
 import { encryptSecret } from '@/lib/crypto';
 import { createApiKey, generateKey, generateWebhookSecret } from '@/lib/domain/keys';
@@ -38,12 +39,7 @@ export function tenantView(tenant: Tenant, now = new Date()): TenantResponse {
 
 const TENANT_DATES = ['webhookSecretPreviousExpiresAt', 'createdAt', 'updatedAt'] as const;
 
-/** A tenant row as PostgreSQL's to_jsonb gives it (timestamps in UTC without a zone) → the Prisma shape. */
-export function tenantFromJson(row: Record<string, unknown>): Tenant {
-  const out: Record<string, unknown> = { ...row };
-  for (const f of TENANT_DATES) out[f] = row[f] == null ? null : new Date(`${row[f] as string}Z`);
-  return out as unknown as Tenant;
-}
+export const tenantFromJson = (row: Record<string, unknown>) => rowFromJson<Tenant>(row, TENANT_DATES);
 
 export interface ProvisionTenantInput {
   name: string;

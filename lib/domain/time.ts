@@ -7,3 +7,13 @@ export function secondsBetween(from: Date | null | undefined, to: Date | null | 
 export function secondsBetween(from: Date | null | undefined, to: Date | null | undefined): number | null {
   return from && to ? Math.max(0, Math.round((to.getTime() - from.getTime()) / 1000)) : null;
 }
+
+/**
+ * A row as PostgreSQL's to_jsonb gives it (timestamps in UTC without a zone) → the Prisma shape:
+ * the named timestamp columns become Dates, the rest is as JSON has it.
+ */
+export function rowFromJson<T>(row: Record<string, unknown>, dates: readonly string[]): T {
+  const out: Record<string, unknown> = { ...row };
+  for (const f of dates) out[f] = row[f] == null ? null : new Date(`${row[f] as string}Z`);
+  return out as T;
+}

@@ -1,6 +1,6 @@
 import type { Participant } from '@/lib/generated/prisma/client';
 import type { ParticipantResponse } from '@/lib/domain/participants.schemas';
-import { iso } from '@/lib/domain/time';
+import { iso, rowFromJson } from '@/lib/domain/time';
 
 export function participantView(p: Participant): ParticipantResponse {
   return {
@@ -42,9 +42,4 @@ export function participantSelfView(p: Participant): ParticipantResponse {
 
 const PARTICIPANT_DATES = ['joinedAt', 'leftAt', 'tokenIssuedAt', 'createdAt', 'updatedAt'] as const;
 
-/** A participant row as PostgreSQL's to_jsonb gives it (timestamps in UTC without a zone) → the Prisma shape. */
-export function participantFromJson(row: Record<string, unknown>): Participant {
-  const out: Record<string, unknown> = { ...row };
-  for (const f of PARTICIPANT_DATES) out[f] = row[f] == null ? null : new Date(`${row[f] as string}Z`);
-  return out as unknown as Participant;
-}
+export const participantFromJson = (row: Record<string, unknown>) => rowFromJson<Participant>(row, PARTICIPANT_DATES);
