@@ -1,35 +1,38 @@
 import AxeBuilder from '@axe-core/playwright';
-import { useSilentMediaServer } from './support/silent-media';
 import { test, expect, type Page, type Route } from '@playwright/test';
-import { AccessToken } from 'livekit-server-sdk';
+import { createTenant, type TenantApi } from './support/tenant';
+import { useSilentMediaServer } from './support/silent-media';
 
 /**
- * The in-call panels (polls, Q&A, host controls) in a real browser, in isolation: the media URL
- * points at a socket that accepts the WebSocket upgrade and then says nothing, which keeps the
- * call view up (connecting) for livekit-client's 15 s join timeout, and the participant-token API
- * is answered by page.route, so what is asserted is the browser's side: requests with the Bearer
- * token, rendering, toggles, keyboard and the narrow layout. The same panels in real calls, with
- * live updates over the data channel, are in e2e/meeting.spec.ts.
+ * The in-call panels (polls, Q&A, host controls, people) in a real browser, in a real call on the
+ * development media server, with the participant-token API answered by page.route: what is
+ * asserted is the browser's side — requests with the Bearer token, rendering, toggles, keyboard
+ * and the narrow layout. (A media server that never answers would keep the call "connecting" for
+ * livekit-client's 5 s join timeout only, less than a loaded machine takes to run axe.) The same
+ * panels with the real API and live updates over the data channel are in e2e/meeting.spec.ts.
  */
+let tenant: TenantApi;
 const silentMedia = useSilentMediaServer();
 
-async function token(role = 'ATTENDEE') {
-  const meta = {
-    metaVersion: 1,
-    roomId: 'room_1',
-    roomName: 'Town hall',
+test.beforeAll(async () => {
+  tenant = await createTenant('Engagement');
+});
+
+interface Join {
+  joinUrl: string;
+  token: string;
+}
+
+/** Ada's join to a new room "Town hall", from the tenant API. */
+async function adaJoins(role = 'ATTENDEE'): Promise<Join> {
+  const roomId = await tenant.room({ name: 'Town hall' });
+  const res = await tenant.api('POST', `/api/v1/rooms/${roomId}/join`, {
     externalUserId: 'u_ada',
+    displayName: 'Ada Lovelace',
     role,
-    enableChat: true,
-  };
-  const at = new AccessToken('key', 'secret-not-checked-by-the-browser', {
-    identity: 'p_ada',
-    name: 'Ada Lovelace',
-    ttl: 600,
-    metadata: JSON.stringify(meta),
   });
-  at.addGrant({ roomJoin: true, room: 'cv_room', canPublish: true, canSubscribe: true, canPublishData: true });
-  return at.toJwt();
+  expect(res.status).toBe(200);
+  return res.body as Join;
 }
 
 const poll = (over: Record<string, unknown> = {}) => ({
@@ -185,40 +188,24 @@ async function fakeApi(page: Page, opts: { isModerator: boolean }) {
   return seen;
 }
 
-/**
- * Joins against the silent media server, then stops the page's clock: livekit-client gives up on a
- * silent server after its 15 s join timeout and the call view ends, which a loaded machine running
- * axe reached before a spec was done. With the clock still, the call stays "connecting" as long as
- * the spec looks; requests, rendering and input do not wait on timers.
- */
-async function joinCall(page: Page, jwt: string) {
-  await page.clock.install();
-  await page.goto(`/join?token=${encodeURIComponent(jwt)}&url=${encodeURIComponent(silentMedia.url)}`);
-  await page.getByRole('button', { name: 'Join meeting' }).click();
-  await expect(page.getByRole('group', { name: 'Meeting tools' })).toBeVisible({ timeout: 10_000 });
-  await stopClock(page);
-}
-
-async function stopClock(page: Page) {
-  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
-}
-
-/** axe runs on timers: the page's clock runs while it does (a few seconds of the join timeout's 15). */
-async function axe(page: Page, builder: AxeBuilder) {
-  await page.clock.resume();
-  try {
-    return await builder.analyze();
-  } finally {
-    await stopClock(page);
+/** Joins with the microphone and camera off, as the panels' assertions expect. */
+async function joinCall(page: Page, join: Join) {
+  await page.goto(join.joinUrl);
+  for (const device of ['Microphone', 'Camera']) {
+    const toggle = page.getByRole('button', { name: new RegExp(`^${device}`) }).first();
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-pressed', 'false');
   }
+  await page.getByRole('button', { name: 'Join meeting' }).click();
+  await expect(page.getByRole('group', { name: 'Meeting tools' })).toBeVisible({ timeout: 15_000 });
 }
 
 test('an attendee votes in an open poll and asks and upvotes questions, with the participant token', async ({
   page,
 }) => {
-  const jwt = await token();
+  const join = await adaJoins();
   const seen = await fakeApi(page, { isModerator: false });
-  await joinCall(page, jwt);
+  await joinCall(page, join);
 
   const tools = page.getByRole('group', { name: 'Meeting tools' });
   const pollsButton = tools.getByRole('button', { name: 'Polls (1 open)' });
@@ -269,12 +256,12 @@ test('an attendee votes in an open poll and asks and upvotes questions, with the
 
   // Every call went out with the participant's own token, and nothing else.
   expect(seen.length).toBeGreaterThan(5);
-  expect(seen.filter((s) => s.auth !== `Bearer ${jwt}`)).toEqual([]);
+  expect(seen.filter((s) => s.auth !== `Bearer ${join.token}`)).toEqual([]);
 });
 
 test('a host creates, checks and closes polls and sees the host controls', async ({ page }) => {
   const seen = await fakeApi(page, { isModerator: true });
-  await joinCall(page, await token());
+  await joinCall(page, await adaJoins());
   const tools = page.getByRole('group', { name: 'Meeting tools' });
   await expect(tools.getByRole('button', { name: 'Host controls (1 waiting)' })).toBeVisible({ timeout: 10_000 });
 
@@ -311,7 +298,7 @@ test('a host creates, checks and closes polls and sees the host controls', async
 
 test('a host marks a question answered with an answer, then dismisses it', async ({ page }) => {
   const seen = await fakeApi(page, { isModerator: true });
-  await joinCall(page, await token());
+  await joinCall(page, await adaJoins());
   const tools = page.getByRole('group', { name: 'Meeting tools' });
   await expect(tools.getByRole('button', { name: 'Host controls (1 waiting)' })).toBeVisible({ timeout: 10_000 });
   await tools.getByRole('button', { name: /^Q&A/ }).click();
@@ -343,7 +330,7 @@ test('the people panel lists who is in the call, you first, known from your toke
   page,
 }) => {
   await fakeApi(page, { isModerator: true });
-  await joinCall(page, await token('HOST'));
+  await joinCall(page, await adaJoins('HOST'));
   await page.getByRole('group', { name: 'Meeting tools' }).getByRole('button', { name: 'People (1)' }).click();
   const panel = page.getByRole('region', { name: 'People' });
   await expect(panel.getByRole('listitem')).toHaveCount(1);
@@ -351,12 +338,10 @@ test('the people panel lists who is in the call, you first, known from your toke
   await expect(me).toContainText('Ada Lovelace(you)');
   await expect(me).toContainText('Host');
   await expect(me).toContainText('Muted · Camera off');
-  const { violations } = await axe(
-    page,
-    new AxeBuilder({ page })
-      .include('section[id="convene-panel-people"]')
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']),
-  );
+  const { violations } = await new AxeBuilder({ page })
+    .include('section[id="convene-panel-people"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
   expect(violations.map((v) => v.id)).toEqual([]);
   await page.screenshot({ path: 'test-results/e2e/people.png' });
 });
@@ -364,7 +349,7 @@ test('the people panel lists who is in the call, you first, known from your toke
 test('at 390 px the panels are a bottom sheet and every control has a name', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await fakeApi(page, { isModerator: true });
-  await joinCall(page, await token());
+  await joinCall(page, await adaJoins());
   const button = page.getByRole('button', { name: /^Polls/ });
   await button.click();
   const panel = page.getByRole('region', { name: 'Polls' });
@@ -379,22 +364,30 @@ test('at 390 px the panels are a bottom sheet and every control has a name', asy
     .locator('[role="group"][aria-label="Meeting tools"] button, section[id^="convene-panel-"] button')
     .evaluateAll((els) => els.filter((el) => !(el.getAttribute('aria-label') || el.textContent?.trim())).length);
   expect(unnamed).toBe(0);
-  // LiveKit's connection toast sits below the toggles, not on top of them.
-  const toolbar = (await page.getByRole('group', { name: 'Meeting tools' }).boundingBox())!;
-  const toast = (await page.locator('.lk-toast-connection-state').boundingBox())!;
-  expect(toast.y).toBeGreaterThanOrEqual(toolbar.y + toolbar.height);
   // axe on our own in-call UI (the toolbar and the open panel; LiveKit's video grid is theirs).
-  const { violations } = await axe(
-    page,
-    new AxeBuilder({ page })
-      .include('[role="group"][aria-label="Meeting tools"]')
-      .include('section[id^="convene-panel-"]')
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']),
-  );
+  const { violations } = await new AxeBuilder({ page })
+    .include('[role="group"][aria-label="Meeting tools"]')
+    .include('section[id^="convene-panel-"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
   await page.screenshot({ path: 'test-results/e2e/polls-390.png' });
   await panel.getByRole('button', { name: 'Close panel' }).click();
   await expect(panel).toBeHidden();
   await expect(button).toBeFocused();
   await expect(button).toHaveAttribute('aria-expanded', 'false');
+});
+
+test('at 390 px LiveKit’s connecting toast sits below the meeting tools, not on top of them', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await fakeApi(page, { isModerator: false });
+  // A media server that accepts the upgrade and never answers keeps the call connecting (for 5 s).
+  const join = await adaJoins();
+  await page.goto(`/join?token=${encodeURIComponent(join.token)}&url=${encodeURIComponent(silentMedia.url)}`);
+  await page.getByRole('button', { name: 'Join meeting' }).click();
+  const toolbar = page.getByRole('group', { name: 'Meeting tools' });
+  const toast = page.locator('.lk-toast-connection-state');
+  await expect(toast).toBeVisible();
+  const [tools, shown] = [(await toolbar.boundingBox())!, (await toast.boundingBox())!];
+  expect(shown.y).toBeGreaterThanOrEqual(tools.y + tools.height);
 });

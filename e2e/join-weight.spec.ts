@@ -6,17 +6,17 @@ import { AccessToken } from 'livekit-server-sdk';
  * encodedDataLength, compressed as served, headers included), against two budgets. The first
  * load (the pre-join, until Join is enabled) at most 250 KB: the call, its panels and the media
  * processors load on demand and must not be part of it. The whole call (pre-join, the call's code
- * prefetched while the person looks at their preview, and the call view once in) at most 365 KB.
+ * prefetched while the person looks at their preview, and the call view once in) at most 355 KB.
  * It was 340 KB, LiveKit Meet's measured total, until the call gained its top bar, docked panels,
  * toasts, its own icons, the pre-call check and quality telemetry (415 KB on 2026-11-27; 392 KB
  * once a page loads only its own language's dictionary; 362 KB once the toasts and the
- * data-channel schemas load when first used). Getting back under 340 KB is open work, and this
- * budget stops any further growth. And the served HTML names the
- * page's language before any script
- * runs. The figures go to the test's output (join-weight.json, call-weight.json).
+ * data-channel schemas load when first used; 354 KB once Zod is out of the pre-join, the device
+ * menus are our own and each panel's view loads when first opened). Getting back under 340 KB is
+ * open work, and this budget stops any further growth. And the served HTML names the page's
+ * language before any script runs. The figures go to the test's output (join-weight.json, call-weight.json).
  */
 const BUDGET_BYTES = 250 * 1024;
-const WHOLE_CALL_BUDGET_BYTES = 365 * 1024;
+const WHOLE_CALL_BUDGET_BYTES = 355 * 1024;
 
 /** Every script the page fetches from now on, with its bytes on the wire once loaded. */
 async function scriptsOf(page: Page) {
@@ -82,7 +82,7 @@ test('/join loads at most 250 KB of JavaScript before someone joins', async ({ p
   await report(testInfo, 'join-weight.json', '/join first-load JavaScript', BUDGET_BYTES, files());
 });
 
-test('the whole call (pre-join, the prefetched call and the call view) is at most 365 KB of JavaScript', async ({
+test('the whole call (pre-join, the prefetched call and the call view) is at most 355 KB of JavaScript', async ({
   browser,
 }, testInfo) => {
   // A real call (e2e/support/global-setup.ts: the app with the development media server), so the

@@ -73,6 +73,18 @@ test('two people see and hear each other through the development media server', 
   await expect.poll(() => remoteAudioLevel(ada), { timeout: 15_000 }).toBeGreaterThan(0.001);
   await expect.poll(() => remoteAudioLevel(bob), { timeout: 15_000 }).toBeGreaterThan(0.001);
   await ada.screenshot({ path: 'test-results/e2e/call-two-people.png' });
+  // The control bar's device menu opens above its chevron, marks the camera in use, and a choice closes it.
+  const chooseCamera = ada.getByRole('button', { name: 'Choose camera' });
+  await chooseCamera.click();
+  const cameras = ada.getByRole('listbox', { name: 'Choose camera' });
+  await expect(cameras.getByRole('option', { name: 'fake_device_0' })).toHaveAttribute('aria-selected', 'true');
+  expect((await cameras.boundingBox())!.y + (await cameras.boundingBox())!.height).toBeLessThanOrEqual(
+    (await chooseCamera.boundingBox())!.y + 1,
+  );
+  await cameras.getByRole('option', { name: 'fake_device_0' }).click();
+  await expect(cameras).toBeHidden();
+  await expect(chooseCamera).toHaveAttribute('aria-expanded', 'false');
+  await expectRemoteVideoAdvancing(bob);
   // Our records follow the media layer's webhooks: both are connected.
   await expect
     .poll(

@@ -4,7 +4,6 @@ import { useEffect, useRef, useState } from 'react';
 import {
   ChatIcon,
   ChatToggle,
-  MediaDeviceMenu,
   StartAudio,
   TrackToggle,
   useLocalParticipantPermissions,
@@ -14,6 +13,7 @@ import { useT } from '@/components/call/useT';
 import { useCall } from '@/components/call/call-context';
 import { Icon } from '@/components/call/icons';
 import { LeaveButton } from '@/components/call/LeaveButton';
+import { RoomDeviceMenu } from '@/components/call/settings/DeviceSelect';
 import { ControlLabel as Label } from '@/components/call/layout/ControlLabel';
 import { useBarFold } from '@/components/call/layout/useBarFold';
 import { useMenuButton } from '@/components/call/layout/useMenuButton';
@@ -74,9 +74,7 @@ export function CallControls({
             <TrackToggle source={source} showIcon aria-label={label}>
               <Label>{label}</Label>
             </TrackToggle>
-            <div className="lk-button-group-menu">
-              <MediaDeviceMenu kind={kind} aria-label={choose} />
-            </div>
+            <RoomDeviceMenu kind={kind} label={choose} kindName={label} />
           </div>
         ))}
       {canPublish && !!navigator.mediaDevices?.getDisplayMedia && (

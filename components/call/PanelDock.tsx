@@ -8,7 +8,7 @@ import type { CallPanel } from '@/components/call/useCallPanels';
 import { Icon } from '@/components/call/icons';
 import { focusRing } from '@/components/call/focus-ring';
 
-// Device settings, backgrounds and noise suppression (and their processors) load when first opened.
+// Device settings, backgrounds and noise suppression (and their processors) load when first opened, like every panel's view.
 const SettingsPanel = dynamic(() => import('@/components/call/settings/SettingsSheet'), { ssr: false });
 
 /**
@@ -20,14 +20,20 @@ const SettingsPanel = dynamic(() => import('@/components/call/settings/SettingsS
 export function PanelDock({ panels }: { panels: CallPanel[] }) {
   const t = useT();
   const { panel, closePanel } = useCall();
-  // Settings load on first opening and then stay mounted (hidden): the background and noise choices stay.
-  const [settingsLoaded, setSettingsLoaded] = useState(false);
+  // A panel's view mounts when first opened and then stays (hidden while closed): its code loads
+  // then, and what was typed or scrolled in it is kept. Settings keep the background and noise choices.
+  const [opened, setOpened] = useState<ReadonlySet<PanelKey>>(new Set());
   useEffect(() => {
-    if (panel === 'settings') setSettingsLoaded(true);
+    if (panel) setOpened((seen) => (seen.has(panel) ? seen : new Set(seen).add(panel)));
   }, [panel]);
+  const shown = (key: PanelKey) => opened.has(key) || panel === key;
   const all: { key: PanelKey; title: string; body: React.ReactNode }[] = [
-    ...panels,
-    ...(settingsLoaded || panel === 'settings'
+    ...panels.map(({ key, title, body, alwaysMounted }) => ({
+      key,
+      title,
+      body: alwaysMounted || shown(key) ? body : null,
+    })),
+    ...(shown('settings')
       ? [{ key: 'settings' as const, title: t.settings.title, body: <SettingsPanel open={panel === 'settings'} /> }]
       : []),
   ];

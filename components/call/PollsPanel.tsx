@@ -1,46 +1,18 @@
 'use client';
 
-import { useCallback, useEffect, useId, useState } from 'react';
-import {
-  POLL_LIMITS,
-  POLL_TOPIC,
-  mergePoll,
-  myBallot,
-  pollDraft,
-  tally,
-  visiblePolls,
-} from '@/components/call/engagement-state';
+import { useEffect, useId, useState } from 'react';
+import { POLL_LIMITS, myBallot, pollDraft, tally, visiblePolls } from '@/components/call/engagement-state';
 import { focusRing } from '@/components/call/focus-ring';
 import { PanelList } from '@/components/call/PanelList';
 import type { ParticipantApi, PollCreateBody, PollResponse } from '@/components/call/participant-api';
-import { useListAction, useLiveList } from '@/components/call/useLiveList';
+import { useListAction } from '@/components/call/useLiveList';
 import type { Self } from '@/components/call/useSelf';
 import { useT } from '@/components/call/useT';
-import type { LiveMessageBody } from '@/lib/live-messages';
+import type { PollsState } from '@/components/call/usePolls';
 
 const button = `rounded bg-slate-700 px-2 py-1 hover:bg-slate-600 disabled:opacity-50 ${focusRing}`;
 const primary = `rounded bg-blue-700 px-3 py-1 font-medium hover:bg-blue-600 disabled:opacity-50 ${focusRing}`;
 const field = `w-full rounded bg-slate-800 px-2 py-1 text-white placeholder:text-slate-400 ${focusRing}`;
-
-const pollOf = (body: LiveMessageBody<typeof POLL_TOPIC>): PollResponse => body.poll;
-
-/**
- * The room's polls through the participant-token API (/api/v1/polls/public): loaded once, kept
- * current from the `convene.polls` data-channel messages, re-read after a reconnect and after
- * the viewer's own actions.
- */
-export function usePolls(api: ParticipantApi) {
-  const load = useCallback(async () => (await api('GET', '/polls/public?limit=100')).data, [api]);
-  const { items: polls, failed, refresh, apply } = useLiveList(load, POLL_TOPIC, pollOf, mergePoll);
-  const [cast, setCast] = useState<Record<string, string[]>>({});
-  const remember = useCallback(
-    (pollId: string, optionIds: string[]) => setCast((c) => ({ ...c, [pollId]: optionIds })),
-    [],
-  );
-  return { polls, failed, refresh, apply, cast, remember };
-}
-
-export type PollsState = ReturnType<typeof usePolls>;
 
 export function PollsPanel({ state, api, self }: { state: PollsState; api: ParticipantApi; self: Self | null }) {
   const t = useT();

@@ -6,6 +6,7 @@ import { useT } from '@/components/call/useT';
 import { type CaptureKind, handOverCapture, useCapture } from '@/components/call/useCapture';
 import { takePrejoinChoices } from '@/components/call/prejoin-choices';
 import { Icon } from '@/components/call/icons';
+import { DeviceMenu } from '@/components/call/DeviceMenu';
 
 type Kind = CaptureKind;
 
@@ -39,7 +40,6 @@ export function PreJoinForm({
   const [videoEnabled, setVideoEnabled] = useState(canPublish);
   const [deviceIds, setDeviceIds] = useState<Record<Kind, string>>({ audioinput: '', videoinput: '' });
   const [devices, setDevices] = useState<MediaDeviceInfo[]>([]);
-  const [menu, setMenu] = useState<Kind | null>(null);
   const videoAttempt = useRef<Promise<MediaStreamTrack | null> | null>(null);
   const audioAttempt = useRef<Promise<MediaStreamTrack | null> | null>(null);
   const { track: video, failure: videoFailure } = useCapture(
@@ -82,7 +82,6 @@ export function PreJoinForm({
     const source = kind === 'audioinput' ? 'microphone' : 'camera';
     const enabled = kind === 'audioinput' ? audioEnabled : videoEnabled;
     const toggle = kind === 'audioinput' ? setAudioEnabled : setVideoEnabled;
-    const listed = devices.filter((d) => d.kind === kind);
     return (
       <div className={`lk-button-group ${kind === 'audioinput' ? 'audio' : 'video'}`}>
         {/* Its name is the device ("Microphone", pressed or not), from its text: what shows is the
@@ -103,47 +102,15 @@ export function PreJoinForm({
             {enabled ? t.prejoin.on : t.prejoin.off}
           </span>
         </button>
-        <div className="lk-button-group-menu" style={{ position: 'relative' }}>
-          <button
-            type="button"
-            className="lk-button lk-button-menu"
-            aria-label={kind === 'audioinput' ? t.chooseMicrophone : t.chooseCamera}
-            aria-expanded={menu === kind}
-            disabled={!canPublish || demo}
-            onClick={() => setMenu(menu === kind ? null : kind)}
-          />
-          {menu === kind && (
-            <div
-              className="lk-device-menu"
-              style={{ position: 'absolute', top: '100%', left: 0, visibility: 'visible' }}
-            >
-              <ul className="lk-media-device-select lk-list" role="listbox">
-                {listed.map((d) => (
-                  <li
-                    key={d.deviceId}
-                    role="option"
-                    aria-selected={d.deviceId === inUse(kind)}
-                    data-lk-active={d.deviceId === inUse(kind)}
-                    className="lk-button"
-                    tabIndex={0}
-                    onClick={() => {
-                      setDeviceIds((ids) => ({ ...ids, [kind]: d.deviceId }));
-                      setMenu(null);
-                    }}
-                    onKeyDown={(e) => {
-                      if (e.key !== 'Enter' && e.key !== ' ') return;
-                      e.preventDefault();
-                      setDeviceIds((ids) => ({ ...ids, [kind]: d.deviceId }));
-                      setMenu(null);
-                    }}
-                  >
-                    {d.label || d.deviceId}
-                  </li>
-                ))}
-              </ul>
-            </div>
-          )}
-        </div>
+        <DeviceMenu
+          label={kind === 'audioinput' ? t.chooseMicrophone : t.chooseCamera}
+          kindName={kind === 'audioinput' ? t.microphone : t.camera}
+          devices={devices.filter((d) => d.kind === kind)}
+          activeId={inUse(kind)}
+          onChoose={(deviceId) => setDeviceIds((ids) => ({ ...ids, [kind]: deviceId }))}
+          disabled={!canPublish || demo}
+          opens="below"
+        />
       </div>
     );
   };

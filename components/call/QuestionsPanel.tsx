@@ -1,36 +1,18 @@
 'use client';
 
-import { useCallback, useId, useState } from 'react';
-import { QUESTION_TOPIC, mergeQuestion, visibleQuestions, type QuestionSort } from '@/components/call/engagement-state';
+import { useId, useState } from 'react';
+import { visibleQuestions, type QuestionSort } from '@/components/call/engagement-state';
 import { focusRing } from '@/components/call/focus-ring';
 import { PanelList } from '@/components/call/PanelList';
 import type { ParticipantApi, QuestionResponse } from '@/components/call/participant-api';
-import { useListAction, useLiveList } from '@/components/call/useLiveList';
+import { useListAction } from '@/components/call/useLiveList';
 import type { Self } from '@/components/call/useSelf';
 import { useT } from '@/components/call/useT';
-import type { LiveMessageBody } from '@/lib/live-messages';
+import type { QuestionsState } from '@/components/call/useQuestions';
 
 const QUESTION_MAX = 1000;
 const ANSWER_MAX = 5000;
 const button = `rounded bg-slate-700 px-2 py-1 text-xs hover:bg-slate-600 disabled:opacity-50 ${focusRing}`;
-
-const questionOf = (body: LiveMessageBody<typeof QUESTION_TOPIC>): QuestionResponse => body.question;
-
-/**
- * The room's questions through the participant-token API (/api/v1/questions/public): loaded
- * once, kept current from `convene.questions` data-channel messages, re-read after a reconnect
- * and after the viewer's own actions. Upvotes count once per person (the server enforces it);
- * the ones given in this session are remembered to show the button as pressed.
- */
-export function useQuestions(api: ParticipantApi) {
-  const load = useCallback(async () => (await api('GET', '/questions/public?sort=upvotes&limit=100')).data, [api]);
-  const { items: questions, failed, refresh, apply } = useLiveList(load, QUESTION_TOPIC, questionOf, mergeQuestion);
-  const [upvoted, setUpvoted] = useState<ReadonlySet<string>>(new Set());
-  const markUpvoted = useCallback((id: string) => setUpvoted((s) => new Set(s).add(id)), []);
-  return { questions, failed, refresh, apply, upvoted, markUpvoted };
-}
-
-export type QuestionsState = ReturnType<typeof useQuestions>;
 
 /**
  * Everyone asks and upvotes; hosts and moderators (per GET /api/v1/me — the server checks its own

@@ -1,18 +1,29 @@
 'use client';
 
 import { useState } from 'react';
+import dynamic from 'next/dynamic';
 import { useParticipants } from '@livekit/components-react';
 import { useT } from '@/components/call/useT';
 import { useCall } from '@/components/call/call-context';
 import type { IconName } from '@/components/call/icons';
 import { HostPanel } from '@/components/call/HostPanel';
-import { PeoplePanel } from '@/components/call/PeoplePanel';
-import { PollsPanel, usePolls } from '@/components/call/PollsPanel';
-import { QuestionsPanel, useQuestions } from '@/components/call/QuestionsPanel';
-import { ChatPanel, EncryptedChatNote, useChat } from '@/components/call/ChatPanel';
+import { usePolls } from '@/components/call/usePolls';
+import { useQuestions } from '@/components/call/useQuestions';
+import { useChat } from '@/components/call/useChat';
 import { KnockSoundToggle } from '@/components/call/KnockSoundToggle';
 import { useChatToasts } from '@/components/call/useChatToasts';
 import { usePollToasts } from '@/components/call/usePollToasts';
+
+// A panel's view loads when it is first opened (PanelDock); its state (above) is kept from the start.
+const PeoplePanel = dynamic(() => import('@/components/call/PeoplePanel').then((m) => m.PeoplePanel), { ssr: false });
+const ChatPanel = dynamic(() => import('@/components/call/ChatPanel').then((m) => m.ChatPanel), { ssr: false });
+const EncryptedChatNote = dynamic(() => import('@/components/call/ChatPanel').then((m) => m.EncryptedChatNote), {
+  ssr: false,
+});
+const PollsPanel = dynamic(() => import('@/components/call/PollsPanel').then((m) => m.PollsPanel), { ssr: false });
+const QuestionsPanel = dynamic(() => import('@/components/call/QuestionsPanel').then((m) => m.QuestionsPanel), {
+  ssr: false,
+});
 
 export interface CallPanel {
   key: 'host' | 'people' | 'polls' | 'questions' | 'chat';
@@ -28,12 +39,15 @@ export interface CallPanel {
   /** The pill in red: something waits for this person. */
   urgent?: boolean;
   body: React.ReactNode;
+  /** The body is there while the panel is closed (the host panel counts who waits); the others mount when first opened. */
+  alwaysMounted?: boolean;
 }
 
 /**
  * The call's panels in the order their buttons show: host controls (hosts and moderators, per
  * GET /api/v1/me), people, chat, polls, Q&A — each with its live state, kept while closed so the
- * buttons can count and toasts can say what arrived.
+ * buttons can count and toasts can say what arrived. A panel's view is code of its own, fetched
+ * when the panel first opens: a person who never opens polls never downloads them.
  */
 export function useCallPanels(): CallPanel[] {
   const t = useT();
@@ -61,6 +75,7 @@ export function useCallPanels(): CallPanel[] {
             icon: 'shield' as const,
             count: waiting || undefined,
             urgent: true,
+            alwaysMounted: true,
             body: (
               <>
                 <HostPanel onWaitingCount={setWaiting} />

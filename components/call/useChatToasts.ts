@@ -2,7 +2,7 @@
 
 import { useEffect, useRef } from 'react';
 import { toast } from '@/components/call/toasts';
-import type { ChatState } from '@/components/call/ChatPanel';
+import type { ChatState } from '@/components/call/useChat';
 import { useT } from '@/components/call/useT';
 
 /** How much of a message the toast shows. */

@@ -1,7 +1,14 @@
 'use client';
 
 import { useMediaDeviceSelect, useRoomContext } from '@livekit/components-react';
+import { DeviceMenu } from '@/components/call/DeviceMenu';
 import { focusRing } from '@/components/call/focus-ring';
+
+/** The room's devices of one kind, the one in use, and how to switch. */
+function useRoomDevices(kind: MediaDeviceKind) {
+  const room = useRoomContext();
+  return useMediaDeviceSelect({ kind, room, requestPermissions: false });
+}
 
 /**
  * The devices of one kind as a native select: LiveKit's MediaDeviceSelect renders a list of
@@ -9,12 +16,7 @@ import { focusRing } from '@/components/call/focus-ring';
  * and a select is what keyboards and screen readers already know.
  */
 export function DeviceSelect({ kind, label }: { kind: MediaDeviceKind; label: string }) {
-  const room = useRoomContext();
-  const { devices, activeDeviceId, setActiveMediaDevice } = useMediaDeviceSelect({
-    kind,
-    room,
-    requestPermissions: false,
-  });
+  const { devices, activeDeviceId, setActiveMediaDevice } = useRoomDevices(kind);
   // 'default' (or nothing chosen yet) means the browser's default: the first device listed.
   const value = devices.some((d) => d.deviceId === activeDeviceId) ? activeDeviceId : (devices[0]?.deviceId ?? '');
   return (
@@ -30,5 +32,20 @@ export function DeviceSelect({ kind, label }: { kind: MediaDeviceKind; label: st
         </option>
       ))}
     </select>
+  );
+}
+
+/** The control bar's chevron beside the microphone or camera: the room's devices, opening upwards. */
+export function RoomDeviceMenu({ kind, label, kindName }: { kind: MediaDeviceKind; label: string; kindName: string }) {
+  const { devices, activeDeviceId, setActiveMediaDevice } = useRoomDevices(kind);
+  return (
+    <DeviceMenu
+      label={label}
+      kindName={kindName}
+      devices={devices}
+      activeId={activeDeviceId}
+      onChoose={(deviceId) => void setActiveMediaDevice(deviceId)}
+      opens="above"
+    />
   );
 }
