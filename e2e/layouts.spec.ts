@@ -226,7 +226,9 @@ test('the layout menu switches grid, speaker and sidebar; the choice survives a 
   for (const p of [host, amy]) await p.context().close();
 });
 
-test('at 390 px the control bar is one row of named icons; the rest is in More', async ({ browser }, testInfo) => {
+test('on a phone the control bar is one row of named icons; what does not fit is in More', async ({
+  browser,
+}, testInfo) => {
   const roomId = await tenant.room();
   const context = await browser.newContext({
     permissions: ['camera', 'microphone'],
@@ -241,13 +243,25 @@ test('at 390 px the control bar is one row of named icons; the rest is in More',
   const barBox = (await host.locator('.convene-control-bar').boundingBox())!;
   expect(barBox.x + barBox.width).toBeLessThanOrEqual(390);
 
-  // More holds the secondary controls, with their words; Escape closes it.
+  // At 390 px the hand and reactions fit beside the media controls; More holds the secondary ones, with their words.
+  await expect(bar(host).getByRole('button', { name: 'Raise hand' })).toBeVisible();
+  await expect(host.getByRole('button', { name: 'Settings', exact: true })).toBeHidden();
+  await bar(host).getByRole('button', { name: 'More' }).click();
+  for (const name of ['Settings', 'Layout'])
+    await expect(host.getByRole('button', { name, exact: true })).toBeVisible();
+  await host.getByRole('button', { name: 'Layout', exact: true }).focus();
+  await host.keyboard.press('Escape');
+  await expect(host.getByRole('button', { name: 'Layout', exact: true })).toBeHidden();
+
+  // A narrower phone (320 px): the hand and reactions fold into More too.
+  await host.setViewportSize({ width: 320, height: 640 });
+  await expectOneRow(host);
   await expect(host.getByRole('button', { name: 'Raise hand' })).toBeHidden();
   await bar(host).getByRole('button', { name: 'More' }).click();
   for (const name of ['Settings', 'Layout', 'Raise hand', 'Reactions'])
     await expect(host.getByRole('button', { name, exact: true })).toBeVisible();
   const more = await host.screenshot();
-  await testInfo.attach('phone-more-390px', { body: more, contentType: 'image/png' });
+  await testInfo.attach('phone-more-320px', { body: more, contentType: 'image/png' });
   if (process.env.DOCS_SCREENSHOTS === '1') writeFileSync('docs/images/phone-more.png', more);
   await host.getByRole('button', { name: 'Raise hand' }).click();
   // A choice closes the menu; opened again, it shows the hand up.
