@@ -61,8 +61,10 @@ test('a live hosted call is recorded through the API into a playable MP4 with bo
     expect(started.body).toMatchObject({ status: 'STARTING', preset: 'H264_720P_30' });
     const recording = () => api('GET', `/api/v1/recordings/${started.body.id}`).then((r) => r.body);
     await expect.poll(async () => (await recording()).status, { timeout: 30_000 }).toBe('ACTIVE');
-    // The media server's file starts as its encoder takes the first frame, when the egress turns
-    // ACTIVE; on a busy machine that news reaches the API late, so the file may start before we see it.
+    // The API says ACTIVE on the media layer's egress_started; the file starts when the encoder
+    // takes its first frame, seconds later on a busy machine. That moment is when the media layer
+    // marks the room as recording, which everyone in the call sees: the file begins no later.
+    await expect(ada.getByTestId('recording-badge')).toBeVisible({ timeout: 30_000 });
     const activeAt = Date.now();
     await ada.waitForTimeout(10_000);
     const stopRequestedAt = Date.now();
