@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
-import { NEXT_START_FLAGS } from './scripts/server-flags';
+import { appServerArgs } from './scripts/server-flags';
 
 /**
  * Browser tests in Debian's Chromium (/usr/bin/chromium; Playwright's own browser download
@@ -32,7 +32,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npx next start ${NEXT_START_FLAGS.join(' ')} -p ${PORT} -H 127.0.0.1`,
+    command: ['node', ...appServerArgs(PORT)].join(' '),
     url: `http://127.0.0.1:${PORT}/join`,
     reuseExistingServer: false,
     timeout: 60_000,

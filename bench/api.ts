@@ -239,7 +239,7 @@ export async function apiBench(ctx: BenchContext) {
       rows.map((r) => ({
         label: `${r.name.replace('POST /rooms/{id}/join', 'join')} @${r.concurrency}`,
         value: r.rps,
-        group: r.name === 'baseline join' ? 'bare node:http baseline' : 'Convene (next start)',
+        group: r.name === 'baseline join' ? 'bare node:http baseline' : 'Convene (production server)',
       })),
     ),
   };

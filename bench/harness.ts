@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { nextStartArgs } from '../scripts/server-flags';
+import { appServerArgs } from '../scripts/server-flags';
 
 export const root = path.resolve(import.meta.dirname, '..');
 /** Seconds per endpoint and concurrency (BENCH_DURATION). */
@@ -16,7 +16,7 @@ export const DIST_DIR = process.env.BENCH_DIST_DIR ?? '.next-bench';
 
 /** What each part gets from the runner: the app under test and its database. */
 export interface BenchContext {
-  /** The app's base URL (next start of the bench build). */
+  /** The app's base URL (the production server of the bench build). */
   base: string;
   /** The bench tenant's API key. */
   key: string;
@@ -85,9 +85,9 @@ export function stopProcess(child: ChildProcess) {
   if (child.pid) process.kill(-child.pid, 'SIGTERM');
 }
 
-/** `next start` of the bench build on 127.0.0.1:`port`, with these Node flags. */
+/** the production server (`server/main.ts`) of the bench build on 127.0.0.1:`port`, with these Node flags. */
 export function startNextServer(port: number, env: Record<string, string>, nodeFlags: string[] = []) {
-  return startProcess(process.execPath, [...nodeFlags, ...nextStartArgs(port)], env, /Ready in/);
+  return startProcess(process.execPath, [...nodeFlags, ...appServerArgs(port)], env, /Ready in/);
 }
 
 /** next-auth's credentials flow over HTTP (CSRF token + cookie, then the callback): the session cookie. */

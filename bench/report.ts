@@ -17,7 +17,7 @@ export function writeReport(sections: Section[], { embeddedDatabase }: { embedde
   const lines = [
     `# Convene benchmark — ${new Date().toISOString()}`,
     '',
-    `Production build (next start), PostgreSQL (${embeddedDatabase ? 'embedded' : 'machine'}), ${DURATION} s per endpoint and concurrency, autocannon from the runner process. Request logging at warn. ` +
+    `Production build (server/main.ts), PostgreSQL (${embeddedDatabase ? 'embedded' : 'machine'}), ${DURATION} s per endpoint and concurrency, autocannon from the runner process. Request logging at warn. ` +
       'Compare ratios within one report, not absolute numbers across reports: the machine may be shared.',
     '',
   ];

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the production build (next build + next start) on a real PostgreSQL, measured
+ * `npm run bench`: the production build (npm run build, served as `npm start` serves it) on a real PostgreSQL, measured
  * by the parts BENCH_PARTS names, one file each; bench/report.ts writes the report
  * (bench/reports/<timestamp>.md, git-ignored), with the latest `npm run soak` table appended.
  */
@@ -81,7 +81,7 @@ async function main() {
   // Refuse up front rather than start a server with nothing to serve ("fetch failed").
   if (process.env.BENCH_SKIP_BUILD === '1' && !existsSync(path.join(root, DIST_DIR, 'BUILD_ID'))) {
     console.error(
-      `BENCH_SKIP_BUILD=1 needs an earlier bench build in ${DIST_DIR}, and there is none: run \`npm run bench\` once without BENCH_SKIP_BUILD (or build it with \`NEXT_DIST_DIR=${DIST_DIR} npx next build\`).`,
+      `BENCH_SKIP_BUILD=1 needs an earlier bench build in ${DIST_DIR}, and there is none: run \`npm run bench\` once without BENCH_SKIP_BUILD (or build it with \`NEXT_DIST_DIR=${DIST_DIR} npm run build\`).`,
     );
     process.exit(2);
   }
@@ -113,13 +113,13 @@ async function main() {
     });
     if (migrate.status !== 0) throw new Error(migrate.stderr);
     if (process.env.BENCH_SKIP_BUILD !== '1') {
-      console.log('▸ next build');
-      const build = spawnSync('npx', ['next', 'build'], {
+      console.log('▸ npm run build');
+      const build = spawnSync('npm', ['run', 'build'], {
         cwd: root,
         env: { ...process.env, ...env },
         stdio: 'inherit',
       });
-      if (build.status !== 0) throw new Error('next build failed');
+      if (build.status !== 0) throw new Error('npm run build failed');
     }
     Object.assign(process.env, env);
     const { seedTenantForBench } = await import('./seed');

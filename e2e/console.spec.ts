@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 
 /**
- * The console's main journeys in Chromium against `next start` on a real, seeded database
+ * The console's main journeys in Chromium against the production server (`server/main.ts`) on a real, seeded database
  * (e2e/support/global-setup.ts). Signing in goes through next-auth's real CSRF + credentials flow.
  */
 interface Seed {

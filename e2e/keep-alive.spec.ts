@@ -2,7 +2,7 @@ import http from 'node:http';
 import { test, expect } from '@playwright/test';
 
 /**
- * `next start` holds an idle keep-alive connection 65 s (scripts/server-flags.ts), not Node's 5 s:
+ * the production server (`server/main.ts`) holds an idle keep-alive connection 65 s (server/main.ts), not Node's 5 s:
  * a client that reuses its connection after six idle seconds gets its answer on the same socket,
  * where with the default the server would have closed it (and a request racing that close would
  * have been reset). Against the console suite's server (global setup), started as `npm start` does.

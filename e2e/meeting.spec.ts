@@ -5,7 +5,7 @@ import { enter, expectRemoteVideoAdvancing, person, remoteAudioLevel, remoteVide
 
 /**
  * Real calls through the hosted call UI: Chromium with fake camera and microphone, the production
- * build (`next start`) on a seeded database, and the development media server forwarding real
+ * build (the production server (`server/main.ts`)) on a seeded database, and the development media server forwarding real
  * WebRTC between the browsers (e2e/support/global-setup.ts). Rooms and joins go through the REST
  * API with a tenant's key, exactly as an integrator's backend would. Chat in a real
  * call (stored, live to the other browser, after a reload) is in e2e/chat.spec.ts.

@@ -5,12 +5,12 @@ import pg from 'pg';
 import { createSeededDatabase, startNextServer } from './support/app';
 
 /**
- * Graceful shutdown of the production server itself (`next start`, not the Vitest harness's
- * server): on SIGTERM Next stops accepting connections and exits, and that exit must wait for
+ * Graceful shutdown of the production server itself (`server/main.ts`, not the Vitest
+ * harness's server): on SIGTERM Next stops accepting connections and exits, and that exit must wait for
  * our own work — a webhook attempt in flight, and the API-request counters kept in memory.
  * A database of its own: the console suite's server runs a delivery runner too.
  */
-test('SIGTERM to next start finishes an in-flight webhook attempt and keeps every API request counted', async ({
+test('SIGTERM to the production server finishes an in-flight webhook attempt and keeps every API request counted', async ({
   request,
 }) => {
   test.setTimeout(120_000);

@@ -66,7 +66,7 @@ test('console sign-in: a new X-Forwarded-For per attempt does not reset the per-
   await ctx.dispose();
 });
 
-test('GET /rooms/{id}/info is limited per client address under next start; X-Forwarded-For is not believed', async ({
+test('GET /rooms/{id}/info is limited per client address under the production server; X-Forwarded-For is not believed', async ({
   request,
 }) => {
   const statuses: number[] = [];

@@ -2,7 +2,7 @@ import { test, expect } from '@playwright/test';
 import { freePort, spawnNextStart } from './support/app';
 
 /**
- * `next start` with an invalid environment exits non-zero at startup, naming the variable,
+ * the production server (`server/main.ts`) with an invalid environment exits non-zero at startup, naming the variable,
  * instead of staying up and answering a plain-text 500 to every request (an orchestrator must
  * see the failure). No database is needed: the process must stop before it would use one.
  */
@@ -36,15 +36,15 @@ async function expectRefusal(env: Record<string, string | undefined>, naming: st
 
 test.describe.configure({ timeout: 60_000 });
 
-test('a 10-character NEXTAUTH_SECRET: next start exits non-zero, naming the variable', async () => {
+test('a 10-character NEXTAUTH_SECRET: the production server exits non-zero, naming the variable', async () => {
   await expectRefusal({ NEXTAUTH_SECRET: '0123456789' }, 'NEXTAUTH_SECRET');
 });
 
-test('no media credentials in production: next start exits non-zero, naming LIVEKIT_API_KEY', async () => {
+test('no media credentials in production: the production server exits non-zero, naming LIVEKIT_API_KEY', async () => {
   await expectRefusal({ LIVEKIT_API_KEY: '', LIVEKIT_API_SECRET: '' }, 'LIVEKIT_API_KEY');
 });
 
-test('the published devkey/secret pair in production: next start exits non-zero', async () => {
+test('the published devkey/secret pair in production: the production server exits non-zero', async () => {
   await expectRefusal(
     { LIVEKIT_API_KEY: 'devkey', LIVEKIT_API_SECRET: 'secret' },
     /LIVEKIT_API_KEY: "devkey" is a published development key/,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 
 /**
- * Node flags for the production server: `npm start` runs Next with them, and so does
+ * Node flags for the production server: `npm start` runs it with them, and so does
  * `npm run bench`, which measures what ships. docs/deploying.md gives them too.
  *
  * A larger young generation (semi-spaces of 64 MB; V8's default is 16): a request's short-lived
@@ -13,23 +13,9 @@ import path from 'node:path';
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=64'];
 
 /**
- * Flags for `next start`. Idle keep-alive connections are held 65 s (Node's default is 5 s): a
- * client or load balancer that reuses a connection just as the server drops it gets a reset
- * (ECONNRESET) for a request the server never read. Holding it longer than the usual idle timeouts
- * of what sits in front (60 s for AWS's and Google's load balancers, 4–5 s for Node's own clients)
- * leaves the closing to them.
+ * The production server (server/main.ts: Next's handler, the build's assets as Brotli) of the
+ * build in NEXT_DIST_DIR on host:port, as arguments for `node` after its flags.
  */
-export const NEXT_START_FLAGS = ['--keepAliveTimeout', '65000'];
-
-/** `next start` of the build in NEXT_DIST_DIR on host:port, with NEXT_START_FLAGS: Next's own bin, for `node`. */
-export function nextStartArgs(port: number, host = '127.0.0.1'): string[] {
-  return [
-    path.resolve('node_modules/next/dist/bin/next'),
-    'start',
-    ...NEXT_START_FLAGS,
-    '-p',
-    String(port),
-    '-H',
-    host,
-  ];
+export function appServerArgs(port: number, host = '127.0.0.1'): string[] {
+  return ['--import', 'tsx', path.resolve('server/main.ts'), '-p', String(port), '-H', host];
 }

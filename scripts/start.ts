@@ -8,7 +8,7 @@
  * `npm run dev` does the same with `next dev`.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { NEXT_START_FLAGS, SERVER_NODE_FLAGS } from './server-flags';
+import { SERVER_NODE_FLAGS, appServerArgs } from './server-flags';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -130,21 +130,16 @@ async function main() {
 
   if (!dev && process.env.CONVENE_SKIP_BUILD !== '1') {
     console.log('▸ Building');
-    run('npx', ['next', 'build'], env);
+    run('npm', ['run', 'build'], env);
   }
   console.log(`▸ Serving on ${env.PUBLIC_BASE_URL}`);
-  // Next's own bin under this node, not through npx: a signal sent to this process reaches the
+  // The server under this node, not through npx: a signal sent to this process reaches the
   // server (npx would exit without passing it on, leaving the server running with no database).
   const server = spawn(
     process.execPath,
-    [
-      ...(dev ? [] : SERVER_NODE_FLAGS),
-      path.join(root, 'node_modules/next/dist/bin/next'),
-      dev ? 'dev' : 'start',
-      ...(dev ? [] : NEXT_START_FLAGS),
-      '-p',
-      port,
-    ],
+    dev
+      ? [path.join(root, 'node_modules/next/dist/bin/next'), 'dev', '-p', port]
+      : [...SERVER_NODE_FLAGS, ...appServerArgs(Number(port), '0.0.0.0')],
     { cwd: root, env, stdio: 'inherit' },
   );
   // Live captions need a speech-to-text provider: the captions worker runs beside the server, in its

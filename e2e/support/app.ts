@@ -1,14 +1,14 @@
 /**
  * The whole app for browser and server specs: a database of its own on the test PostgreSQL
  * (migrated with the stock Prisma CLI, seeded by e2e/support/seed.ts) and the production build
- * served by `next start` (Next's own bin, so signals reach the server itself).
+ * served by the production server (`server/main.ts`, run by this node, so signals reach it).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import pg from 'pg';
 import { withDatabase } from '../../test/support/postgres';
-import { nextStartArgs } from '../../scripts/server-flags';
+import { appServerArgs } from '../../scripts/server-flags';
 
 export const E2E_MASTER_KEY = 'e2e-only-master-key-0123456789abcdef';
 
@@ -66,7 +66,7 @@ export interface NextServer {
 }
 
 /**
- * `next start` of the e2e build (NEXT_DIST_DIR, default .next-e2e) on 127.0.0.1:port, Next's own
+ * the production server (`server/main.ts`) of the e2e build (NEXT_DIST_DIR, default .next-e2e) on 127.0.0.1:port, Next's own
  * bin so signals reach the server itself. env goes over the e2e master key and a random media key
  * pair (a production server refuses missing or published ones).
  */
@@ -75,7 +75,7 @@ export function spawnNextStart(
   env: Record<string, string | undefined>,
   stdio: 'inherit' | 'pipe',
 ): ChildProcess {
-  return spawn(process.execPath, nextStartArgs(port), {
+  return spawn(process.execPath, appServerArgs(port), {
     env: {
       ...process.env,
       NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next-e2e',
@@ -89,7 +89,7 @@ export function spawnNextStart(
   });
 }
 
-/** `next start` on the e2e build against databaseUrl, answering /api/v1/health. */
+/** the production server (`server/main.ts`) on the e2e build against databaseUrl, answering /api/v1/health. */
 export async function startNextServer(databaseUrl: string, env: Record<string, string> = {}): Promise<NextServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -115,7 +115,7 @@ export async function startNextServer(databaseUrl: string, env: Record<string, s
   };
   const deadline = Date.now() + 90_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`the production server exited with ${child.exitCode}`);
     try {
       if ((await fetch(`${baseUrl}/api/v1/health`)).ok) return { baseUrl, process: child, exited, stop };
     } catch {
@@ -123,7 +123,7 @@ export async function startNextServer(databaseUrl: string, env: Record<string, s
     }
     if (Date.now() > deadline) {
       await stop(0);
-      throw new Error(`next start did not answer ${baseUrl}/api/v1/health`);
+      throw new Error(`the production server did not answer ${baseUrl}/api/v1/health`);
     }
     await new Promise((r) => setTimeout(r, 300));
   }

@@ -1,7 +1,7 @@
 /**
  * The console journeys and the real calls need the whole app: a real PostgreSQL database
  * (migrated, seeded with console users), the development media server (real WebRTC, its
- * webhooks signed to the app), the production build served by `next start`, and its queue
+ * webhooks signed to the app), the production build served by the production server (`server/main.ts`), and its queue
  * workers delivering webhooks. The hosted-UI specs that need no call use Playwright's webServer.
  */
 import pg from 'pg';

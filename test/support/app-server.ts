@@ -1,11 +1,12 @@
 /**
  * The app's route handlers served over real HTTP, in a child process of the test run.
  *
- * Why not `next start`: every suite needs its own server on its own database, and several
+ * Why not the production server (`server/main.ts`): every suite needs its own server on its own
+ * database, and several
  * engineers (and CI) run suites in parallel while editing code; a production build per change
  * would make that minutes slower. This server maps URLs to the same app/**\/route.ts modules by
  * Next's file conventions ([param], [...rest]) and calls the exported method handlers with a
- * real Request, exactly as Next does. The Playwright suites and the benchmark use `next start`.
+ * real Request, exactly as Next does. The Playwright suites and the benchmark use the production server (`server/main.ts`).
  */
 import http from 'node:http';
 import { Readable } from 'node:stream';
