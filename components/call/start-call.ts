@@ -31,7 +31,8 @@ const FIRST_EXCHANGES_WAIT_MS = 1000;
  * room has connected; at once when the attempt fails, and after a second at most. The call
  * renders then: its first render holds the page's one thread for ~100 ms, and the signaling
  * answers and the publication's offer waiting behind it made every join later by as much, for
- * the joiner and for everyone already in. ICE and DTLS then run beside the render.
+ * the joiner and for everyone already in. On v1 the connection is up before the publication's
+ * answer comes, so the call waits for the answer, not for the connection.
  */
 export function startCall({
   token,
@@ -64,14 +65,18 @@ export function startCall({
   });
   if (canPublish) room.on(RoomEvent.SignalConnected, () => published(publishChoices(room, choices)));
   const connecting = ready.then(() => room.connect(serverUrl, token));
-  const settled = connecting.then(
-    () => undefined,
-    () => undefined,
+  const connected = connecting.then(
+    () => true,
+    () => false,
   );
+  // Only a failure ends the wait early: the connection is up (ICE, DTLS) before the publication's
+  // answer comes, and a render begun then held that answer, and so everyone's first sight of the
+  // joiner, for as long as the render took.
+  const failed = connected.then((ok) => (ok ? new Promise<void>(() => undefined) : undefined));
   let timer: ReturnType<typeof setTimeout> | undefined;
   const firstExchanges = Promise.race([
-    canPublish ? publications : settled,
-    settled,
+    canPublish ? publications : connected,
+    failed,
     new Promise<void>((resolve) => {
       timer = setTimeout(resolve, FIRST_EXCHANGES_WAIT_MS);
     }),
