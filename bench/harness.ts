@@ -85,8 +85,8 @@ export function stopProcess(child: ChildProcess) {
   if (child.pid) process.kill(-child.pid, 'SIGTERM');
 }
 
-/** the production server (`server/main.ts`) of the bench build on 127.0.0.1:`port`, with these Node flags. */
-export function startNextServer(port: number, env: Record<string, string>, nodeFlags: string[] = []) {
+/** The production server (`server/main.ts`) of the bench build on 127.0.0.1:`port`, with these Node flags. */
+export function startAppServer(port: number, env: Record<string, string>, nodeFlags: string[] = []) {
   return startProcess(process.execPath, [...nodeFlags, ...appServerArgs(port)], env, /Ready in/);
 }
 

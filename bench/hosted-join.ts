@@ -23,7 +23,7 @@ import { freePort } from '../e2e/support/app';
 import { launchFirefox } from '../e2e/support/firefox';
 import { launchChromiumWithFakeDevices } from '../test/support/livekit-page';
 import { spawnMediaServer } from '../test/support/media-server-process';
-import { type BenchContext, startNextServer, stopProcess } from './harness';
+import { type BenchContext, startAppServer, stopProcess } from './harness';
 
 interface Inbound {
   kind: string;
@@ -455,7 +455,7 @@ async function joinsOn({
 async function startCallApp(ctx: BenchContext, mediaEnv: Record<string, string>) {
   const callPort = await freePort();
   const base = `http://127.0.0.1:${callPort}`;
-  const child = await startNextServer(callPort, {
+  const child = await startAppServer(callPort, {
     ...ctx.serverEnv,
     ...mediaEnv,
     PUBLIC_BASE_URL: base,

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { freePort } from '../e2e/support/app';
 import { SERVER_NODE_FLAGS } from '../scripts/server-flags';
 import { startWebhookReceiver } from '../test/support/webhook-receiver';
-import { adminUrl, type BenchContext, consoleSignIn, DIST_DIR, root, startNextServer, stopProcess } from './harness';
+import { adminUrl, type BenchContext, consoleSignIn, DIST_DIR, root, startAppServer, stopProcess } from './harness';
 import { type Section, writeReport } from './report';
 
 /**
@@ -139,7 +139,7 @@ async function main() {
       process.env.BENCH_PROFILE === '1'
         ? ['--cpu-prof', `--cpu-prof-dir=${path.join(root, 'bench/reports/profiles')}`]
         : [];
-    server = await startNextServer(port, serverEnv, [...SERVER_NODE_FLAGS, ...profileFlags]);
+    server = await startAppServer(port, serverEnv, [...SERVER_NODE_FLAGS, ...profileFlags]);
     const ctx: BenchContext = {
       base: `http://127.0.0.1:${port}`,
       key: seed.key,

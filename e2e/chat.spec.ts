@@ -1,6 +1,6 @@
 import { test, expect, type Page } from '@playwright/test';
 import { startDevMediaServer, type DevMediaServer } from '../media-server';
-import { createSeededDatabase, startNextServer, type NextServer, type SeededDatabase } from './support/app';
+import { createSeededDatabase, startAppServer, type AppServer, type SeededDatabase } from './support/app';
 
 /**
  * The call UI's chat panel in a real call: the whole app (its own database, the production build)
@@ -10,7 +10,7 @@ import { createSeededDatabase, startNextServer, type NextServer, type SeededData
  */
 let media: DevMediaServer;
 let database: SeededDatabase;
-let app: NextServer;
+let app: AppServer;
 let apiKey: string;
 let owner: { email: string; password: string };
 /** The room of the first test, for the console test. */
@@ -28,7 +28,7 @@ test.beforeAll(async () => {
   };
   apiKey = seed.liveTenant.apiKey;
   owner = seed.consoleUsers.find((u) => u.email === 'owner@demo.convene.dev')!;
-  app = await startNextServer(database.url, { ...media.env(), LOG_LEVEL: 'warn' });
+  app = await startAppServer(database.url, { ...media.env(), LOG_LEVEL: 'warn' });
   media.setWebhookUrls([`${app.baseUrl}/api/media/webhook`]);
 });
 test.afterAll(async () => {

@@ -17,7 +17,7 @@ import { spawnMediaServer, type MediaServerProcess } from '../test/support/media
 import { startBystander, type Bystander } from '../test/support/bystander';
 import { serveLiveKitClientPage } from '../test/support/livekit-page';
 import { startSttServer, type SttServer } from '../test/support/stt-server';
-import { createSeededDatabase, startNextServer, type NextServer, type SeededDatabase } from './support/app';
+import { createSeededDatabase, startAppServer, type AppServer, type SeededDatabase } from './support/app';
 import { expectRemoteVideoAdvancing } from './support/call';
 
 /**
@@ -62,7 +62,7 @@ const TOPIC = 'lk.transcription';
 
 let media: MediaServerProcess;
 let database: SeededDatabase;
-let app: NextServer;
+let app: AppServer;
 let stt: SttServer;
 let bystander: Bystander;
 let lkPage: Awaited<ReturnType<typeof serveLiveKitClientPage>>;
@@ -79,7 +79,7 @@ test.beforeAll(async () => {
   media = await spawnMediaServer({ apiKey, apiSecret });
   stt = await startSttServer('hello');
   database = await createSeededDatabase(process.env.E2E_POSTGRES_ADMIN_URL!);
-  app = await startNextServer(database.url, {
+  app = await startAppServer(database.url, {
     LIVEKIT_URL: media.url,
     LIVEKIT_API_KEY: apiKey,
     LIVEKIT_API_SECRET: apiSecret,

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { freePort, spawnNextStart } from './support/app';
+import { freePort, spawnAppServer } from './support/app';
 
 /**
  * the production server (`server/main.ts`) with an invalid environment exits non-zero at startup, naming the variable,
@@ -7,7 +7,7 @@ import { freePort, spawnNextStart } from './support/app';
  * see the failure). No database is needed: the process must stop before it would use one.
  */
 async function startAndWaitForExit(env: Record<string, string | undefined>, boundMs = 45_000) {
-  const child = spawnNextStart(
+  const child = spawnAppServer(
     await freePort(),
     { DATABASE_URL: 'postgresql://unused@127.0.0.1:1/unused', QUEUE_WORKERS: 'false', ...env },
     'pipe',

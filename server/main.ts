@@ -18,7 +18,7 @@ import { brotliStaticAssets } from './static-brotli';
  * server never read. Longer than the usual idle timeouts of what sits in front (60 s for AWS's and
  * Google's load balancers, 4–5 s for Node's own clients), so the closing is theirs.
  */
-export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 function option(flag: string): string | undefined {
   const at = process.argv.indexOf(flag);

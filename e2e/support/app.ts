@@ -56,7 +56,7 @@ export async function createSeededDatabase(adminUrl: string): Promise<SeededData
   }
 }
 
-export interface NextServer {
+export interface AppServer {
   baseUrl: string;
   process: ChildProcess;
   /** Resolves with the exit code once the server has exited. */
@@ -66,11 +66,11 @@ export interface NextServer {
 }
 
 /**
- * the production server (`server/main.ts`) of the e2e build (NEXT_DIST_DIR, default .next-e2e) on 127.0.0.1:port, Next's own
- * bin so signals reach the server itself. env goes over the e2e master key and a random media key
+ * The production server (`server/main.ts`) of the e2e build (NEXT_DIST_DIR, default .next-e2e) on
+ * 127.0.0.1:port, run by this node so signals reach the server itself. env goes over the e2e master key and a random media key
  * pair (a production server refuses missing or published ones).
  */
-export function spawnNextStart(
+export function spawnAppServer(
   port: number,
   env: Record<string, string | undefined>,
   stdio: 'inherit' | 'pipe',
@@ -89,11 +89,11 @@ export function spawnNextStart(
   });
 }
 
-/** the production server (`server/main.ts`) on the e2e build against databaseUrl, answering /api/v1/health. */
-export async function startNextServer(databaseUrl: string, env: Record<string, string> = {}): Promise<NextServer> {
+/** The production server (`server/main.ts`) on the e2e build against databaseUrl, answering /api/v1/health. */
+export async function startAppServer(databaseUrl: string, env: Record<string, string> = {}): Promise<AppServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawnNextStart(
+  const child = spawnAppServer(
     port,
     {
       DATABASE_URL: databaseUrl,

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { startDevMediaServer, type DevMediaServer } from '../../media-server';
 import { locatePostgres } from '../../test/support/postgres';
 import { startOpenAiStub } from '../../test/notes/support/openai-server';
-import { createSeededDatabase, startNextServer } from './app';
+import { createSeededDatabase, startAppServer } from './app';
 
 export default async function globalSetup() {
   const postgres = await locatePostgres();
@@ -22,7 +22,7 @@ export default async function globalSetup() {
   // transcripts and summaries has (captions.spec.ts and notes.spec.ts run the captions worker
   // themselves; without one, captions start is refused). It tells the notes spec's voices apart.
   const stt = await startOpenAiStub();
-  const server = await startNextServer(database.url, {
+  const server = await startAppServer(database.url, {
     WEBHOOK_ALLOW_INSECURE_URLS: 'true',
     WEBHOOK_MAX_ATTEMPTS: '1',
     STT_BASE_URL: stt.baseUrl,

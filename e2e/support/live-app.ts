@@ -3,7 +3,7 @@
  * that need a real call: a seeded database of its own, the production build, the live tenant's key.
  */
 import { startDevMediaServer } from '../../media-server';
-import { createSeededDatabase, startNextServer } from './app';
+import { createSeededDatabase, startAppServer } from './app';
 
 export type LiveApp = Awaited<ReturnType<typeof startLiveApp>>;
 
@@ -11,7 +11,7 @@ export async function startLiveApp() {
   const media = await startDevMediaServer();
   const database = await createSeededDatabase(process.env.E2E_POSTGRES_ADMIN_URL!);
   const { liveTenant } = JSON.parse(database.seed) as { liveTenant: { apiKey: string } };
-  const app = await startNextServer(database.url, { ...media.env(), LOG_LEVEL: 'warn' });
+  const app = await startAppServer(database.url, { ...media.env(), LOG_LEVEL: 'warn' });
   media.setWebhookUrls([`${app.baseUrl}/api/media/webhook`]);
 
   /** A call with the live tenant's key, or with a participant token (`bearer`) when given. */

@@ -2,7 +2,7 @@ import { test, expect } from '@playwright/test';
 import http from 'node:http';
 import type net from 'node:net';
 import pg from 'pg';
-import { createSeededDatabase, startNextServer } from './support/app';
+import { createSeededDatabase, startAppServer } from './support/app';
 
 /**
  * Graceful shutdown of the production server itself (`server/main.ts`, not the Vitest
@@ -29,7 +29,7 @@ test('SIGTERM to the production server finishes an in-flight webhook attempt and
   const { providerKey } = JSON.parse(database.seed) as { providerKey: string };
   const db = new pg.Client({ connectionString: database.url });
   await db.connect();
-  const server = await startNextServer(database.url, { WEBHOOK_ALLOW_INSECURE_URLS: 'true' });
+  const server = await startAppServer(database.url, { WEBHOOK_ALLOW_INSECURE_URLS: 'true' });
   try {
     const provisioned = await request.post(`${server.baseUrl}/api/v1/provider/tenants`, {
       headers: { 'x-provider-key': providerKey },
