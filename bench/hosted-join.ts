@@ -437,7 +437,9 @@ async function joinsOn({
           break;
         }
         if (Date.now() > deadline) throw new Error(`hosted join ${i}: no media within 30 s (${JSON.stringify(got)})`);
-        await new Promise((r) => setTimeout(r, 20));
+        // The times are noted in the pages; reading them costs each page's main thread a
+        // serialization (at every 20 ms, 4 % of the joiner's during a profiled join), so rarely.
+        await new Promise((r) => setTimeout(r, 50));
       }
       await joiner.close();
       await new Promise((r) => setTimeout(r, 500));

@@ -24,6 +24,7 @@ import { DeviceFailureNotice } from '@/components/call/DeviceFailureNotice';
 import { MutedSpeechHint } from '@/components/call/MutedSpeechHint';
 import { useHandToasts } from '@/components/call/useHandToasts';
 import { useMeetingState } from '@/components/call/useMeetingState';
+import { FirstSightContext, useFirstSight, useFirstSightSeen } from '@/components/call/useFirstSight';
 
 export { startCall } from '@/components/call/start-call';
 
@@ -51,6 +52,7 @@ export function Call({
 }) {
   useEmbedCallEvents(room, bridge);
   useQualityTelemetry(room, token, info.facts.roomId);
+  const seen = useFirstSight(room);
 
   useEffect(() => {
     const onDisconnected = (reason?: DisconnectReason) => {
@@ -85,10 +87,13 @@ export function Call({
       style={{ height: '100dvh' }}
       className={`convene-call ${info.facts.enableChat ? (info.facts.enableE2EE ? '' : 'convene-server-chat') : 'convene-no-chat'} ${info.canScreenShare ? '' : 'convene-no-screenshare'}`}
     >
-      <CallShell token={token} info={info} e2ee={!!e2eeKey} />
-      <HostNotices />
-      <DeviceFailureNotice />
-      <MutedSpeechHint />
+      <FirstSightContext.Provider value={seen}>
+        <CallShell token={token} info={info} e2ee={!!e2eeKey} />
+        {/* The toaster and what it says are there from the start: a host's word is not missed. */}
+        <HostNotices />
+        <DeviceFailureNotice />
+        {seen && <MutedSpeechHint />}
+      </FirstSightContext.Provider>
     </LiveKitRoom>
   );
 }
@@ -133,17 +138,20 @@ function CallShell({ token, info, e2ee }: { token: string; info: JoinToken; e2ee
 function CallFrame({ e2ee }: { e2ee: boolean }) {
   const { token, info } = useCall();
   const panels = useCallPanels();
+  const seen = useFirstSightSeen();
   useHandToasts();
+  // The stage, the top bar and the control bar first; what is not in sight yet once the others are
+  // (useFirstSight): the docked panels (closed), reactions and captions.
   return (
     <div className="convene-call-frame">
       <TopBar panels={panels} e2ee={e2ee} />
       <div className="convene-call-body">
         <div className="convene-call-main">
           <Conference e2eeChat={info.facts.enableChat && e2ee} controls={<CallExtraControls />} token={token} />
-          <FloatingReactions />
-          <CaptionsOverlay token={token} />
+          {seen && <FloatingReactions />}
+          {seen && <CaptionsOverlay token={token} />}
         </div>
-        <PanelDock panels={panels} />
+        {seen && <PanelDock panels={panels} />}
       </div>
     </div>
   );
