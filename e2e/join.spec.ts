@@ -183,7 +183,7 @@ test('pages other than the call UI refuse to be framed', async ({ request }) => 
 
 test('the API reference renders the OpenAPI document', async ({ page }) => {
   await page.goto('/docs');
-  await expect(page.getByText('Convene API').first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('Convene API').first()).toBeVisible({ timeout: 60_000 });
   await expect(page.getByRole('menuitem', { name: 'Rooms' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Join: mint a participant token and join URL' })).toBeAttached();
   await page.screenshot({ path: 'test-results/e2e/docs.png' });

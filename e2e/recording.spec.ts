@@ -70,7 +70,7 @@ test('a live hosted call is recorded through the API into a playable MP4 with bo
     const stopRequestedAt = Date.now();
     expect((await api('POST', `/api/v1/rooms/${room.id}/recordings/stop`)).status).toBe(200);
     const stoppedAt = Date.now();
-    await expect.poll(async () => (await recording()).status, { timeout: 30_000 }).toBe('COMPLETED');
+    await expect.poll(async () => (await recording()).status, { timeout: 90_000 }).toBe('COMPLETED');
     await expect
       .poll(() => hook.received.map((r) => JSON.parse(r.body)).find((e) => e.event === 'recording.completed'), {
         timeout: 20_000,
