@@ -1,8 +1,7 @@
 import { test, expect } from '@playwright/test';
-import http from 'node:http';
-import type net from 'node:net';
 import pg from 'pg';
 import { createSeededDatabase, startAppServer } from './support/app';
+import { startWebhookReceiver } from '../test/support/webhook-receiver';
 
 /**
  * Graceful shutdown of the production server itself (`server/main.ts`, not the Vitest
@@ -15,15 +14,8 @@ test('SIGTERM to the production server finishes an in-flight webhook attempt and
 }) => {
   test.setTimeout(120_000);
   // A receiver that answers 1.5 s after the request arrives.
-  let arrived!: () => void;
-  const requestArrived = new Promise<void>((r) => (arrived = r));
-  const receiver = http.createServer((req, res) => {
-    arrived();
-    req.resume();
-    setTimeout(() => res.end('ok'), 1500);
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  const webhookUrl = `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/hook`;
+  const receiver = await startWebhookReceiver(() => ({ status: 200, body: 'ok', delayMs: 1500 }));
+  const webhookUrl = receiver.url;
 
   const database = await createSeededDatabase(process.env.E2E_POSTGRES_ADMIN_URL!);
   const { providerKey } = JSON.parse(database.seed) as { providerKey: string };
@@ -44,7 +36,7 @@ test('SIGTERM to the production server finishes an in-flight webhook attempt and
     const sent = await request.post(`${server.baseUrl}/api/v1/webhooks/test`, { headers, data: {} });
     expect(sent.status()).toBe(202);
     const { deliveryId } = await sent.json();
-    await requestArrived; // the attempt is now waiting on the slow receiver
+    await receiver.waitFor(1); // the attempt is now waiting on the slow receiver
     await server.stop();
 
     const delivery = await db.query(`SELECT status, "attemptCount" FROM "WebhookDelivery" WHERE id = $1`, [deliveryId]);
@@ -57,7 +49,7 @@ test('SIGTERM to the production server finishes an in-flight webhook attempt and
     expect(counted.rows[0].n).toBe(4);
   } finally {
     await server.stop(0);
-    receiver.close();
+    await receiver.close();
     await db.end();
     await database.drop();
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import { useSuite, seedTenant } from '../support/suite';
-import http from 'node:http';
+import { startWebhookReceiver } from '../support/webhook-receiver';
 import { apiClient, startApp } from '../support/app';
 import { createLogger, REDACT_PATHS } from '@/lib/log';
 import { db } from '@/lib/db';
@@ -87,17 +87,10 @@ describe('metrics', () => {
 describe('graceful shutdown', () => {
   it('SIGTERM lets an in-flight delivery attempt finish', async () => {
     // A receiver that takes 1.5 s to answer.
-    let arrived!: () => void;
-    const requestArrived = new Promise<void>((r) => (arrived = r));
-    const server = http.createServer((req, res) => {
-      arrived();
-      req.resume();
-      setTimeout(() => res.end('ok'), 1500);
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const t = await seedTenant({ webhookUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/` });
+    const receiver = await startWebhookReceiver(() => ({ status: 200, body: 'ok', delayMs: 1500 }));
+    const t = await seedTenant({ webhookUrl: receiver.url });
     const sent = await suite.api('POST', '/api/v1/webhooks/test', { key: t.key, body: {} });
-    await requestArrived; // the attempt is now waiting on the slow receiver
+    await receiver.waitFor(1); // the attempt is now waiting on the slow receiver
     await suite.app.stop(); // SIGTERM, and wait for the process to exit
     const delivery = await db().webhookDelivery.findUniqueOrThrow({
       where: { id: sent.body.deliveryId },
@@ -105,7 +98,7 @@ describe('graceful shutdown', () => {
     });
     expect(delivery.status).toBe('DELIVERED');
     expect(delivery.attempts).toHaveLength(1);
-    server.close();
+    await receiver.close();
     suite.app = await startApp(suite.env);
     suite.api = apiClient(suite.app.baseUrl);
   });
