@@ -91,7 +91,7 @@ test('a live hosted call is recorded through the API into a playable MP4 with bo
     });
     // It spans at least the time we saw it active before asking it to stop, and at most the time
     // from the start request to the stop's answer (which waits for the file to be finished). An
-    // encoder that fell behind holds its last picture: the length is kept.
+    // encoder that fell behind repeats its pictures (a new one each second): the length is kept.
     expect(probed.durationSeconds).toBeGreaterThan((stopRequestedAt - activeAt) / 1000 - 1);
     expect(probed.durationSeconds).toBeLessThan((stoppedAt - requestedAt) / 1000 + 1);
     // Two side-by-side tiles of the fake cameras (green), letter-boxed (black) above them, in one of

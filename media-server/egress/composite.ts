@@ -53,12 +53,13 @@ export const EGRESS_LIMITS = {
   /**
    * Raw frames queued for the encoder: four seconds of new pictures, at most 64 MiB (1.4 MB a frame
    * at 720p). Past it the encoder is behind (a busy machine): the last picture is queued again (the
-   * same buffer, so it costs no memory) and the video holds still while the audio goes on, up to
-   * `encoderLagSeconds` behind in all; only past that are frames (and their audio) dropped, and the
-   * file gets shorter than the call.
+   * same buffer, so it costs no memory) and a new one only every `heldPictureMs`, so the video goes
+   * on at a lower frame rate with the audio, up to `encoderLagSeconds` behind in all; only past that
+   * are frames (and their audio) dropped, and the file gets shorter than the call.
    */
   encoderQueueSeconds: 4,
   encoderQueueBytes: 64 * 1024 * 1024,
+  heldPictureMs: 1000,
   encoderLagSeconds: 15,
   /** ffmpeg's I/O timeout towards a stream destination: connecting, the handshake, each write. */
   streamIoTimeoutMs: 10_000,
@@ -91,8 +92,9 @@ export class CompositePipeline {
   private framesDropped = 0;
   /** Frames that repeated the last picture because the encoder was behind (logged when the egress stops). */
   private framesHeld = 0;
-  /** The last picture composed: what a frame repeats while the encoder is behind. */
+  /** The last picture composed, and when: what a frame repeats while the encoder is behind. */
   private lastFrame?: Buffer;
+  private lastComposedAt = 0;
   private lastSync = 0;
   private focus?: string;
   private stopped = false;
@@ -256,8 +258,10 @@ export class CompositePipeline {
     if (this.framesWritten >= due) return;
     const samplesPerFrame = Math.round(SAMPLE_RATE / this.opts.fps);
     // An encoder that falls behind (a busy machine) is not given new pictures (1.4 MB each at 720p)
-    // without bound: the last one is queued again, which costs a reference, so the file keeps the
-    // call's length and its audio. Only an encoder far behind has frames dropped, with their audio.
+    // at the full rate: the last one is queued again, which costs a reference, and a new one once
+    // every heldPictureMs, so the file keeps the call's length, its audio and what happened in it
+    // (a frozen first picture would show tiles still waiting for their first frame). Only an
+    // encoder far behind has frames dropped, with their audio.
     const videoIn = this.videoIn;
     const frameBytes = (this.opts.width * this.opts.height * 3) / 2;
     const pictureQueue = Math.min(
@@ -273,8 +277,10 @@ export class CompositePipeline {
       this.framesWritten = due;
       return;
     }
-    const held = videoIn && queued > pictureQueue && this.lastFrame;
+    const held =
+      videoIn && queued > pictureQueue && this.lastFrame && now - this.lastComposedAt < EGRESS_LIMITS.heldPictureMs;
     const frame = this.opts.audioOnly ? undefined : held ? this.lastFrame : this.compose();
+    if (frame && !held) this.lastComposedAt = now;
     this.lastFrame = frame;
     if (held) this.framesHeld += due - this.framesWritten;
     for (; this.framesWritten < due; this.framesWritten++) {
@@ -383,7 +389,7 @@ export class CompositePipeline {
     this.stopped = true;
     clearInterval(this.timer);
     if (this.framesHeld)
-      this.hooks.log(`egress: ${this.framesHeld} frames held the last picture, the encoder was behind`);
+      this.hooks.log(`egress: ${this.framesHeld} frames repeated a picture (a new one each second), the encoder was behind`);
     if (this.framesDropped) this.hooks.log(`egress: ${this.framesDropped} frames dropped, the encoder was behind`);
     for (const decoder of this.decoders.values()) decoder.close();
     this.decoders.clear();

@@ -5,7 +5,7 @@
  * verified with the SDK's WebhookReceiver; the files and streams are decoded with ffmpeg, and the
  * RTMP destination is a real RTMP server (node-media-server).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -151,6 +151,53 @@ describe('development media server egress', { timeout: 120_000 }, () => {
     expect(band).toBeLessThan(20);
     await ada.close();
     await bob.close();
+  });
+
+  it("an encoder that falls behind still records what happens: a new picture each second, the call's length kept", async () => {
+    const ada = await publisher('r-behind', 'ada');
+    const logFrom = mediaLog.length;
+    const filepath = path.join(dir, 'behind.mp4');
+    const started = await egress.startRoomCompositeEgress(
+      'r-behind',
+      { file: new EncodedFileOutput({ filepath }) },
+      { layout: 'grid', encodingOptions: new EncodingOptions({ width: 640, height: 360, framerate: 15 }) },
+    );
+    await hook(started.egressId, 'egress_updated', EgressStatus.EGRESS_ACTIVE);
+    const activeAt = Date.now();
+    await new Promise((r) => setTimeout(r, 2000));
+    // The encoder stops taking frames (as on a machine too busy for it): this process's ffmpeg
+    // reading raw 640×360 pictures. Once 4 s of pictures wait for it, Bob joins.
+    const encoder = spawnSync('pgrep', ['-P', String(process.pid), '-f', 'rawvideo -pix_fmt yuv420p -s 640x360'], {
+      encoding: 'utf8',
+    }).stdout.trim();
+    expect(encoder).toMatch(/^\d+$/);
+    process.kill(Number(encoder), 'SIGSTOP');
+    try {
+      await new Promise((r) => setTimeout(r, 4500));
+      const bob = await publisher('r-behind', 'bob');
+      await new Promise((r) => setTimeout(r, 5000));
+      await bob.close();
+    } finally {
+      process.kill(Number(encoder), 'SIGCONT');
+    }
+    const resumedAt = Date.now();
+    await new Promise((r) => setTimeout(r, 1000));
+    await egress.stopEgress(started.egressId);
+    const ended = await hook(started.egressId, 'egress_ended');
+    expect(ended.status, ended.error).toBe(EgressStatus.EGRESS_COMPLETE);
+    expect(mediaLog.slice(logFrom).join('\n')).toMatch(/frames repeated a picture/);
+    expect(framesDropped(logFrom)).toBe(0);
+    // Just before the encoder went on (the file's time 0 is no later than ACTIVE was seen), while it
+    // was behind: Bob's tile beside Ada's, letter-boxed, not Ada alone filling the frame from before he came.
+    const [left, right, band] = colourAt(filepath, (resumedAt - activeAt) / 1000 - 1.2, [
+      [0.15, 0.5],
+      [0.65, 0.5],
+      [0.25, 0.1],
+    ]).map(([, g]) => g);
+    expect(Math.min(left, right)).toBeGreaterThan(60);
+    expect(band).toBeLessThan(20);
+    expect(probe(filepath).durationSeconds).toBeGreaterThan((resumedAt - activeAt) / 1000);
+    await ada.close();
   });
 
   it('records audio only into Ogg Opus, everyone mixed', async () => {
