@@ -389,7 +389,9 @@ export class CompositePipeline {
     this.stopped = true;
     clearInterval(this.timer);
     if (this.framesHeld)
-      this.hooks.log(`egress: ${this.framesHeld} frames repeated a picture (a new one each second), the encoder was behind`);
+      this.hooks.log(
+        `egress: ${this.framesHeld} frames repeated a picture (a new one each second), the encoder was behind`,
+      );
     if (this.framesDropped) this.hooks.log(`egress: ${this.framesDropped} frames dropped, the encoder was behind`);
     for (const decoder of this.decoders.values()) decoder.close();
     this.decoders.clear();
