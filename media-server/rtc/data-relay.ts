@@ -40,7 +40,11 @@ export function stampPacket(bytes: Uint8Array, packet: DataPacket, stamp: Return
 /** One participant's data channels: what it sends is relayed to the room, what the room sends it goes out on them. */
 export class DataRelay {
   private readonly channels = new Map<string, RTCDataChannel>();
-  private readonly pending: { packet: Uint8Array; reliable: boolean }[] = [];
+  /** Packets for this participant not yet handed to its channels, and their bytes. */
+  private readonly waiting: { packet: Buffer; reliable: boolean }[] = [];
+  private waitingInRelay = 0;
+  /** Packets handed to the channels since they last had nothing buffered. */
+  private handed = 0;
   private readonly packets = new TokenBucket(SESSION_LIMITS.dataPacketsPerSecond, SESSION_LIMITS.dataPacketBurst);
   private readonly bytes = new TokenBucket(SESSION_LIMITS.dataBytesPerSecond, SESSION_LIMITS.dataByteBurst);
   /** This participant's identity and sid, appended to each packet it sends. */
@@ -77,13 +81,20 @@ export class DataRelay {
     this.channels.set(dc.label, dc);
     coalesceSacks(this.pc);
     dc.stateChange.subscribe((state) => {
-      if (state === 'open') this.flush();
+      if (state === 'open') this.pump();
+    });
+    // At 0 buffered (the threshold's default), werift has sent all it was handed on this channel.
+    dc.bufferedAmountLow.subscribe(() => {
+      if ([...this.channels.values()].every((c) => c.bufferedAmount === 0)) {
+        this.handed = 0;
+        this.pump();
+      }
     });
     dc.onMessage.subscribe((data) => {
       if (typeof data === 'string') return;
       this.relay(data, dc.label !== '_lossy');
     });
-    if (dc.readyState === 'open') this.flush();
+    if (dc.readyState === 'open') this.pump();
   }
 
   /** A data packet from this participant: stamped with its identity and sent to the room or its destinations. */
@@ -121,23 +132,42 @@ export class DataRelay {
   }
 
   /**
-   * Sends a packet to this participant (queued until its channel opens, 500 at most). A reader
-   * that does not keep up (over SESSION_LIMITS.dataReceiverQueueBytes waiting) misses it.
+   * Sends a packet to this participant, in order, queued until its channel opens. A reader that
+   * does not keep up (over SESSION_LIMITS.dataReceiverQueueBytes waiting) misses it.
    */
   send(packet: Uint8Array, reliable: boolean) {
-    const dc = this.channels.get(reliable ? '_reliable' : '_lossy') ?? this.channels.get('_reliable');
-    if (dc?.readyState === 'open') {
-      if (this.waitingBytes() > SESSION_LIMITS.dataReceiverQueueBytes) {
-        this.missed++;
-        return this.misses.count(`over ${SESSION_LIMITS.dataReceiverQueueBytes} bytes waiting`);
-      }
-      // One buffer for every receiver: werift only reads it.
-      dc.send(Buffer.isBuffer(packet) ? packet : Buffer.from(packet));
-    } else if (this.pending.length < 500) this.pending.push({ packet, reliable });
+    if (this.waitingBytes() > SESSION_LIMITS.dataReceiverQueueBytes) {
+      this.missed++;
+      return this.misses.count(`over ${SESSION_LIMITS.dataReceiverQueueBytes} bytes waiting`);
+    }
+    // One buffer for every receiver: werift only reads it.
+    const bytes = Buffer.isBuffer(packet) ? packet : Buffer.from(packet);
+    this.waiting.push({ packet: bytes, reliable });
+    this.waitingInRelay += bytes.length;
+    this.pump();
   }
 
   /**
-   * Data waiting to go out to this participant: what its SCTP association has not yet sent (held
+   * Hands waiting packets to the channels, at most SESSION_LIMITS.dataSendsInFlight at a time:
+   * werift keeps one pending send per packet handed to it, and each of them is woken on every
+   * acknowledgement until its association's queue is empty, so a thousand small packets handed at
+   * once cost the whole process a million wake-ups an acknowledgement (a participant's flood of
+   * data once held a bystander's signaling for 400 ms).
+   */
+  private pump() {
+    while (this.waiting.length && this.handed < SESSION_LIMITS.dataSendsInFlight) {
+      const { packet, reliable } = this.waiting[0];
+      const dc = this.channels.get(reliable ? '_reliable' : '_lossy') ?? this.channels.get('_reliable');
+      if (dc?.readyState !== 'open') return;
+      this.waiting.shift();
+      this.waitingInRelay -= packet.length;
+      this.handed++;
+      dc.send(packet);
+    }
+  }
+
+  /**
+   * Data waiting to go out to this participant: what the relay holds for it, and what its SCTP association has not yet sent (held
    * by its congestion and receive windows). Not the channel's bufferedAmount: werift lowers that
    * only once the association's whole queue empties, so under steady traffic it keeps growing for
    * a reader that keeps up.
@@ -147,11 +177,6 @@ export class DataRelay {
       this.pc.sctpTransport as unknown as { sctp?: { outboundQueue?: unknown[]; maxPayloadSize?: number } } | null
     )?.sctp;
     // Chunks are full-size but for each message's last: an upper bound, at O(1) a packet.
-    return (association?.outboundQueue?.length ?? 0) * (association?.maxPayloadSize ?? 1200);
-  }
-
-  private flush() {
-    const queued = this.pending.splice(0);
-    for (const { packet, reliable } of queued) this.send(packet, reliable);
+    return this.waitingInRelay + (association?.outboundQueue?.length ?? 0) * (association?.maxPayloadSize ?? 1200);
   }
 }

@@ -24,6 +24,9 @@ export const SESSION_LIMITS = {
   // misses packets (LiveKit drops for a slow reader too) instead of this process queueing, and
   // working through, what it cannot take — a flood relayed to a slow browser once stalled everyone.
   dataReceiverQueueBytes: 1024 * 1024,
+  // Packets handed to one receiver's channels at a time (data-relay.ts says why); the rest wait
+  // in the relay, within the bytes above.
+  dataSendsInFlight: 16,
   // An SDP is parsed in one go, about a millisecond per 10 KiB here (werift): bounded in size (a
   // 128-section offer is well under it) and in bytes per second, so renegotiation floods cannot
   // hold the process; an ICE candidate is one line.
