@@ -1,6 +1,6 @@
 'use client';
 
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { decodePeerChat } from '@/components/call/peer-chat';
 import {
   ChatToggle,
@@ -24,12 +24,11 @@ import {
   useParticipantInfo,
   useParticipantTile,
   usePinnedTracks,
-  useTracks,
   isTrackReference,
   type TrackReferenceOrPlaceholder,
   type WidgetState,
 } from '@livekit/components-react';
-import { ConnectionState, RoomEvent, Track } from 'livekit-client';
+import { ConnectionState, Track } from 'livekit-client';
 import { CallControls } from '@/components/call/CallControls';
 import { useT } from '@/components/call/useT';
 import { TileBadges } from '@/components/call/TileBadges';
@@ -39,6 +38,7 @@ import { ShortcutsDialog } from '@/components/call/layout/ShortcutsDialog';
 import { StageButtons } from '@/components/call/layout/StageButtons';
 import { useStageLayout } from '@/components/call/layout/useStageLayout';
 import { useStageFocus } from '@/components/call/layout/useStageFocus';
+import { useStageTracks } from '@/components/call/layout/useStageTracks';
 import { useSpotlight } from '@/components/call/layout/useSpotlight';
 import {
   SpotlightContext,
@@ -77,13 +77,7 @@ export function Conference({
   const layout = useCreateLayoutContext();
   const { info, togglePanel } = useCall();
   const [widget, setWidget] = useState<WidgetState>({ showChat: false, unreadMessages: 0 });
-  const allTracks = useTracks(
-    [
-      { source: Track.Source.Camera, withPlaceholder: true },
-      { source: Track.Source.ScreenShare, withPlaceholder: false },
-    ],
-    { updateOnlyOn: [RoomEvent.ActiveSpeakersChanged], onlySubscribed: false },
-  );
+  const allTracks = useStageTracks();
   const ownScreen = allTracks.some((tr) => tr.participant.isLocal && tr.source === Track.Source.ScreenShare);
   const tracks = useMemo(
     () => allTracks.filter((tr) => !(tr.participant.isLocal && tr.source === Track.Source.ScreenShare)),
@@ -210,9 +204,10 @@ function useAutoFocusScreenShare(
  * A participant's tile: LiveKit's ParticipantTile in our words (its focus button has no name and
  * a shared screen reads "Ada's screen" in English only). A shared screen shows "Ada is sharing
  * their screen" until its first frame is painted (a screen takes seconds to arrive), not an
- * empty box.
+ * empty box. Memoized: its reference comes from a context (or the prop) that stays the same object
+ * while its track does (useStageTracks), so another tile's track event does not re-render it.
  */
-export function CallTile({ trackRef }: { trackRef?: TrackReferenceOrPlaceholder }) {
+export const CallTile = memo(function CallTile({ trackRef }: { trackRef?: TrackReferenceOrPlaceholder }) {
   const t = useT();
   const track = useEnsureTrackRef(trackRef);
   const { elementProps } = useParticipantTile<HTMLDivElement>({ trackRef: track, htmlProps: {} });
@@ -290,7 +285,7 @@ export function CallTile({ trackRef }: { trackRef?: TrackReferenceOrPlaceholder 
       )}
     </div>
   );
-}
+});
 
 function SpotlightIcon() {
   // A spotlight's beam on a person.
