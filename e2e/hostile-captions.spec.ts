@@ -42,11 +42,12 @@ import { expectRemoteVideoAdvancing } from './support/call';
 const VICTIM_LONGEST_TASK_MS = 500;
 const VICTIM_ROUND_TRIP_MS = 2000;
 /**
- * The bystander's worst ping, here 1 s rather than the 250 ms of the hostile specs without call
- * pages: the three Chromium call pages (two encoding 720p cameras, their browser processes at a
- * higher priority than the media server) share the two cores with it, and before any attack, in
- * the quiet window, its worst ping was 23–736 ms across runs. What this spec guards against took
- * seconds: a stranger or a VIEWER stalled a bystander 4.3 to 51 s before the server was hardened.
+ * What the attack may add to the bystander's worst ping in the same attempt's quiet window: 1 s
+ * rather than the 250 ms of the hostile specs without call pages, as the three Chromium call pages
+ * (two encoding 720p cameras, their browser processes at a higher priority than the media server)
+ * share the two cores with it; before any attack, in the quiet window, its worst ping was 23 ms
+ * to 2.3 s across runs (2.3 s at load 12). What this spec guards against took seconds: a stranger
+ * or a VIEWER stalled a bystander 4.3 to 51 s before the server was hardened.
  */
 const BYSTANDER_WITH_CALLS_PING_MS = 1000;
 const FLOOD_SECONDS = 15;
@@ -350,9 +351,11 @@ test('a viewer’s transcription flood and deflate bombs freeze no one: not the 
   const bobIdentity: string = bob.participant.mediaIdentity;
   const send = await hostileClient(browser, mallory.mediaUrl, mallory.token);
 
-  // The same window with no attack, for comparison on a loaded machine.
+  // The same window with no attack, for comparison on a loaded machine: the attack may add less
+  // than BYSTANDER_WITH_CALLS_PING_MS to what the bystander saw without it.
   bystander.reset();
-  console.log(`quiet: bystander worst ping ${(await bystander.check(5000)).worstPingMs} ms`);
+  const quiet = (await bystander.check(5000)).worstPingMs;
+  console.log(`quiet: bystander worst ping ${quiet} ms`);
 
   const attack = async (phase: string) => {
     bystander.reset();
@@ -376,7 +379,7 @@ test('a viewer’s transcription flood and deflate bombs freeze no one: not the 
     // Nothing from her is shown (the overlay is there, empty), however much she sent.
     expect(seen.mostCaptionChars).toBe(0);
     expect(aside.connected).toBe(true);
-    expect(aside.worstPingMs).toBeLessThan(BYSTANDER_WITH_CALLS_PING_MS);
+    expect(aside.worstPingMs).toBeLessThan(quiet + BYSTANDER_WITH_CALLS_PING_MS);
     return seen;
   };
 
