@@ -161,8 +161,17 @@ export class DataRelay {
       if (dc?.readyState !== 'open') return;
       this.waiting.shift();
       this.waitingInRelay -= packet.length;
-      this.handed++;
-      dc.send(packet);
+      const buffered = dc.bufferedAmount;
+      try {
+        dc.send(packet);
+      } catch {
+        // Over the message size the receiver's SDP allows: it misses this one, the others do not.
+        this.missed++;
+        this.misses.count('over its max-message-size');
+        continue;
+      }
+      // Counted only if werift holds it: what it held is what resets the count (bufferedAmountLow).
+      if (dc.bufferedAmount > buffered) this.handed++;
     }
   }
 

@@ -37,7 +37,7 @@ afterAll(async () => {
 async function dataClient(
   room: string,
   identity: string,
-  { kind, grant = {} }: { kind?: string; grant?: Partial<VideoGrant> } = {},
+  { kind, grant = {}, maxMessageSize }: { kind?: string; grant?: Partial<VideoGrant>; maxMessageSize?: number } = {},
 ) {
   const pc = new RTCPeerConnection({});
   const channel = pc.createDataChannel('_reliable');
@@ -48,7 +48,15 @@ async function dataClient(
   const at = new AccessToken(media.apiKey, media.apiSecret, { identity });
   at.addGrant({ roomJoin: true, room, ...grant });
   if (kind) at.kind = kind;
-  const client = await v1Client({ url: media.url, token: await at.toJwt(), pc });
+  const client = await v1Client({
+    url: media.url,
+    token: await at.toJwt(),
+    pc,
+    rewriteOffer:
+      maxMessageSize === undefined
+        ? undefined
+        : (sdp) => sdp.replace(/a=max-message-size:\d+/, `a=max-message-size:${maxMessageSize}`),
+  });
   await until(() => (channel.readyState === 'open' ? true : undefined), `${identity}'s data channel`, 15_000);
   return { client, received, send: (packet: DataPacket) => channel.send(Buffer.from(packet.toBinary())) };
 }
@@ -207,4 +215,25 @@ it('acknowledges a burst of 14 KB messages with far fewer SACKs than packets; ea
   // werift alone acknowledges each packet; coalesced, a burst read in one go is acknowledged once.
   expect(figures['werift alone'].sacks).toBeGreaterThanOrEqual(figures['werift alone'].packets * 0.9);
   expect(figures.coalesced.sacks).toBeLessThan(figures.coalesced.packets / 2);
+});
+
+it('a receiver whose SDP allows only small messages misses the larger ones; everyone else gets them all', async () => {
+  const ada = await dataClient('r-sizes', 'ada');
+  const tiny = await dataClient('r-sizes', 'tiny', { maxMessageSize: 300 });
+  const bob = await dataClient('r-sizes', 'bob');
+  const user = (n: number, bytes: number) =>
+    new DataPacket({
+      kind: DataPacket_Kind.RELIABLE,
+      value: { case: 'user', value: new UserPacket({ payload: new Uint8Array(bytes).fill(n), topic: `m${n}` }) },
+    });
+  // Forty packets too large for tiny, then one small: bob gets all of them, tiny the small one.
+  for (let n = 0; n < 40; n++) ada.send(user(n, 2000));
+  ada.send(user(99, 10));
+  const topics = (who: typeof bob) =>
+    who.received.flatMap((p) => (p.value.case === 'user' ? [p.value.value.topic ?? ''] : []));
+  await until(() => (topics(bob).length === 41 ? true : undefined), 'bob gets all 41', 15_000);
+  expect(topics(bob)).toEqual([...Array.from({ length: 40 }, (_, n) => `m${n}`), 'm99']);
+  await until(() => (topics(tiny).includes('m99') ? true : undefined), 'tiny gets the small one', 15_000);
+  expect(topics(tiny)).toEqual(['m99']);
+  await Promise.all([ada, tiny, bob].map((c) => c.client.close()));
 });

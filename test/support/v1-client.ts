@@ -21,11 +21,14 @@ export async function v1Client(opts: {
   pc: RTCPeerConnection;
   /** Announced in the join request, beside its offer. */
   addTrackRequests?: AddTrackRequest[];
+  /** Rewrites the first offer as sent (what the server reads of this client, e.g. its max-message-size). */
+  rewriteOffer?: (sdp: string) => string;
 }) {
   const { pc } = opts;
   await pc.setLocalDescription(await pc.createOffer());
+  const sdp = pc.localDescription!.sdp;
   const join = new JoinRequest({
-    publisherOffer: new SessionDescription({ type: 'offer', sdp: pc.localDescription!.sdp, id: 1 }),
+    publisherOffer: new SessionDescription({ type: 'offer', sdp: opts.rewriteOffer?.(sdp) ?? sdp, id: 1 }),
     addTrackRequests: opts.addTrackRequests ?? [],
   });
   const wrapped = Buffer.from(new WrappedJoinRequest({ joinRequest: join.toBinary() }).toBinary());
