@@ -13,11 +13,31 @@ test.beforeAll(async () => {
   tenant = await createTenant('First sight');
 });
 
-/** Runs in the page before its scripts: when a remote tile first presents a frame, the dock first appears, the meeting is first read. */
+type Firsts = { frame?: number; dock?: number; meetingRead?: number; press?: number; audioContexts: number[] };
+
+/**
+ * Runs in the page before its scripts: when a remote tile first presents a frame, the dock first
+ * appears, the meeting is first read, Join is pressed, and each AudioContext made.
+ */
 function watchFirsts() {
-  const w = window as unknown as { firsts: { frame?: number; dock?: number; meetingRead?: number } };
-  const firsts: { frame?: number; dock?: number; meetingRead?: number } = {};
+  const w = window as unknown as { firsts: Firsts; AudioContext: typeof AudioContext };
+  const firsts: Firsts = { audioContexts: [] };
   w.firsts = firsts;
+  const NativeAudioContext = w.AudioContext;
+  w.AudioContext = class extends NativeAudioContext {
+    constructor(options?: AudioContextOptions) {
+      super(options);
+      firsts.audioContexts.push(performance.now());
+    }
+  };
+  document.addEventListener(
+    'click',
+    (e) => {
+      const button = (e.target as Element | null)?.closest?.('button');
+      if (button?.textContent?.trim() === 'Join meeting') firsts.press ??= performance.now();
+    },
+    true,
+  );
   const hooked = new WeakSet<HTMLVideoElement>();
   new MutationObserver(() => {
     if (firsts.dock === undefined && document.querySelector('.convene-dock')) firsts.dock = performance.now();
@@ -35,10 +55,7 @@ function watchFirsts() {
   }).observe({ type: 'resource', buffered: true });
 }
 
-const firsts = (page: Page) =>
-  page.evaluate(
-    () => (window as unknown as { firsts: { frame?: number; dock?: number; meetingRead?: number } }).firsts,
-  );
+const firsts = (page: Page) => page.evaluate(() => (window as unknown as { firsts: Firsts }).firsts);
 
 test('a joiner sees the camera of the one already in before the call’s tools and reads come, then gets them', async ({
   browser,
@@ -55,6 +72,11 @@ test('a joiner sees the camera of the one already in before the call’s tools a
   expect(seen.frame).toBeDefined();
   expect(seen.dock!).toBeGreaterThanOrEqual(seen.frame!);
   expect(seen.meetingRead!).toBeGreaterThanOrEqual(seen.frame!);
+  // Between the press and the first frame one AudioContext is opened: the room's own, which
+  // livekit-client makes as it connects. Its silence checks of the microphone made two more
+  // (components/call/start-call.ts).
+  expect(seen.press).toBeDefined();
+  expect(seen.audioContexts.filter((at) => at > seen.press! && at < seen.frame!).length).toBeLessThanOrEqual(1);
   // The tools that came after work: Bob's chat panel opens and sends, Amy reads it in hers.
   await bob.getByRole('button', { name: /^Chat/ }).click();
   const chat = bob.getByRole('region', { name: 'Chat' });

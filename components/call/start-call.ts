@@ -85,6 +85,22 @@ export function startCall({
 }
 
 /**
+ * The pre-join microphone as the call publishes it. livekit-client checks a new microphone track for
+ * silence twice — when the track is made and again when it is published — each time opening an
+ * AudioContext of its own (its audio thread, a quarter of a second of listening) in the middle of
+ * the join, where a profile of the joiner's page put ~20 ms of its one thread and the audio threads
+ * beside it. The call does not use what the check reports (livekit-client's
+ * LocalAudioSilenceDetected): the pre-join showed the person their microphone's level, and a mic
+ * that fails is told by room-device-failures.ts. A microphone livekit-client captures itself (no
+ * preview capture) keeps the check.
+ */
+class PreviewMicrophoneTrack extends LocalAudioTrack {
+  override async checkForSilence() {
+    return false;
+  }
+}
+
+/**
  * Publishes what the person turned on, once the room has signaled: the pre-join preview's running
  * captures as they are (no second getUserMedia: a real camera takes 0.3–1 s to start, and its light
  * would blink), else a new capture of the chosen device. The tracks are made as livekit-client
@@ -115,7 +131,7 @@ function publishChoices(room: Room, choices: JoinChoices): Promise<unknown> {
     const track =
       kind === 'video'
         ? new LocalVideoTrack(capture, { ...CAMERA_CONSTRAINTS, ...settings }, false)
-        : new LocalAudioTrack(capture, settings, false);
+        : new PreviewMicrophoneTrack(capture, settings, false);
     publishing.push(local.publishTrack(track, { source }).catch(() => track.stop()));
   }
   return Promise.all(publishing);

@@ -226,6 +226,58 @@ describe('every codec LiveKit forwards', { timeout: 120_000 }, () => {
       }
     });
 
+  it("lists the codecs a publisher may send: livekit-client offers a new track's section without waiting for its announcement's answer", async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(served.url);
+      const offeredAfter: number = await page.evaluate(
+        async ({ url, jwt }) => {
+          const w = window as any;
+          // Once `held` is set, every message from the server reaches livekit-client 3 s late (in
+          // order); what the page sends is timed as it goes. An offer is the only large message.
+          let held = false;
+          const offers: number[] = [];
+          const NativeSocket = w.WebSocket;
+          const onmessage = Object.getOwnPropertyDescriptor(NativeSocket.prototype, 'onmessage')!;
+          w.WebSocket = function (...args: unknown[]) {
+            const socket = new NativeSocket(...args);
+            const send = socket.send.bind(socket);
+            socket.send = (data: ArrayBuffer | string) => {
+              if ((typeof data === 'string' ? data.length : data.byteLength) > 2000) offers.push(performance.now());
+              send(data);
+            };
+            Object.defineProperty(socket, 'onmessage', {
+              set(handler: (ev: MessageEvent) => void) {
+                onmessage.set!.call(socket, (ev: MessageEvent) =>
+                  held ? setTimeout(() => handler(ev), 3000) : handler(ev),
+                );
+              },
+            });
+            return socket;
+          };
+          w.WebSocket.prototype = NativeSocket.prototype;
+          const room = new w.LivekitClient.Room();
+          await room.connect(url, jwt);
+          const track = await w.LivekitClient.createLocalVideoTrack();
+          const before = offers.length;
+          held = true;
+          const start = performance.now();
+          const published = room.localParticipant.publishTrack(track);
+          while (offers.length === before && performance.now() - start < 10_000)
+            await new Promise((r) => setTimeout(r, 10));
+          await published;
+          await room.disconnect();
+          return offers.length > before ? offers[before] - start : Number.POSITIVE_INFINITY;
+        },
+        { url: media.url, jwt: await mediaToken(media, ROOM, 'offers-at-once') },
+      );
+      // Without the list livekit-client offers only once the announcement is answered: 3 s here.
+      expect(offeredAfter).toBeLessThan(1500);
+    } finally {
+      await page.close();
+    }
+  });
+
   it("carries H.264 and VP9 on v0 too (a server without v1): offered to the subscriber in the publisher's codec", async () => {
     const v0 = await startDevMediaServer({ v1: false });
     const room = 'codecs-v0';
