@@ -92,6 +92,11 @@ const mimeOf = (codec: { mimeType: string }) => {
   return lower === 'video/av1x' ? 'video/av1' : lower;
 };
 const isRtx = (codec: Codec) => mimeOf(codec).endsWith('/rtx');
+
+/** The MIME types this server carries, each once, in CODECS's order (VP8 the first video): what a publisher may send. */
+export const CARRIED_MIME_TYPES = [
+  ...new Set([...CODECS.audio, ...CODECS.video].filter((c) => !isRtx(c)).map((c) => c.mimeType)),
+];
 const isRed = (codec: Codec) => mimeOf(codec) === 'audio/red';
 const fmtp = (codec: Codec) => codecParametersFromString(codec.parameters ?? '') as Record<string, unknown>;
 

@@ -6,6 +6,8 @@
  * picture changes as sent, and the track is announced in the codec it is sent in. Then
  * livekit-client publishes with `videoCodec: 'h264'` and `'vp9'` (VP9 as livekit-client sends it:
  * SVC, three spatial layers in one stream, forwarded whole), and both others see it.
+ * The join response lists those codecs, so livekit-client offers a new track's section without
+ * waiting for the server's answer to its announcement.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from '@playwright/test';
