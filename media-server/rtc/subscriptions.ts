@@ -16,7 +16,7 @@ import {
 } from 'werift';
 import { TrackType } from '@livekit/protocol';
 import type { DevParticipant, DevRoom, DevTrack } from './room-state';
-import { continueOnNewTrack, type ForwardingStats, forwardTrack } from '../sfu/down-track';
+import { continueOnNewTrack, type Forwarding, type ForwardingStats, forwardTrack } from '../sfu/down-track';
 import { codecsOf, primaryCodec, subscriberCodecsFromOffer, subscriberCodecsToOffer, useCodecs } from '../sfu/codecs';
 
 /** RTCP payload-specific feedback format of a Full Intra Request (RFC 5104). */
@@ -28,7 +28,8 @@ interface Subscription {
   kind: MediaKind;
   /** v1: none until the client's next offer brings a receive section for it. */
   transceiver?: RTCRtpTransceiver;
-  stop: () => void;
+  /** None until it has a section to be sent in. */
+  forwarding?: Forwarding;
 }
 
 export class Subscriptions {
@@ -65,8 +66,16 @@ export class Subscriptions {
       negotiate(): void;
     },
   ) {
+    // The key frames a new subscriber starts on are asked for as its ICE connects, and travel
+    // while DTLS does (down-track.ts holds one that comes first); asked again once it is up if
+    // none came.
+    subscriber.iceConnectionStateChange.subscribe((state) => {
+      if (state === 'connected' && subscriber.connectionState !== 'connected') this.askForKeyFrames();
+    });
     subscriber.connectionStateChange.subscribe((state) => {
-      if (state === 'connected') this.keyFramesForAll();
+      if (state !== 'connected') return;
+      for (const sub of this.byTrack.values()) sub.forwarding?.transportUp();
+      this.keyFramesForAll();
     });
   }
 
@@ -76,7 +85,7 @@ export class Subscriptions {
     if (this.scope.ended() || this.byTrack.has(track.sid) || !track.media) return;
     const kind = track.type === TrackType.AUDIO ? 'audio' : 'video';
     if (this.single) {
-      this.byTrack.set(track.sid, { kind, stop: () => undefined });
+      this.byTrack.set(track.sid, { kind });
       this.scope.negotiate();
       return;
     }
@@ -98,7 +107,7 @@ export class Subscriptions {
     this.byTrack.set(track.sid, {
       kind: transceiver.kind === 'audio' ? 'audio' : 'video',
       transceiver,
-      stop: forwardTrack(
+      forwarding: forwardTrack(
         track.media!,
         transceiver,
         this.scope.stats,
@@ -177,7 +186,7 @@ export class Subscriptions {
     const sub = this.byTrack.get(trackSid);
     if (!sub) return;
     this.byTrack.delete(trackSid);
-    sub.stop();
+    sub.forwarding?.stop();
     if (this.scope.ended() || !sub.transceiver) return;
     if (this.single) {
       // The section goes inactive in the next answer, then takes the next track that needs one.
@@ -196,14 +205,17 @@ export class Subscriptions {
 
   /**
    * Asks the publishers of the videos newly bound to this participant for a key frame (LiveKit
-   * does on each new subscription: it cannot decode before one), once its transport is up: RTP
-   * sent before DTLS connects is dropped, and a key frame asked for too early spends the
-   * publisher's request budget (one per 200 ms) on nothing.
+   * does on each new subscription: it cannot decode before one), once its transport is up; one
+   * asked for as ICE connected (askForKeyFrames) and held for it is not asked again.
    */
   keyFramesForAll() {
     if (this.subscriber.connectionState !== 'connected') return;
-    for (const sid of this.needKeyFrame) this.scope.room().findTrack(sid)?.track.requestKeyFrame?.();
+    this.askForKeyFrames();
     this.needKeyFrame.clear();
+  }
+
+  private askForKeyFrames() {
+    for (const sid of this.needKeyFrame) this.byTrack.get(sid)?.forwarding?.askForStart();
   }
 
   midToTrackId() {
@@ -228,8 +240,8 @@ export class Subscriptions {
         this.scope.log(
           `${this.participant.identity} cannot receive ${primaryCodec(published)?.mimeType} (track ${sid})`,
         );
-        sub.stop();
-        sub.stop = () => undefined;
+        sub.forwarding?.stop();
+        sub.forwarding = undefined;
       }
     }
   }
@@ -274,7 +286,7 @@ export class Subscriptions {
 
   /** Stops forwarding everything (the session ended). */
   stopAll() {
-    for (const sub of this.byTrack.values()) sub.stop();
+    for (const sub of this.byTrack.values()) sub.forwarding?.stop();
     this.byTrack.clear();
   }
 }

@@ -62,40 +62,54 @@ const lastSentAt = new WeakMap<RTCRtpTransceiver, number>();
 const KEY_FRAME_WAIT_MS = 3000;
 /** While it waits, it asks the publisher for one this often (the first request may be lost or early). */
 const KEY_FRAME_ASK_MS = 1000;
+/**
+ * A key frame that comes before the subscriber's transport is up is held for it this long at most,
+ * in this many packets at most (a key frame and the frames after it): older, it goes out as a
+ * burst of stale pictures; bigger, it is not a camera's. A new key frame replaces what is held.
+ */
+const HELD_KEY_FRAME_MAX_MS = 500;
+const HELD_KEY_FRAME_MAX_PACKETS = 512;
+/** A key frame asked for this recently is still on its way: asking again would be one more. */
+const KEY_FRAME_IN_FLIGHT_MS = 300;
+
+/** One track forwarded to one subscriber, as the session drives it (the key frame parts: video). */
+export interface Forwarding {
+  stop(): void;
+  /**
+   * Asks the publisher for a key frame to start on, unless the subscription has one (it
+   * forwards, or holds a recent one for its transport) or asked moments ago.
+   */
+  askForStart(): void;
+  /** The subscriber's transport is up: what is held for it goes out now, not with the next packet. */
+  transportUp(): void;
+}
 
 /**
- * Forwards source's RTP to the subscriber's transceiver until the returned stop is called. Video
- * starts at a key frame (keyframe.ts): what comes before it cannot be decoded, and on a reused
- * section would be decoded against the last track's pictures; while it waits the publisher is
- * asked for one (`keyFrame.request`), and a codec whose key frames cannot be told starts at once.
+ * Forwards source's RTP to the subscriber's transceiver until stopped. Video starts at a key frame
+ * (keyframe.ts): what comes before it cannot be decoded, and on a reused section would be decoded
+ * against the last track's pictures; while it waits the publisher is asked for one
+ * (`keyFrame.request`), and a codec whose key frames cannot be told starts at once.
+ *
+ * RTP sent before the subscriber's DTLS connects is dropped on the way, so a key frame that comes
+ * earlier is held (with the frames after it) and goes out the moment the transport is up. The
+ * session asks for it as ICE connects: the publisher's answer then travels while DTLS does, not
+ * after it (50–190 ms of every join on a busy machine).
  */
 export function forwardTrack(
   source: MediaStreamTrack,
   subscriber: RTCRtpTransceiver,
   stats: ForwardingStats,
   keyFrame?: { mimeType: string; request: () => void },
-) {
-  // The wait counts from when the subscriber's transport is up: RTP sent before DTLS connects is
-  // dropped, and a key frame forwarded then was lost — the frames after it could not be decoded
-  // until the next one, which the publisher's encoder (asked again at the connection) sends only
-  // some 200 ms after the last: the joiner's first picture came that much later.
+): Forwarding {
+  // The wait counts from when the subscriber's transport is up.
   let waitFrom: number | undefined;
-  let askedAt = 0;
+  let askedAt: number | undefined;
   let flowing = !keyFrame || !knowsKeyFrames(keyFrame.mimeType);
-  const subscription = source.onReceiveRtp.subscribe((rtp, received) => {
-    if (!flowing) {
-      if (subscriber.sender.dtlsTransport?.state !== 'connected') return;
-      const now = performance.now();
-      if (waitFrom === undefined) waitFrom = askedAt = now;
-      flowing = beginsKeyFrame(keyFrame!.mimeType, rtp.payload) === true || now - waitFrom > KEY_FRAME_WAIT_MS;
-      if (!flowing) {
-        if (now - askedAt > KEY_FRAME_ASK_MS) {
-          askedAt = now;
-          keyFrame!.request();
-        }
-        return;
-      }
-    }
+  let held: { at: number; packets: [RtpPacket, Extensions | undefined][] } | undefined;
+  const transportConnected = () => subscriber.sender.dtlsTransport?.state === 'connected';
+  const heldFresh = () => held !== undefined && performance.now() - held.at <= HELD_KEY_FRAME_MAX_MS;
+
+  const send = (rtp: RtpPacket, received: Extensions | undefined) => {
     const started = performance.now();
     lastSentAt.set(subscriber, started);
     const extensions = subscriberExtensions(subscriber, received);
@@ -108,8 +122,52 @@ export function forwardTrack(
     subscriber.sender.sendRtp(new RtpPacket(header, rtp.payload)).catch(() => undefined);
     stats.forwardMs += performance.now() - started;
     stats.rtpOut++;
+  };
+  /** Starts on the held key frame, if the transport is up and it is recent enough. */
+  const release = () => {
+    if (flowing || !held || !transportConnected()) return;
+    const packets = heldFresh() ? held.packets : undefined;
+    held = undefined;
+    if (!packets) return;
+    flowing = true;
+    for (const [rtp, received] of packets) send(rtp, received);
+  };
+  const ask = () => {
+    askedAt = performance.now();
+    keyFrame?.request();
+  };
+
+  const subscription = source.onReceiveRtp.subscribe((rtp, received) => {
+    if (!flowing) {
+      const begins = beginsKeyFrame(keyFrame!.mimeType, rtp.payload) === true;
+      if (!transportConnected()) {
+        if (begins) held = { at: performance.now(), packets: [] };
+        if (held && held.packets.length < HELD_KEY_FRAME_MAX_PACKETS) held.packets.push([rtp, received]);
+        else held = undefined;
+        return;
+      }
+      release();
+      if (!flowing) {
+        const now = performance.now();
+        waitFrom ??= now;
+        flowing = begins || now - waitFrom > KEY_FRAME_WAIT_MS;
+        if (!flowing) {
+          if (now - (askedAt ?? waitFrom) > KEY_FRAME_ASK_MS) ask();
+          return;
+        }
+      }
+    }
+    send(rtp, received);
   });
-  return () => subscription.unSubscribe();
+  return {
+    stop: () => subscription.unSubscribe(),
+    askForStart() {
+      if (flowing || heldFresh()) return;
+      if (askedAt !== undefined && performance.now() - askedAt < KEY_FRAME_IN_FLIGHT_MS) return;
+      ask();
+    },
+    transportUp: release,
+  };
 }
 
 /**

@@ -1,18 +1,26 @@
 /**
  * Where a video subscription starts (media-server/sfu/down-track.ts): at a key frame that reaches
- * the subscriber. RTP sent before the subscriber's DTLS is up is dropped on the way, so a key
- * frame forwarded then would be lost and the frames after it undecodable until the next one: the
- * forwarder waits for the transport, then for a key frame. A fake source and transceiver, real
- * VP8 payload headers (a key frame's P bit 0, a delta frame's 1).
+ * the subscriber. RTP sent before the subscriber's DTLS is up is dropped on the way, so a key frame
+ * that comes earlier is held and goes out the moment the transport is up, with the frames after it;
+ * one held too long is stale and is not sent. A fake source and transceiver, real VP8 payload
+ * headers (a key frame's P bit 0, a delta frame's 1), the clock faked.
  */
-import { expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { RtpHeader, RtpPacket, type MediaStreamTrack, type RTCRtpTransceiver } from 'werift';
 import { forwardTrack } from '@/media-server/sfu/down-track';
 
 const KEY = Buffer.from([0x10, 0x00]);
 const DELTA = Buffer.from([0x11, 0x00]);
+const DELTA_2 = Buffer.from([0x11, 0x01]);
 
-it('forwards nothing before the subscriber’s transport is up, then starts at the next key frame', () => {
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['performance'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function setup() {
   let deliver: (rtp: RtpPacket) => void = () => undefined;
   const source = {
     onReceiveRtp: {
@@ -31,24 +39,77 @@ it('forwards nothing before the subscriber’s transport is up, then starts at t
       sendRtp: async (packet: RtpPacket) => void sent.push(packet.payload),
     },
   } as unknown as RTCRtpTransceiver;
-  let asked = 0;
-  const stop = forwardTrack(
+  const asked = { count: 0 };
+  const forwarding = forwardTrack(
     source,
     subscriber,
     { rtpOut: 0, forwardMs: 0 },
-    { mimeType: 'video/VP8', request: () => asked++ },
+    { mimeType: 'video/VP8', request: () => asked.count++ },
   );
   let seq = 0;
-  const packet = (payload: Buffer) => new RtpPacket(new RtpHeader({ sequenceNumber: seq++, payloadType: 96 }), payload);
+  const send = (payload: Buffer) =>
+    deliver(new RtpPacket(new RtpHeader({ sequenceNumber: seq++, payloadType: 96 }), payload));
+  return { forwarding, send, sent, transport, asked };
+}
 
-  deliver(packet(KEY)); // a key frame before DTLS: it would be lost, so it does not start the subscription
-  deliver(packet(DELTA));
+it('holds a key frame that comes before the subscriber’s transport is up and sends it, with what followed, as the transport comes up', () => {
+  const { forwarding, send, sent, transport, asked } = setup();
+  send(DELTA); // before any key frame: undecodable, not held
+  forwarding.askForStart(); // as ICE connects
+  expect(asked.count).toBe(1);
+  send(KEY);
+  send(DELTA);
+  expect(sent).toEqual([]); // DTLS is not up: sent now, it would be lost
+  vi.advanceTimersByTime(100);
   transport.state = 'connected';
-  deliver(packet(DELTA)); // not decodable without the key frame that was lost
-  expect(sent).toEqual([]);
-  deliver(packet(KEY));
-  deliver(packet(DELTA));
+  forwarding.transportUp();
   expect(sent).toEqual([KEY, DELTA]);
-  expect(asked).toBe(0); // the session asks for the key frame once the transport is up (keyFramesForAll)
-  stop();
+  forwarding.askForStart(); // as DTLS connects: it has its key frame, the publisher is not asked again
+  expect(asked.count).toBe(1);
+  send(DELTA_2);
+  expect(sent).toEqual([KEY, DELTA, DELTA_2]);
+  forwarding.stop();
+});
+
+it('starts on the held key frame with the first packet after the transport is up, if not told', () => {
+  const { forwarding, send, sent, transport } = setup();
+  send(KEY);
+  transport.state = 'connected';
+  send(DELTA);
+  expect(sent).toEqual([KEY, DELTA]);
+  forwarding.stop();
+});
+
+it('drops a held key frame that has grown stale, and starts at the next one', () => {
+  const { forwarding, send, sent, transport, asked } = setup();
+  send(KEY);
+  send(DELTA);
+  vi.advanceTimersByTime(600);
+  transport.state = 'connected';
+  forwarding.transportUp();
+  expect(sent).toEqual([]);
+  forwarding.askForStart(); // nothing usable held, nothing asked: asks now
+  expect(asked.count).toBe(1);
+  send(DELTA); // not decodable without the key frame
+  expect(sent).toEqual([]);
+  send(KEY);
+  send(DELTA_2);
+  expect(sent).toEqual([KEY, DELTA_2]);
+  forwarding.stop();
+});
+
+it('asks once for a key frame on its way, again only when it did not come', () => {
+  const { forwarding, send, sent, transport, asked } = setup();
+  forwarding.askForStart();
+  vi.advanceTimersByTime(50);
+  transport.state = 'connected';
+  forwarding.transportUp();
+  forwarding.askForStart(); // asked 50 ms ago: the key frame is on its way
+  expect(asked.count).toBe(1);
+  vi.advanceTimersByTime(400);
+  forwarding.askForStart();
+  expect(asked.count).toBe(2);
+  send(KEY);
+  expect(sent).toEqual([KEY]);
+  forwarding.stop();
 });
