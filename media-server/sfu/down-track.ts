@@ -142,7 +142,9 @@ export function forwardTrack(
       const begins = beginsKeyFrame(keyFrame!.mimeType, rtp.payload) === true;
       if (!transportConnected()) {
         if (begins) held = { at: performance.now(), packets: [] };
-        if (held && held.packets.length < HELD_KEY_FRAME_MAX_PACKETS) held.packets.push([rtp, received]);
+        // Past either bound it is dropped, not kept growing: a subscriber whose DTLS never comes
+        // holds at most half a second of one track.
+        if (held && heldFresh() && held.packets.length < HELD_KEY_FRAME_MAX_PACKETS) held.packets.push([rtp, received]);
         else held = undefined;
         return;
       }
