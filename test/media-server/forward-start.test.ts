@@ -3,11 +3,21 @@
  * the subscriber. RTP sent before the subscriber's DTLS is up is dropped on the way, so a key frame
  * that comes earlier is held and goes out the moment the transport is up, with the frames after it;
  * one held too long is stale and is not sent. A fake source and transceiver, real VP8 payload
- * headers (a key frame's P bit 0, a delta frame's 1), the clock faked.
+ * headers (a key frame's P bit 0, a delta frame's 1), the clock faked; last, the session's own
+ * Subscriptions on a werift peer connection, for when the key frame is asked for.
  */
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { RtpHeader, RtpPacket, type MediaStreamTrack, type RTCRtpTransceiver } from 'werift';
+import {
+  MediaStreamTrack,
+  RTCPeerConnection,
+  RTCRtpCodecParameters,
+  RtpHeader,
+  RtpPacket,
+  type RTCRtpTransceiver,
+} from 'werift';
+import { TrackType } from '@livekit/protocol';
 import { forwardTrack } from '@/media-server/sfu/down-track';
+import { Subscriptions } from '@/media-server/rtc/subscriptions';
 
 const KEY = Buffer.from([0x10, 0x00]);
 const DELTA = Buffer.from([0x11, 0x00]);
@@ -112,4 +122,40 @@ it('asks once for a key frame on its way, again only when it did not come', () =
   send(KEY);
   expect(sent).toEqual([KEY]);
   forwarding.stop();
+});
+
+it('the session asks for a new subscriber’s key frame as its ICE connects, before DTLS is up', async () => {
+  const subscriber = new RTCPeerConnection({});
+  let asked = 0;
+  const track = {
+    sid: 'TR_camera',
+    type: TrackType.VIDEO,
+    media: new MediaStreamTrack({ kind: 'video' }),
+    codecs: [new RTCRtpCodecParameters({ mimeType: 'video/VP8', clockRate: 90000, payloadType: 96 })],
+    requestKeyFrame: () => asked++,
+  };
+  const publisher = { sid: 'PA_publisher', identity: 'publisher', tracks: new Map([[track.sid, track]]) };
+  const room = { findTrack: (sid: string) => (sid === track.sid ? { publisher, track } : undefined) };
+  const subscriptions = new Subscriptions(
+    { identity: 'joiner', permission: { canSubscribe: true } } as never,
+    subscriber,
+    false,
+    {
+      room: () => room as never,
+      ended: () => false,
+      stats: { rtpOut: 0, forwardMs: 0 },
+      log: () => undefined,
+      negotiate: () => undefined,
+    },
+  );
+  try {
+    subscriptions.add(publisher as never, track as never);
+    expect(asked).toBe(0); // nothing to send on yet
+    subscriber.iceConnectionStateChange.execute('connected');
+    expect(subscriber.connectionState).not.toBe('connected');
+    expect(asked).toBe(1);
+  } finally {
+    subscriptions.stopAll();
+    await subscriber.close();
+  }
 });
