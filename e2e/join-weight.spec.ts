@@ -120,6 +120,40 @@ test('the whole call (pre-join, the prefetched call and the call view) is at mos
   await context.close();
 });
 
+test('the call’s code, fetched ahead of the press, carries V8’s compile hint; the first load does not', async ({
+  page,
+  request,
+}) => {
+  // scripts/compile-hints.ts: V8 compiles a marked script's functions as it loads, on a background
+  // thread, not one by one on the page's thread in the middle of the join.
+  const hint = '//# allFunctionsCalledOnLoad\n';
+  const at = new AccessToken('weight-key', 'weight-secret-0123456789abcdef0123456789', { identity: 'p_2', ttl: 600 });
+  at.addGrant({ roomJoin: true, room: 'cv_room', canPublish: true, canSubscribe: true });
+  const files = await scriptsOf(page);
+  const body = async (path: string) => (await request.get(path)).text();
+  await page.goto(`/join?token=${encodeURIComponent(await at.toJwt())}&url=${encodeURIComponent('ws://127.0.0.1:1')}`);
+  await expect(page.getByRole('button', { name: 'Join meeting' })).toBeEnabled();
+  await page.waitForLoadState('networkidle');
+  const firstLoad = files().map((f) => f.path);
+  const later = () => files().filter((f) => !firstLoad.includes(f.path));
+  // The call is prefetched 1.5 s after the pre-join shows; livekit-client is part of it.
+  await expect
+    .poll(
+      async () => (await Promise.all(later().map((f) => body(f.path)))).some((b) => b.includes('RTCPeerConnection')),
+      {
+        timeout: 15_000,
+      },
+    )
+    .toBe(true);
+  await page.waitForLoadState('networkidle');
+  const unmarked = [];
+  for (const f of later()) if (!(await body(f.path)).startsWith(hint)) unmarked.push(f.path);
+  expect(unmarked, 'on-demand scripts without the hint').toEqual([]);
+  const marked = [];
+  for (const path of firstLoad) if ((await body(path)).startsWith(hint)) marked.push(path);
+  expect(marked, 'first-load scripts with the hint').toEqual([]);
+});
+
 test('the served HTML of /join says the page’s language on <html> before any script runs', async ({ request }) => {
   const served = async (query: string, headers: Record<string, string> = {}) =>
     /<html[^>]*\blang="([^"]+)"/.exec(await (await request.get(`/join${query}`, { headers })).text())?.[1];
