@@ -9,6 +9,8 @@
  *
  * The page's first load is not marked (its functions are compiled as it needs them, so the
  * pre-join shows sooner), nor are other pages' on-demand scripts, which load when they are used.
+ * A marked script that another page loads at once is compiled whole there too (the waiting
+ * room's livekit-client, off its thread as it streams in).
  * The scripts are found as Turbopack's chunk loaders list them; a build where none are found
  * fails here, rather than losing the hint unseen.
  */
