@@ -1,5 +1,6 @@
 import { test, expect, type Page, type TestInfo } from '@playwright/test';
 import { AccessToken } from 'livekit-server-sdk';
+import { COMPILE_HINT } from '../scripts/compile-hints';
 
 /**
  * The weight of the call UI: the JavaScript a browser fetches, in bytes on the wire (Chromium's
@@ -126,7 +127,6 @@ test('the call’s code, fetched ahead of the press, carries V8’s compile hint
 }) => {
   // scripts/compile-hints.ts: V8 compiles a marked script's functions as it loads, on a background
   // thread, not one by one on the page's thread in the middle of the join.
-  const hint = '//# allFunctionsCalledOnLoad\n';
   const at = new AccessToken('weight-key', 'weight-secret-0123456789abcdef0123456789', { identity: 'p_2', ttl: 600 });
   at.addGrant({ roomJoin: true, room: 'cv_room', canPublish: true, canSubscribe: true });
   const files = await scriptsOf(page);
@@ -147,10 +147,10 @@ test('the call’s code, fetched ahead of the press, carries V8’s compile hint
     .toBe(true);
   await page.waitForLoadState('networkidle');
   const unmarked = [];
-  for (const f of later()) if (!(await body(f.path)).startsWith(hint)) unmarked.push(f.path);
+  for (const f of later()) if (!(await body(f.path)).startsWith(COMPILE_HINT)) unmarked.push(f.path);
   expect(unmarked, 'on-demand scripts without the hint').toEqual([]);
   const marked = [];
-  for (const path of firstLoad) if ((await body(path)).startsWith(hint)) marked.push(path);
+  for (const path of firstLoad) if ((await body(path)).startsWith(COMPILE_HINT)) marked.push(path);
   expect(marked, 'first-load scripts with the hint').toEqual([]);
 });
 

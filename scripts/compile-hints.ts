@@ -4,7 +4,7 @@
  * — with V8's explicit compile hint, `//# allFunctionsCalledOnLoad` on their first line. V8 (Chromium
  * 136 and later) then compiles all of a marked script's functions as it loads, on a background
  * thread, instead of each one on the page's main thread the first time it runs: in the middle of
- * the join, where a trace of the joiner's page found 125–175 ms of such compiling in the 700 ms
+ * the join, where a trace of the joiner's page found 125–176 ms of such compiling in the 700 ms
  * after the press, and 3–8 ms with the hint. Other engines read it as a comment.
  *
  * The page's first load is not marked (its functions are compiled as it needs them, so the
@@ -42,16 +42,21 @@ function onDemand(scripts: string[]) {
   return [...found];
 }
 
-if (!existsSync(manifest)) throw new Error(`compile hints: no ${path.relative(process.cwd(), manifest)}`);
-const marked = onDemand(firstLoad());
-if (marked.length === 0)
-  throw new Error('compile hints: no on-demand scripts found for /join (has Turbopack’s chunk loader changed?)');
-let added = 0;
-for (const chunk of marked) {
-  const file = path.join(distDir, chunk);
-  const text = readFileSync(file, 'utf8');
-  if (text.startsWith(COMPILE_HINT)) continue;
-  writeFileSync(file, COMPILE_HINT + text);
-  added++;
+/** Marks them; throws when the build has no such scripts. */
+function main() {
+  if (!existsSync(manifest)) throw new Error(`compile hints: no ${path.relative(process.cwd(), manifest)}`);
+  const marked = onDemand(firstLoad());
+  if (marked.length === 0)
+    throw new Error('compile hints: no on-demand scripts found for /join (has Turbopack’s chunk loader changed?)');
+  let added = 0;
+  for (const chunk of marked) {
+    const file = path.join(distDir, chunk);
+    const text = readFileSync(file, 'utf8');
+    if (text.startsWith(COMPILE_HINT)) continue;
+    writeFileSync(file, COMPILE_HINT + text);
+    added++;
+  }
+  console.log(`▸ Compile hints on the ${marked.length} scripts /join loads on demand (${added} newly marked)`);
 }
-console.log(`▸ Compile hints on the ${marked.length} scripts /join loads on demand (${added} newly marked)`);
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) main();
