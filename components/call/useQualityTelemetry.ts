@@ -19,7 +19,7 @@ import {
  * QUALITY_REPORT_INTERVAL_MS, at once when one shows trouble or the first calm one after it, and
  * as the person leaves (POST /api/v1/me/quality; lib/domain/quality.ts files them under the live session). What it costs the page: one getStats
  * per track, awaited one after another, and a few milliseconds of arithmetic, measured as the
- * `convene.quality.sample` performance entry (e2e/quality.spec.ts holds it under a frame).
+ * `convene.quality.sample` performance entry (e2e/quality.spec.ts holds its median under a frame).
  */
 export function useQualityTelemetry(room: Room, token: string, roomId: string | null) {
   useEffect(() => {
