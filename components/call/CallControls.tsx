@@ -44,14 +44,18 @@ export function CallControls({
   const canPublish = !!permissions?.canPublish;
   const bar = useRef<HTMLDivElement>(null);
   const fold = useBarFold(bar);
-  // Panels on a phone end above the bar, however tall it is.
+  // Panels on a phone end above the bar, however tall it is. The height is the observer's entry's:
+  // offsetHeight there forced a style pass of the call in the frame that first shows it (a trace of
+  // the join: 2-5 ms), and the property is set only when it changes (setting it restyles the call).
   useEffect(() => {
     const el = bar.current;
     const call = el?.closest<HTMLElement>('.convene-call');
     if (!el || !call) return;
-    const observer = new ResizeObserver(() =>
-      call.style.setProperty('--convene-control-bar-height', `${el.offsetHeight}px`),
-    );
+    const observer = new ResizeObserver(([entry]) => {
+      const height = `${Math.round(entry.borderBoxSize[0]?.blockSize ?? el.offsetHeight)}px`;
+      if (call.style.getPropertyValue('--convene-control-bar-height') !== height)
+        call.style.setProperty('--convene-control-bar-height', height);
+    });
     observer.observe(el);
     return () => observer.disconnect();
   }, []);
