@@ -10,6 +10,7 @@
  * is live does not grow with the history.
  */
 import pg from 'pg';
+import { percentile } from './stats';
 
 const PHI = 0.6180339887498949;
 const DAY_MS = 86_400_000;
@@ -211,9 +212,7 @@ async function rollups(client: pg.ClientBase, tenantId: string, participants: nu
 
 /** Median and p95 (ms) of a list of times. */
 function summary(times: number[]) {
-  const sorted = [...times].sort((x, y) => x - y);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-  return { median: at(0.5), p95: at(0.95) };
+  return { median: percentile(times, 50), p95: percentile(times, 95) };
 }
 
 async function timed(fn: () => Promise<unknown>) {

@@ -24,6 +24,7 @@ import { launchFirefox } from '../e2e/support/firefox';
 import { launchChromiumWithFakeDevices } from '../test/support/livekit-page';
 import { spawnMediaServer } from '../test/support/media-server-process';
 import { type BenchContext, startAppServer, stopProcess } from './harness';
+import { percentile } from './stats';
 
 interface Inbound {
   kind: string;
@@ -241,11 +242,6 @@ function instrument() {
     }
   }, 15);
 }
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
 
 /** The earliest of these elements' firsts, among elements that appeared at or after `since`. */
 function firstNew(elements: { hookedAt: number; at: number }[], since = 0) {

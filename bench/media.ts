@@ -12,6 +12,8 @@ import type { Page } from '@playwright/test';
 import { AccessToken } from 'livekit-server-sdk';
 import { startDevMediaServer } from '../media-server';
 import { launchChromiumWithFakeDevices, serveLiveKitClientPage } from '../test/support/livekit-page';
+import { isMain } from '../scripts/is-main';
+import { percentile } from './stats';
 
 export interface MediaBenchRow {
   participants: number;
@@ -177,11 +179,6 @@ function recordConnectionSteps() {
   }, 10);
 }
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
-
 /**
  * Join latency on each signaling path: someone is in the room publishing camera and microphone,
  * and another person joins `joins` times, one after another. Times run from the joiner's
@@ -330,7 +327,7 @@ export async function joinLatencyBench(joins = Number(process.env.BENCH_MEDIA_JO
   return { rows, markdown };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.filename)) {
   (process.env.BENCH_MEDIA_PART === 'join' ? joinLatencyBench() : mediaBench()).then(
     ({ markdown }) => {
       console.log(markdown);

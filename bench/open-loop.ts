@@ -14,6 +14,8 @@
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { isMain } from '../scripts/is-main';
+import { percentile } from './stats';
 
 export interface OpenLoopSpec {
   base: string;
@@ -44,11 +46,6 @@ export interface OpenLoopResult {
   max: number;
   /** How late the generator itself sent requests (its own scheduling delay), p99 ms. */
   sendLagP99: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 export async function openLoop(spec: OpenLoopSpec): Promise<OpenLoopResult> {
@@ -151,7 +148,7 @@ export async function openLoop(spec: OpenLoopSpec): Promise<OpenLoopResult> {
   };
 }
 
-if (process.argv[1] && import.meta.filename && process.argv[1].endsWith('open-loop.ts')) {
+if (isMain(import.meta.filename)) {
   openLoop(JSON.parse(process.argv[2]) as OpenLoopSpec).then(
     (result) => {
       console.log(JSON.stringify(result));

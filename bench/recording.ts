@@ -14,6 +14,7 @@ import { EgressClient, EncodedFileOutput } from 'livekit-server-sdk';
 import { startDevMediaServer } from '../media-server';
 import { launchChromiumWithFakeDevices, publishingPage, serveLiveKitClientPage } from '../test/support/livekit-page';
 import { probe } from '../test/support/media-probe';
+import { isMain } from '../scripts/is-main';
 
 export interface RecordingBenchRow {
   participants: number;
@@ -138,7 +139,7 @@ export async function recordingBench(
   return { rows, markdown };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.filename)) {
   const { markdown } = await recordingBench();
   console.log(markdown);
 }

@@ -35,6 +35,7 @@ import { startDevMediaServer } from '../media-server';
 import { startWebhookReceiver } from '../test/support/webhook-receiver';
 import { ERROR_CATALOGUE } from '../lib/errors';
 import { hostileTenantLoop, startHostileParticipant, type HostileTally } from './soak-hostile';
+import { isMain } from '../scripts/is-main';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -485,7 +486,7 @@ async function seedTenant(databaseUrl: string, webhookUrl: string) {
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+if (isMain(import.meta.filename)) {
   const seconds = Number(process.env.SOAK_SECONDS ?? 180);
   const result = await runSoak({
     seconds,

@@ -16,6 +16,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { isMain } from './is-main';
 
 export const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
 
@@ -59,4 +60,4 @@ function main() {
   console.log(`▸ Compile hints on the ${marked.length} scripts /join loads on demand (${added} newly marked)`);
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) main();
+if (isMain(import.meta.filename)) main();

@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ERROR_CATALOGUE } from '../lib/errors';
+import { isMain } from './is-main';
 
 export const API_DOC = path.resolve(import.meta.dirname, '..', 'docs/api.md');
 const START = '<!-- error-table:start -->';
@@ -26,6 +27,6 @@ export function withErrorTable(doc: string): string {
   return `${doc.slice(0, start + START.length)}\n${renderErrorTable()}\n${doc.slice(end)}`;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+if (isMain(import.meta.filename)) {
   writeFileSync(API_DOC, withErrorTable(readFileSync(API_DOC, 'utf8')));
 }

@@ -5,6 +5,7 @@
  */
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { isMain } from './is-main';
 
 const root = path.resolve(import.meta.dirname, '..');
 export const INDEX_FILE = path.join(root, 'lib/openapi/routes.generated.ts');
@@ -39,7 +40,7 @@ export function renderIndex(): string {
   ].join('\n');
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+if (isMain(import.meta.filename)) {
   writeFileSync(INDEX_FILE, renderIndex());
   console.log(`wrote ${path.relative(root, INDEX_FILE)}`);
 }

@@ -10,6 +10,7 @@ import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { buildOpenApiDocument } from '@/lib/openapi/document';
 import { writeSdkEmbedMessages } from './generate-sdk-embed';
+import { isMain } from './is-main';
 
 const root = path.resolve(import.meta.dirname, '..');
 export const SDK_TYPES_FILE = path.join(root, 'sdk/src/generated/openapi.ts');
@@ -35,7 +36,7 @@ export async function renderSdkTypes(document: object = sdkDocument()): Promise<
   ].join('\n');
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+if (isMain(import.meta.filename)) {
   writeFileSync(SDK_TYPES_FILE, await renderSdkTypes());
   console.log(`wrote ${path.relative(root, SDK_TYPES_FILE)}`);
   console.log(`wrote ${writeSdkEmbedMessages()}`);

@@ -13,6 +13,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { isMain } from './is-main';
 
 const ROOT = path.join(import.meta.dirname, '..');
 export const SQL_DIR = path.join(ROOT, 'prisma/sql');
@@ -97,4 +98,4 @@ function main() {
   console.log(`Wrote prisma/migrations/${name}/migration.sql (${drifted.map((d) => d.file).join(', ')})`);
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) main();
+if (isMain(import.meta.filename)) main();
