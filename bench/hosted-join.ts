@@ -225,8 +225,6 @@ function instrument() {
   };
   setInterval(async () => {
     watchMediaElements();
-    if (marks.click !== undefined && marks.call === undefined && document.querySelector('.lk-room-container'))
-      marks.call = Date.now();
     for (const pc of peers) {
       if (pc.connectionState === 'closed') continue;
       const report = await pc.getStats();
