@@ -21,6 +21,7 @@ import type { Browser } from '@playwright/test';
 import type { Browser as Firefox, Page as FirefoxPage } from 'puppeteer-core';
 import { freePort } from '../e2e/support/app';
 import { launchFirefox } from '../e2e/support/firefox';
+import { SERVER_NODE_FLAGS } from '../scripts/server-flags';
 import { launchChromiumWithFakeDevices } from '../test/support/livekit-page';
 import { spawnMediaServer } from '../test/support/media-server-process';
 import { type BenchContext, startAppServer, stopProcess } from './harness';
@@ -485,16 +486,18 @@ async function joinsOn({
   return { samples, steps, callbackLag, frameClocks: [...frameClocks], firefox };
 }
 
-/** A second server on the bench's build and database, with the development media server as its media layer. */
+/**
+ * A second server on the bench's build and database, with the development media server as its
+ * media layer, run as `npm start` runs it (its Node flags).
+ */
 async function startCallApp(ctx: BenchContext, mediaEnv: Record<string, string>) {
   const callPort = await freePort();
   const base = `http://127.0.0.1:${callPort}`;
-  const child = await startAppServer(callPort, {
-    ...ctx.serverEnv,
-    ...mediaEnv,
-    PUBLIC_BASE_URL: base,
-    NEXTAUTH_URL: base,
-  });
+  const child = await startAppServer(
+    callPort,
+    { ...ctx.serverEnv, ...mediaEnv, PUBLIC_BASE_URL: base, NEXTAUTH_URL: base },
+    SERVER_NODE_FLAGS,
+  );
   return { base, stop: () => stopProcess(child) };
 }
 

@@ -1,4 +1,5 @@
-import type { RTCDtlsTransport, RTCPeerConnection } from 'werift';
+import { DtlsServer, type RTCDtlsTransport, type RTCPeerConnection } from 'werift';
+import { answerClientHelloAtOnce, type DtlsServerInternals } from './dtls-hello';
 import { sectionsOf } from './offer';
 
 /**
@@ -57,6 +58,8 @@ function handOverEarlyHandshake(transport: RTCDtlsTransport) {
     // "connecting" is announced just before werift makes its DTLS server, in the same turn.
     if (state === 'connecting')
       queueMicrotask(() => {
+        if (transport.dtls instanceof DtlsServer)
+          answerClientHelloAtOnce(transport.dtls as unknown as DtlsServerInternals);
         // The records came over the pair ICE concluded on; werift's server reads only their bytes.
         const from = transport.iceTransport.connection.nominated?.remoteAddr;
         if (from) for (const record of kept.splice(0)) transport.dtls?.transport.socket.onData(record, from);

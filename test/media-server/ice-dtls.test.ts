@@ -7,7 +7,9 @@
  * - a ClientHello that arrives before werift's DTLS server has started must be answered, not
  *   dropped (werift starts its server only once ICE concluded);
  * - ICE concludes at nomination, not after the agent has checked every pair still waiting (say,
- *   candidates the client trickled), one every 20 ms.
+ *   candidates the client trickled), one every 20 ms;
+ * - the DTLS server answers a ClientHello with its ServerHello, not a HelloVerifyRequest that asks
+ *   for the hello again: a round trip more, after ICE already checked the client's address.
  */
 import dgram from 'node:dgram';
 import os from 'node:os';
@@ -192,6 +194,42 @@ it("the server answers the client's first ClientHello, even one that came before
   await connected(server, 'the server');
   await connected(client, 'the client');
   expect(clientHellos.filter((h) => h.beforeReply)).toHaveLength(1);
+  channel.send('hello');
+  expect(await received).toBe('hello');
+});
+
+/** The handshake message type a plaintext DTLS handshake record carries (after its 13-byte header). */
+const handshakeType = (data: Buffer) => (data[0] === 22 ? data[13] : undefined);
+const HELLO_VERIFY_REQUEST = 3;
+const SERVER_HELLO = 2;
+
+it('the server answers a ClientHello with its ServerHello at once, and a hello sent again with the same flight', async () => {
+  const clientHellos: Buffer[] = [];
+  /** The handshake messages of each record the client received, by type, until it connected. */
+  const replies: number[] = [];
+  const { server, client, channel, received } = await serverAndClient((_server, client) => {
+    const clientIce = iceOf(client);
+    const send = clientIce.send;
+    clientIce.send = (data: Buffer) => {
+      if (!isClientHello(data)) return send(data);
+      clientHellos.push(data);
+      // The hello sent twice, as a browser resends it when no answer came within 50 ms.
+      return send(data).then(() => send(data));
+    };
+    clientIce.onData.subscribe((data) => {
+      const type = isDtlsRecord(data) ? handshakeType(data) : undefined;
+      if (type !== undefined) replies.push(type);
+    });
+  });
+
+  await until(() => (replies.length ? true : undefined), "the server's reply", 10_000);
+  expect(replies[0]).toBe(SERVER_HELLO);
+  await connected(server, 'the server');
+  await connected(client, 'the client');
+  expect(clientHellos).toHaveLength(1);
+  expect(replies).not.toContain(HELLO_VERIFY_REQUEST);
+  // Each of the two hellos got the whole flight.
+  expect(replies.filter((t) => t === SERVER_HELLO)).toHaveLength(2);
   channel.send('hello');
   expect(await received).toBe('hello');
 });
