@@ -4,7 +4,7 @@ import { Connection, UdpTransport } from 'werift';
 /**
  * werift's ICE options for every peer connection the media server makes: the machine's own IPv4
  * host addresses, no STUN (a client reaches the host addresses; a STUN lookup before each answer
- * only delayed it) and no IPv6.
+ * only delayed it; see below) and no IPv6.
  *
  * Loopback is offered only on a machine with no other IPv4 address. werift binds every candidate's
  * socket to all addresses, so a check a browser sends to a 127.0.0.1 candidate is answered from the
@@ -17,6 +17,21 @@ export function iceOptions() {
   );
   return { iceAdditionalHostAddresses: external ? [] : ['127.0.0.1'], iceServers: [], iceUseIpv6: false };
 }
+
+/**
+ * No STUN server means none, as in a browser and on LiveKit: werift 0.25 puts stun.l.google.com in
+ * the place of a missing one, so `iceServers: []` above still had every answer wait for a DNS
+ * lookup and a STUN request to Google before it went out — 23 ms of each join's answer here, where
+ * the name does not resolve; a round trip to Google where it does; up to werift's 5 s STUN timeout
+ * where the name resolves and the packets go nowhere (a firewall).
+ */
+type StunServers = { options: { stunServer?: unknown }; stunServer?: unknown };
+const stunDefaults = Connection.prototype as unknown as { applyStunTurnServersFromOptions(this: StunServers): void };
+const { applyStunTurnServersFromOptions } = stunDefaults;
+stunDefaults.applyStunTurnServersFromOptions = function (this: StunServers) {
+  applyStunTurnServersFromOptions.call(this);
+  if (!this.options.stunServer) this.stunServer = undefined;
+};
 
 /**
  * Once a pair is nominated, ICE is over for the component (RFC 8445 §8.1.2): no pair is left to

@@ -9,9 +9,12 @@
  * - ICE concludes at nomination, not after the agent has checked every pair still waiting (say,
  *   candidates the client trickled), one every 20 ms;
  * - the DTLS server answers a ClientHello with its ServerHello, not a HelloVerifyRequest that asks
- *   for the hello again: a round trip more, after ICE already checked the client's address.
+ *   for the hello again: a round trip more, after ICE already checked the client's address;
+ * - no STUN server is asked when none is configured (werift put Google's in its place, and each
+ *   answer waited for the lookup and the request).
  */
 import dgram from 'node:dgram';
+import { promises as dns } from 'node:dns';
 import os from 'node:os';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
@@ -232,6 +235,25 @@ it('the server answers a ClientHello with its ServerHello at once, and a hello s
   expect(replies.filter((t) => t === SERVER_HELLO)).toHaveLength(2);
   channel.send('hello');
   expect(await received).toBe('hello');
+});
+
+it('asks no STUN server when none is configured: no name is looked up for the answer', async () => {
+  const lookedUp: string[] = [];
+  const lookup = dns.lookup;
+  dns.lookup = ((host: string, ...rest: unknown[]) => {
+    lookedUp.push(host);
+    return (lookup as (...args: unknown[]) => unknown)(host, ...rest);
+  }) as typeof dns.lookup;
+  try {
+    const { server, client, channel, received } = await serverAndClient(() => undefined);
+    await connected(server, 'the server');
+    await connected(client, 'the client');
+    channel.send('hello');
+    expect(await received).toBe('hello');
+  } finally {
+    dns.lookup = lookup;
+  }
+  expect(lookedUp).toEqual([]);
 });
 
 /** Host candidates nothing answers on: TEST-NET-2 (RFC 5737), where a check is lost without an ICMP error. */
