@@ -567,7 +567,7 @@ function report(runs: RunResult[]) {
     '|---|---|---|---|---|',
     ...rows(({ samples: s }) => [s.joinerDecoded, s.joinerPacket, s.presentDecoded, s.presentPacket]),
     '',
-    "Where the joiner's time goes (ms from the press, p50 / p95):",
+    "Where the joiner's time goes (ms from the press, p50 / p95; ? where no join had the step: the call takes the pre-join's camera and microphone over, so it asks for devices after the press only if the pre-join had none):",
     '',
     '| run | entry check sent | entry check answered | devices asked | devices granted | signaling opened | signaling answer | ICE connected | DTLS connected | first remote video packet | room container in the page | remote tile made | remote track attached to it |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
