@@ -1,7 +1,15 @@
 import { test, expect, type Page } from '@playwright/test';
 import type { Browser as Firefox } from 'puppeteer-core';
-import { enter, expectFramesAdvancing, expectRemoteVideoAdvancing, person, remoteAudioLevel } from './support/call';
 import {
+  enter,
+  expectFramesAdvancing,
+  expectRemoteVideoAdvancing,
+  framesByTrack,
+  person,
+  remoteAudioLevel,
+} from './support/call';
+import {
+  clickInPage,
   eachCallPanelInFirefox,
   enterInFirefox,
   firefoxPerson,
@@ -10,6 +18,7 @@ import {
   firefoxRemoteVideoFrames,
   launchFirefox,
   type FirefoxPage,
+  startXvfb,
   watchChromiumProblems,
 } from './support/firefox';
 import { createTenant, type TenantApi } from './support/tenant';
@@ -21,8 +30,9 @@ import { en } from '../lib/i18n/en';
  * server as in e2e/meeting.spec.ts: each sees the other's camera (frames painted, and more of them
  * a little later) and hears the other's microphone (a WebAudio peak), plain and end-to-end
  * encrypted; a normal call (panels, leaving) logs no page error, console error or CSP violation
- * on either page. A screen shared from Firefox is not covered: headless Firefox has no screen to
- * capture (getDisplayMedia answers NotFoundError; its fake devices are a camera and a microphone).
+ * on either page. A screen shared from Firefox is seen by Chromium: that Firefox has a window on
+ * a virtual display of its own (Xvfb), as headless Firefox has no screen to capture
+ * (getDisplayMedia answers NotFoundError; its fake devices are a camera and a microphone).
  */
 let tenant: TenantApi;
 let firefox: Firefox;
@@ -98,3 +108,41 @@ for (const e2ee of [undefined, 'correct-horse-battery-staple']) {
     await bob.close();
   });
 }
+
+test('a screen shared from Firefox is seen by Chromium: frames advancing, in the shape of the screen', async ({
+  browser,
+}) => {
+  const screen = await startXvfb(); // 1280×720
+  const windowed = await launchFirefox({ display: screen.display });
+  try {
+    const [foxUrl, chromeUrl] = await joinUrls(['Fox', 'Chris']);
+    const fox = await firefoxPerson(windowed);
+    const chris = await person(browser);
+    const chromeProblems = await watchChromiumProblems(chris);
+    await enterInFirefox(fox.page, foxUrl);
+    await enter(chris, chromeUrl);
+    await expectRemoteVideoAdvancing(chris);
+    await clickInPage(fox.page, `button[aria-label="${en.controls.shareScreen}"]`);
+    await fox.page.waitForSelector(`button[aria-label="${en.controls.stopScreenShare}"]`);
+
+    // What the display shows is Firefox's window with the call in it, Chris's camera playing: the
+    // picture changes, so frames keep coming.
+    await expect(chris.getByText(en.tiles.screen('Fox')).first()).toBeVisible({ timeout: 20_000 });
+    const screenVideo = 'video[data-lk-source="screen_share"]';
+    await expectFramesAdvancing(() => chris.evaluate(framesByTrack, screenVideo));
+    // The screen's 16:9, not Firefox's fake camera (4:3) sent as the screen.
+    const [width, height] = await chris.$eval(screenVideo, (v) => [
+      (v as HTMLVideoElement).videoWidth,
+      (v as HTMLVideoElement).videoHeight,
+    ]);
+    expect(width / height).toBeCloseTo(1280 / 720, 1);
+
+    expect(await fox.problems()).toEqual([]);
+    expect(await chromeProblems()).toEqual([]);
+    await fox.close();
+    await chris.context().close();
+  } finally {
+    await windowed.close();
+    screen.stop();
+  }
+});

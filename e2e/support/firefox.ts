@@ -6,6 +6,8 @@
  * (e2e/support/call.ts: painted frames, as Firefox counts a MediaStream's, and a WebAudio peak), the
  * measured tab brought to the front first.
  */
+import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import type { Page as ChromiumPage } from '@playwright/test';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import type { Messages } from '../../lib/i18n/messages';
@@ -13,11 +15,16 @@ import { audioPeak, framesByTrack, REMOTE_CAMERA_VIDEOS } from './call';
 
 export type FirefoxPage = Page;
 
-export function launchFirefox(): Promise<Browser> {
+/**
+ * Headless, or with a window on the X display `display` (startXvfb): headless Firefox has no
+ * screen, so getDisplayMedia answers NotFoundError; with a window it captures that display.
+ */
+export function launchFirefox({ display }: { display?: string } = {}): Promise<Browser> {
   return puppeteer.launch({
     browser: 'firefox',
     executablePath: process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr',
-    headless: true,
+    headless: !display,
+    ...(display && { env: { ...process.env, DISPLAY: display } }),
     extraPrefsFirefox: {
       'media.navigator.streams.fake': true,
       'media.navigator.permission.disabled': true,
@@ -27,6 +34,28 @@ export function launchFirefox(): Promise<Browser> {
       'media.cubeb.force_mock_context': true,
     },
   });
+}
+
+/**
+ * A virtual X display of its own (Debian's Xvfb, 1280×720), for a Firefox with a window: the
+ * screen a test shares. Xvfb picks a free display number and writes it to the descriptor given.
+ */
+export async function startXvfb(): Promise<{ display: string; stop: () => void }> {
+  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x720x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  xvfb.stderr?.on('data', (chunk) => (stderr += chunk));
+  const number = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    (xvfb.stdio[3] as Readable).on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('\n')) resolve(out.trim());
+    });
+    xvfb.once('error', reject);
+    xvfb.once('exit', (code) => reject(new Error(`Xvfb exited (${code}): ${stderr.trim()}`)));
+  });
+  return { display: `:${number}`, stop: () => xvfb.kill() };
 }
 
 /** What went wrong on a page: uncaught errors, console errors and CSP violations, as text. */
@@ -108,7 +137,7 @@ export function firefoxRemoteAudioLevel(page: Page, selector = 'audio') {
  * in headless Firefox (input.performActions hung until the test's end), so the controls past the
  * pre-join are clicked as the page's own script would.
  */
-async function clickInPage(page: Page, selector: string) {
+export async function clickInPage(page: Page, selector: string) {
   await page.waitForSelector(selector, { visible: true });
   await page.$eval(selector, (el) => (el as HTMLElement).click());
 }
