@@ -30,9 +30,9 @@ import { en } from '../lib/i18n/en';
  * server as in e2e/meeting.spec.ts: each sees the other's camera (frames painted, and more of them
  * a little later) and hears the other's microphone (a WebAudio peak), plain and end-to-end
  * encrypted; a normal call (panels, leaving) logs no page error, console error or CSP violation
- * on either page. A screen shared from Firefox is seen by Chromium: that Firefox has a window on
- * a virtual display of its own (Xvfb), as headless Firefox has no screen to capture
- * (getDisplayMedia answers NotFoundError; its fake devices are a camera and a microphone).
+ * on either page. A screen shared from Firefox is seen by Chromium, and the other way round: that
+ * Firefox has a window on a virtual display of its own (Xvfb), as headless Firefox has no screen
+ * to capture (getDisplayMedia answers NotFoundError; its fake devices are a camera and a microphone).
  */
 let tenant: TenantApi;
 let firefox: Firefox;
@@ -56,8 +56,8 @@ async function joinUrls(names: string[], { e2ee }: { e2ee?: string } = {}) {
 }
 
 /** Waits until Firefox paints more and more frames of `tiles` remote cameras. */
-const expectFirefoxVideoAdvancing = (page: FirefoxPage, tiles = 1) =>
-  expectFramesAdvancing(() => firefoxRemoteVideoFrames(page), tiles);
+const expectFirefoxVideoAdvancing = (page: FirefoxPage, tiles = 1, selector?: string) =>
+  expectFramesAdvancing(() => firefoxRemoteVideoFrames(page, selector), tiles);
 
 const heardInFirefox = (page: FirefoxPage) =>
   expect.poll(() => firefoxRemoteAudioLevel(page), { timeout: 20_000 }).toBeGreaterThan(0.001);
@@ -109,7 +109,7 @@ for (const e2ee of [undefined, 'correct-horse-battery-staple']) {
   });
 }
 
-test('a screen shared from Firefox is seen by Chromium: frames advancing, in the shape of the screen', async ({
+test('a screen shared from Firefox is seen by Chromium (frames advancing, in the shape of the screen), and one shared from Chromium by Firefox', async ({
   browser,
 }) => {
   const screen = await startXvfb(); // 1280×720
@@ -136,6 +136,20 @@ test('a screen shared from Firefox is seen by Chromium: frames advancing, in the
       (v as HTMLVideoElement).videoHeight,
     ]);
     expect(width / height).toBeCloseTo(1280 / 720, 1);
+
+    // The other way round: Firefox stops, Chromium shares, Firefox paints it.
+    await clickInPage(fox.page, `button[aria-label="${en.controls.stopScreenShare}"]`);
+    await expect(chris.locator(screenVideo)).toHaveCount(0, { timeout: 15_000 });
+    await chris
+      .getByRole('toolbar', { name: 'Call controls' })
+      .getByRole('button', { name: en.controls.shareScreen })
+      .click();
+    await fox.page.waitForFunction(
+      (text) => document.body.innerText.includes(text),
+      { timeout: 20_000 },
+      en.tiles.screen('Chris'),
+    );
+    await expectFirefoxVideoAdvancing(fox.page, 1, screenVideo);
 
     expect(await fox.problems()).toEqual([]);
     expect(await chromeProblems()).toEqual([]);
