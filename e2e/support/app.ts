@@ -5,6 +5,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import pg from 'pg';
 import { withDatabase } from '../../test/support/postgres';
@@ -12,14 +13,39 @@ import { appServerArgs } from '../../scripts/server-flags';
 
 export const E2E_MASTER_KEY = 'e2e-only-master-key-0123456789abcdef';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
+/** The first port of the kernel's ephemeral range (what listen(0) and outgoing connections take). */
+function ephemeralPortsFrom(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+const canListen = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+
+const handedOut = new Set<number>();
+
+/**
+ * A TCP port free on 127.0.0.1 now, for a program started next to listen on. Below the ephemeral
+ * range: a port from it (what listen(0) gives) can become the source port of any outgoing
+ * connection before the program binds it, and an embedded PostgreSQL takes seconds to (EADDRINUSE
+ * seen in CI). Never the same port twice in one process.
+ */
+export async function freePort(): Promise<number> {
+  const below = ephemeralPortsFrom();
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = 10_000 + Math.floor(Math.random() * (below - 10_000));
+    if (handedOut.has(port) || !(await canListen(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`no free port found between 10000 and ${below}`);
 }
 
 export interface SeededDatabase {
