@@ -1,16 +1,8 @@
 import { test, expect } from '@playwright/test';
-import {
-  LocalVideoTrack,
-  Room,
-  TrackPublishOptions,
-  TrackSource,
-  VideoBufferType,
-  VideoCodec,
-  VideoFrame,
-  VideoSource,
-} from '@livekit/rtc-node';
+import { Room } from '@livekit/rtc-node';
 import { enter, person, REMOTE_CAMERA_VIDEOS } from './support/call';
 import { createTenant } from './support/tenant';
+import { publishChangingCamera, VIDEO_CODECS } from '../test/support/rtc-node-media';
 
 /**
  * Every codec LiveKit carries, as the hosted call UI shows it: LiveKit's own Node SDK
@@ -22,17 +14,6 @@ import { createTenant } from './support/tenant';
  */
 const WIDTH = 320;
 const HEIGHT = 240;
-
-/** A grey picture a shade lighter every 40 ms (25 fps), wrapping round. */
-function feedChangingPicture(source: VideoSource) {
-  const picture = new Uint8Array(WIDTH * HEIGHT * 4);
-  let tick = 0;
-  const timer = setInterval(() => {
-    picture.fill(40 + ((tick++ * 6) % 180));
-    source.captureFrame(new VideoFrame(picture, WIDTH, HEIGHT, VideoBufferType.RGBA));
-  }, 40);
-  return () => clearInterval(timer);
-}
 
 /** The remote camera tile now, read in the page: its track, size, frames decoded and the brightness at its centre. */
 function remoteCamera(selector: string) {
@@ -94,18 +75,13 @@ test('a camera published in VP8, H.264, VP9 and AV1 in turn is seen in the hoste
   const publisher = new Room();
   await publisher.connect(joined.body.mediaUrl, joined.body.token, { autoSubscribe: false, dynacast: false });
   try {
-    for (const [codec, mimeType] of [
-      [VideoCodec.VP8, 'video/VP8'],
-      [VideoCodec.H264, 'video/H264'],
-      [VideoCodec.VP9, 'video/VP9'],
-      [VideoCodec.AV1, 'video/AV1'],
-    ] as const) {
-      const source = new VideoSource(WIDTH, HEIGHT);
-      const stopFeeding = feedChangingPicture(source);
-      const publication = await publisher.localParticipant!.publishTrack(
-        LocalVideoTrack.createVideoTrack(`camera-${mimeType}`, source),
-        new TrackPublishOptions({ source: TrackSource.SOURCE_CAMERA, videoCodec: codec, simulcast: false }),
-      );
+    for (const [codec, mimeType] of VIDEO_CODECS) {
+      const camera = await publishChangingCamera(publisher, {
+        codec,
+        name: `camera-${mimeType}`,
+        width: WIDTH,
+        height: HEIGHT,
+      });
       try {
         // The tile (empty since the last publication went) at the size sent, decoding, and at
         // least four shades of the picture.
@@ -125,8 +101,8 @@ test('a camera published in VP8, H.264, VP9 and AV1 in turn is seen in the hoste
         const shown = seen as unknown as NonNullable<ReturnType<typeof remoteCamera>>;
         expect((await chris.evaluate(decodedCodec, shown.track))?.toLowerCase()).toBe(mimeType.toLowerCase());
       } finally {
-        stopFeeding();
-        await publisher.localParticipant!.unpublishTrack(publication.sid!);
+        camera.stop();
+        await publisher.localParticipant!.unpublishTrack(camera.sid);
       }
       await expect.poll(() => chris.evaluate(remoteCamera, REMOTE_CAMERA_VIDEOS), { timeout: 15_000 }).toBeNull();
     }

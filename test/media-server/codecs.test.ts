@@ -13,22 +13,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from '@playwright/test';
 import {
   AudioStream,
-  LocalVideoTrack,
   type RemoteTrack,
   type RemoteTrackPublication,
   Room,
   TrackKind,
-  TrackPublishOptions,
-  TrackSource,
   VideoBufferType,
   VideoCodec,
-  VideoFrame,
-  VideoSource,
   VideoStream,
 } from '@livekit/rtc-node';
 import { startDevMediaServer, type DevMediaServer } from '@/media-server';
 import { launchChromiumWithFakeDevices, serveLiveKitClientPage } from '../support/livekit-page';
-import { mediaToken } from '../support/rtc-node-media';
+import { mediaToken, publishChangingCamera, VIDEO_CODECS } from '../support/rtc-node-media';
 import { cleanUpWithin, holds } from '../support/until';
 
 const ROOM = 'codecs';
@@ -100,17 +95,6 @@ async function viewerSees(what: string, trackSid: string, brightnesses = 4) {
   return last!;
 }
 
-/** Feeds `source` a 320×240 picture whose brightness steps every frame (25 frames/s) until stopped. */
-function feedChangingPicture(source: VideoSource) {
-  const picture = new Uint8Array(WIDTH * HEIGHT * 4);
-  let tick = 0;
-  const timer = setInterval(() => {
-    picture.fill(40 + ((tick++ * 6) % 180));
-    source.captureFrame(new VideoFrame(picture, WIDTH, HEIGHT, VideoBufferType.RGBA));
-  }, 40);
-  return () => clearInterval(timer);
-}
-
 const announced = (identity: string, trackSid: string) =>
   media.rooms.get(ROOM)?.participants.get(identity)?.tracks.get(trackSid)?.mimeType;
 
@@ -158,19 +142,14 @@ afterAll(async () => {
 
 describe('every codec LiveKit forwards', { timeout: 120_000 }, () => {
   it('carries VP8, H.264, VP9 and AV1 from rtc-node in turn to rtc-node and Chromium, as sent', async () => {
-    for (const [codec, mimeType] of [
-      [VideoCodec.VP8, 'video/VP8'],
-      [VideoCodec.H264, 'video/H264'],
-      [VideoCodec.VP9, 'video/VP9'],
-      [VideoCodec.AV1, 'video/AV1'],
-    ] as const) {
-      const source = new VideoSource(WIDTH, HEIGHT);
-      const stopFeeding = feedChangingPicture(source);
-      const publication = await publisher.localParticipant!.publishTrack(
-        LocalVideoTrack.createVideoTrack(`camera-${mimeType}`, source),
-        new TrackPublishOptions({ source: TrackSource.SOURCE_CAMERA, videoCodec: codec, simulcast: false }),
-      );
-      const sid = publication.sid!;
+    for (const [codec, mimeType] of VIDEO_CODECS) {
+      const camera = await publishChangingCamera(publisher, {
+        codec,
+        name: `camera-${mimeType}`,
+        width: WIDTH,
+        height: HEIGHT,
+      });
+      const { sid } = camera;
       try {
         await holds(`${mimeType}: frames of a changing picture at the rtc-node subscriber`, () => {
           const entry = seen.get(sid);
@@ -190,7 +169,7 @@ describe('every codec LiveKit forwards', { timeout: 120_000 }, () => {
           ),
         ).toBe(mimeType);
       } finally {
-        stopFeeding();
+        camera.stop();
         await publisher.localParticipant!.unpublishTrack(sid);
       }
     }
@@ -316,22 +295,23 @@ describe('every codec LiveKit forwards', { timeout: 120_000 }, () => {
         [VideoCodec.H264, 'video/H264'],
         [VideoCodec.VP9, 'video/VP9'],
       ] as const) {
-        const source = new VideoSource(WIDTH, HEIGHT);
-        const stopFeeding = feedChangingPicture(source);
-        const publication = await sender.localParticipant!.publishTrack(
-          LocalVideoTrack.createVideoTrack(`camera-${mimeType}`, source),
-          new TrackPublishOptions({ source: TrackSource.SOURCE_CAMERA, videoCodec: codec, simulcast: false }),
-        );
+        const camera = await publishChangingCamera(sender, {
+          codec,
+          name: `camera-${mimeType}`,
+          width: WIDTH,
+          height: HEIGHT,
+        });
+        const { sid } = camera;
         try {
           await holds(`${mimeType} on v0: frames of a changing picture at the receiver`, () => {
-            const entry = received.get(publication.sid!);
+            const entry = received.get(sid);
             return !!entry && entry.frames > 10 && entry.brightness.size > 3;
           });
-          expect([...received.get(publication.sid!)!.sizes]).toContain(`${WIDTH}x${HEIGHT}`);
-          expect(v0.rooms.get(room)?.participants.get('sender')?.tracks.get(publication.sid!)?.mimeType).toBe(mimeType);
+          expect([...received.get(sid)!.sizes]).toContain(`${WIDTH}x${HEIGHT}`);
+          expect(v0.rooms.get(room)?.participants.get('sender')?.tracks.get(sid)?.mimeType).toBe(mimeType);
         } finally {
-          stopFeeding();
-          await sender.localParticipant!.unpublishTrack(publication.sid!);
+          camera.stop();
+          await sender.localParticipant!.unpublishTrack(sid);
         }
       }
     } finally {

@@ -1,6 +1,6 @@
 /**
  * What the media server's tests send and sign with LiveKit's own SDKs: tokens for the server's
- * key pair, and a sine (with grey frames) fed into @livekit/rtc-node sources.
+ * key pair, and a sine (with grey frames) or a changing picture fed into @livekit/rtc-node sources.
  */
 import {
   AudioFrame,
@@ -11,6 +11,7 @@ import {
   TrackPublishOptions,
   TrackSource,
   VideoBufferType,
+  VideoCodec,
   VideoFrame,
   VideoSource,
 } from '@livekit/rtc-node';
@@ -55,6 +56,45 @@ export function feedSine(
     running = false;
     await fed;
   };
+}
+
+/**
+ * Feeds `source` a grey picture of `width`×`height` a shade lighter every 40 ms (25 fps, wrapping
+ * round), so a receiver can tell a moving picture from a frozen one; until the returned stop.
+ */
+function feedChangingPicture(source: VideoSource, width: number, height: number) {
+  const picture = new Uint8Array(width * height * 4);
+  let tick = 0;
+  const timer = setInterval(() => {
+    picture.fill(40 + ((tick++ * 6) % 180));
+    source.captureFrame(new VideoFrame(picture, width, height, VideoBufferType.RGBA));
+  }, 40);
+  return () => clearInterval(timer);
+}
+
+/** The video codecs LiveKit carries: as rtc-node names them, and the MIME type a track announces. */
+export const VIDEO_CODECS = [
+  [VideoCodec.VP8, 'video/VP8'],
+  [VideoCodec.H264, 'video/H264'],
+  [VideoCodec.VP9, 'video/VP9'],
+  [VideoCodec.AV1, 'video/AV1'],
+] as const;
+
+/**
+ * Publishes from `room` a camera of `width`×`height` whose picture changes (feedChangingPicture),
+ * in `codec`, simulcast off. `stop` ends the feed (unpublishing is the caller's).
+ */
+export async function publishChangingCamera(
+  room: Room,
+  { codec, name, width, height }: { codec: VideoCodec; name: string; width: number; height: number },
+) {
+  const source = new VideoSource(width, height);
+  const stop = feedChangingPicture(source, width, height);
+  const publication = await room.localParticipant!.publishTrack(
+    LocalVideoTrack.createVideoTrack(name, source),
+    new TrackPublishOptions({ source: TrackSource.SOURCE_CAMERA, videoCodec: codec, simulcast: false }),
+  );
+  return { sid: publication.sid!, stop };
 }
 
 /**
