@@ -5,16 +5,24 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './support/app';
-import { enter, expectRemoteVideoAdvancing, person } from './support/call';
+import { enter, expectFramesAdvancing, expectRemoteVideoAdvancing, person, remoteAudioLevel } from './support/call';
+import {
+  enterInFirefox,
+  firefoxPerson,
+  firefoxRemoteAudioLevel,
+  firefoxRemoteVideoFrames,
+  launchFirefox,
+} from './support/firefox';
 
 /**
  * The README's first command on the embedded default: scripts/start.ts (what `npm start` runs)
  * with no DATABASE_URL and no LIVEKIT_URL starts its own PostgreSQL and the development media
- * server, migrates, seeds and serves — and two people can meet through the printed join URLs; on
+ * server, migrates, seeds and serves — and two people, one in Chromium and one in Firefox, see and
+ * hear each other through the printed join URLs; on
  * SIGTERM the server shuts down before the database does, so nothing written at shutdown is lost
  * and nothing is left running. Uses the e2e build (CONVENE_SKIP_BUILD) and a data directory of its own.
  */
-test('npm start on the embedded defaults: serves, two people meet, seeds once, and shuts down in order on SIGTERM', async ({
+test('npm start on the embedded defaults: serves, a person in Chromium and one in Firefox see and hear each other, seeds once, and shuts down in order on SIGTERM', async ({
   request,
   browser,
 }) => {
@@ -92,15 +100,24 @@ test('npm start on the embedded defaults: serves, two people meet, seeds once, a
           })
         ).json()
       ).joinUrl as string;
-    const [ada, bob] = [await person(browser), await person(browser)];
-    const [adaUrl, bobUrl] = [await joinUrl('ada'), await joinUrl('bob')];
-    expect(adaUrl).toContain(encodeURIComponent(`ws://127.0.0.1:${mediaPort}`));
-    await enter(ada, adaUrl);
-    await enter(bob, bobUrl);
-    await expectRemoteVideoAdvancing(ada);
-    await expectRemoteVideoAdvancing(bob);
-    await ada.context().close();
-    await bob.context().close();
+    // Ada in Chromium, Bob in Firefox: each sees and hears the other.
+    const ada = await person(browser);
+    const firefox = await launchFirefox();
+    try {
+      const bob = await firefoxPerson(firefox);
+      const [adaUrl, bobUrl] = [await joinUrl('ada'), await joinUrl('bob')];
+      expect(adaUrl).toContain(encodeURIComponent(`ws://127.0.0.1:${mediaPort}`));
+      await enter(ada, adaUrl);
+      await enterInFirefox(bob.page, bobUrl);
+      await expectRemoteVideoAdvancing(ada);
+      await expectFramesAdvancing(() => firefoxRemoteVideoFrames(bob.page));
+      await expect.poll(() => remoteAudioLevel(ada), { timeout: 20_000 }).toBeGreaterThan(0.001);
+      await expect.poll(() => firefoxRemoteAudioLevel(bob.page), { timeout: 20_000 }).toBeGreaterThan(0.001);
+      await ada.context().close();
+      await bob.close();
+    } finally {
+      await firefox.close();
+    }
 
     const apiRequests = async () => {
       // A pooled connection the server closed while the browsers talked may be reset as it is
