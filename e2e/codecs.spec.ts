@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { Room } from '@livekit/rtc-node';
-import { enter, person, REMOTE_CAMERA_VIDEOS } from './support/call';
+import { capturePeerConnections, enter, person, REMOTE_CAMERA_VIDEOS } from './support/call';
 import { createTenant } from './support/tenant';
 import { publishChangingCamera, VIDEO_CODECS } from '../test/support/rtc-node-media';
 
@@ -32,9 +32,9 @@ function remoteCamera(selector: string) {
   };
 }
 
-/** The codec the page's peer connections decode the video track `trackId` in (its inbound-rtp's codec). */
+/** The codec the page's peer connections (capturePeerConnections) decode the video track `trackId` in (its inbound-rtp's codec). */
 async function decodedCodec(trackId: string) {
-  for (const connection of (window as unknown as { connections: RTCPeerConnection[] }).connections) {
+  for (const connection of (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs) {
     const stats = [...(await connection.getStats()).values()];
     // A receiver is reused from one publication to the next: the stream that had a packet last.
     const [inbound] = stats
@@ -52,17 +52,7 @@ test('a camera published in VP8, H.264, VP9 and AV1 in turn is seen in the hoste
   const tenant = await createTenant('Codecs');
   const roomId = await tenant.room();
   const chris = await person(browser);
-  await chris.addInitScript(() => {
-    const w = window as unknown as { connections: RTCPeerConnection[]; RTCPeerConnection: typeof RTCPeerConnection };
-    w.connections = [];
-    const Native = w.RTCPeerConnection;
-    w.RTCPeerConnection = class extends Native {
-      constructor(configuration?: RTCConfiguration) {
-        super(configuration);
-        w.connections.push(this);
-      }
-    };
-  });
+  await chris.addInitScript(capturePeerConnections);
   const errors: string[] = [];
   chris.on('pageerror', (err) => errors.push(err.message));
   await enter(chris, await tenant.joinUrl(roomId, 'Chris'));
@@ -76,12 +66,7 @@ test('a camera published in VP8, H.264, VP9 and AV1 in turn is seen in the hoste
   await publisher.connect(joined.body.mediaUrl, joined.body.token, { autoSubscribe: false, dynacast: false });
   try {
     for (const [codec, mimeType] of VIDEO_CODECS) {
-      const camera = await publishChangingCamera(publisher, {
-        codec,
-        name: `camera-${mimeType}`,
-        width: WIDTH,
-        height: HEIGHT,
-      });
+      const camera = await publishChangingCamera(publisher, { codec, width: WIDTH, height: HEIGHT });
       try {
         // The tile (empty since the last publication went) at the size sent, decoding, and at
         // least four shades of the picture.

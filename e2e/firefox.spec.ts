@@ -113,8 +113,9 @@ test('a screen shared from Firefox is seen by Chromium (frames advancing, in the
   browser,
 }) => {
   const screen = await startXvfb(); // 1280×720
-  const windowed = await launchFirefox({ display: screen.display });
+  let windowed: Firefox | undefined;
   try {
+    windowed = await launchFirefox({ display: screen.display });
     const [foxUrl, chromeUrl] = await joinUrls(['Fox', 'Chris']);
     const fox = await firefoxPerson(windowed);
     const chris = await person(browser);
@@ -156,7 +157,7 @@ test('a screen shared from Firefox is seen by Chromium (frames advancing, in the
     await fox.close();
     await chris.context().close();
   } finally {
-    await windowed.close();
+    await windowed?.close();
     screen.stop();
   }
 });

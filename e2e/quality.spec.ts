@@ -1,5 +1,5 @@
 import { test, expect, type Browser, type Page } from '@playwright/test';
-import { expectRemoteVideoAdvancing, screenshots } from './support/call';
+import { capturePeerConnections, expectRemoteVideoAdvancing, screenshots } from './support/call';
 
 /**
  * Call quality before, during and after a meeting (issue 42), in real calls on the development
@@ -40,20 +40,6 @@ async function join(roomId: string, name: string, role = 'ATTENDEE') {
   expect(res.status).toBe(200);
   return { url: res.body.joinUrl as string, participantId: res.body.participant.id as string };
 }
-
-/** Every RTCPeerConnection the page makes, so a test can reach its senders (the throttle below). */
-const capturePeerConnections = () => {
-  const pcs: RTCPeerConnection[] = [];
-  (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs = pcs;
-  const Original = window.RTCPeerConnection;
-  window.RTCPeerConnection = new Proxy(Original, {
-    construct(target, args) {
-      const pc = new target(...(args as [RTCConfiguration?]));
-      pcs.push(pc);
-      return pc;
-    },
-  });
-};
 
 async function person(browser: Browser, opts: { capture?: boolean } = {}) {
   const context = await browser.newContext({ permissions: ['camera', 'microphone'] });

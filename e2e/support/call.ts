@@ -17,6 +17,23 @@ export async function enter(page: Page, joinUrl: string) {
   await expect(page.locator('.lk-room-container')).toBeVisible({ timeout: 60_000 });
 }
 
+/**
+ * An init script (`page.addInitScript`): every RTCPeerConnection the page makes is kept in
+ * `window.__pcs`, so a test can reach its senders and read its statistics.
+ */
+export const capturePeerConnections = () => {
+  const pcs: RTCPeerConnection[] = [];
+  (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs = pcs;
+  const Original = window.RTCPeerConnection;
+  window.RTCPeerConnection = new Proxy(Original, {
+    construct(target, args) {
+      const pc = new target(...(args as [RTCConfiguration?]));
+      pcs.push(pc);
+      return pc;
+    },
+  });
+};
+
 /** Every remote participant's camera tile (tiles reorder as people speak: a tile is told by its track id). */
 export const REMOTE_CAMERA_VIDEOS = '.lk-participant-tile[data-lk-local-participant="false"] video';
 

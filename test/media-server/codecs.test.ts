@@ -143,12 +143,7 @@ afterAll(async () => {
 describe('every codec LiveKit forwards', { timeout: 120_000 }, () => {
   it('carries VP8, H.264, VP9 and AV1 from rtc-node in turn to rtc-node and Chromium, as sent', async () => {
     for (const [codec, mimeType] of VIDEO_CODECS) {
-      const camera = await publishChangingCamera(publisher, {
-        codec,
-        name: `camera-${mimeType}`,
-        width: WIDTH,
-        height: HEIGHT,
-      });
+      const camera = await publishChangingCamera(publisher, { codec, width: WIDTH, height: HEIGHT });
       const { sid } = camera;
       try {
         await holds(`${mimeType}: frames of a changing picture at the rtc-node subscriber`, () => {
@@ -295,12 +290,7 @@ describe('every codec LiveKit forwards', { timeout: 120_000 }, () => {
         [VideoCodec.H264, 'video/H264'],
         [VideoCodec.VP9, 'video/VP9'],
       ] as const) {
-        const camera = await publishChangingCamera(sender, {
-          codec,
-          name: `camera-${mimeType}`,
-          width: WIDTH,
-          height: HEIGHT,
-        });
+        const camera = await publishChangingCamera(sender, { codec, width: WIDTH, height: HEIGHT });
         const { sid } = camera;
         try {
           await holds(`${mimeType} on v0: frames of a changing picture at the receiver`, () => {

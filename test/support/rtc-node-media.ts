@@ -86,12 +86,12 @@ export const VIDEO_CODECS = [
  */
 export async function publishChangingCamera(
   room: Room,
-  { codec, name, width, height }: { codec: VideoCodec; name: string; width: number; height: number },
+  { codec, width, height }: { codec: VideoCodec; width: number; height: number },
 ) {
   const source = new VideoSource(width, height);
   const stop = feedChangingPicture(source, width, height);
   const publication = await room.localParticipant!.publishTrack(
-    LocalVideoTrack.createVideoTrack(name, source),
+    LocalVideoTrack.createVideoTrack('camera', source),
     new TrackPublishOptions({ source: TrackSource.SOURCE_CAMERA, videoCodec: codec, simulcast: false }),
   );
   return { sid: publication.sid!, stop };
