@@ -1,4 +1,4 @@
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect, type Browser, type Page } from '@playwright/test';
 import type { Browser as Firefox } from 'puppeteer-core';
 import {
   enter,
@@ -55,6 +55,20 @@ async function joinUrls(names: string[], { e2ee }: { e2ee?: string } = {}) {
   return urls.map((url) => (e2ee ? `${url}#${encodeURIComponent(e2ee)}` : url));
 }
 
+/**
+ * Fox (the host, in `firefox`) and Chris (in Chromium) in a new room's call, Fox first; Chris's
+ * page errors, console errors and CSP violations recorded from before the pre-join.
+ */
+async function foxAndChrisInACall(firefox: Firefox, browser: Browser, { e2ee }: { e2ee?: string } = {}) {
+  const [foxUrl, chromeUrl] = await joinUrls(['Fox', 'Chris'], { e2ee });
+  const fox = await firefoxPerson(firefox);
+  const chris = await person(browser);
+  const chromeProblems = await watchChromiumProblems(chris);
+  await enterInFirefox(fox.page, foxUrl);
+  await enter(chris, chromeUrl);
+  return { fox, chris, chromeProblems };
+}
+
 /** Waits until Firefox paints more and more frames of `tiles` remote cameras. */
 const expectFirefoxVideoAdvancing = (page: FirefoxPage, tiles = 1, selector?: string) =>
   expectFramesAdvancing(() => firefoxRemoteVideoFrames(page, selector), tiles);
@@ -68,12 +82,7 @@ for (const e2ee of [undefined, 'correct-horse-battery-staple']) {
   const mode = e2ee ? 'end-to-end encrypted' : 'plain';
 
   test(`Firefox and Chromium see and hear each other (${mode})`, async ({ browser }) => {
-    const [foxUrl, chromeUrl] = await joinUrls(['Fox', 'Chris'], { e2ee });
-    const fox = await firefoxPerson(firefox);
-    const chris = await person(browser);
-    const chromeProblems = await watchChromiumProblems(chris);
-    await enterInFirefox(fox.page, foxUrl);
-    await enter(chris, chromeUrl);
+    const { fox, chris, chromeProblems } = await foxAndChrisInACall(firefox, browser, { e2ee });
     await expectRemoteVideoAdvancing(chris);
     await expectFirefoxVideoAdvancing(fox.page);
     await heardInChromium(chris);
@@ -116,12 +125,7 @@ test('a screen shared from Firefox is seen by Chromium (frames advancing, in the
   let windowed: Firefox | undefined;
   try {
     windowed = await launchFirefox({ display: screen.display });
-    const [foxUrl, chromeUrl] = await joinUrls(['Fox', 'Chris']);
-    const fox = await firefoxPerson(windowed);
-    const chris = await person(browser);
-    const chromeProblems = await watchChromiumProblems(chris);
-    await enterInFirefox(fox.page, foxUrl);
-    await enter(chris, chromeUrl);
+    const { fox, chris, chromeProblems } = await foxAndChrisInACall(windowed, browser);
     await expectRemoteVideoAdvancing(chris);
     await clickInPage(fox.page, `button[aria-label="${en.controls.shareScreen}"]`);
     await fox.page.waitForSelector(`button[aria-label="${en.controls.stopScreenShare}"]`);
